@@ -1,0 +1,52 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// libomp from Debian's libomp-dev: the unversioned libomp.so lives only in LLVM's own folder.
+let openMPLibraryFolder = "/usr/lib/llvm-14/lib"
+
+let package = Package(
+    name: "filmstrip",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Filmstrip", targets: ["Filmstrip"]),
+        .library(name: "FilmstripBench", targets: ["FilmstripBench"]),
+        .executable(name: "filmstrip", targets: ["filmstrip"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat libavcodec libswscale libavutil",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
+        ),
+        .target(
+            name: "CKernels",
+            cSettings: [.unsafeFlags(["-fopenmp", "-O3"])],
+            linkerSettings: [
+                .unsafeFlags(["-L\(openMPLibraryFolder)", "-Xlinker", "-rpath", "-Xlinker", openMPLibraryFolder]),
+                .linkedLibrary("omp"),
+            ]
+        ),
+        .target(
+            name: "Filmstrip",
+            dependencies: ["CFFmpeg", "CKernels"]
+        ),
+        .target(
+            name: "FilmstripBench",
+            dependencies: ["Filmstrip", .product(name: "CSV", package: "CSV.swift")]
+        ),
+        .executableTarget(
+            name: "filmstrip",
+            dependencies: [
+                "Filmstrip", "FilmstripBench",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "FilmstripTests", dependencies: ["Filmstrip"]),
+        .testTarget(name: "FilmstripBenchTests", dependencies: ["FilmstripBench"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,117 @@
+import CFFmpeg
+
+/// Which frames the decoder may skip, mirroring `AVCodecContext.skip_frame`.
+public enum FrameSkipping: String, Sendable, Codable, CaseIterable {
+    /// Decode everything.
+    case none
+    /// Skip frames no other frame references (B-frames that are not targets).
+    case nonReference
+    /// Decode keyframes only.
+    case nonKeyframes
+
+    var discard: AVDiscard {
+        switch self {
+        case .none: AVDISCARD_DEFAULT
+        case .nonReference: AVDISCARD_NONREF
+        case .nonKeyframes: AVDISCARD_NONKEY
+        }
+    }
+}
+
+/// Decoder settings that every extractor takes and the benchmark records.
+public struct DecoderOptions: Hashable, Sendable, Codable {
+    /// Codec threads; 0 lets FFmpeg choose (one per core).
+    public var threads: Int
+    /// Skip the in-loop deblocking filter (faster, slightly blockier; the CSV names it).
+    public var skipLoopFilter: Bool
+
+    public init(threads: Int = 1, skipLoopFilter: Bool = false) {
+        self.threads = threads
+        self.skipLoopFilter = skipLoopFilter
+    }
+}
+
+/// Owns an opened `AVCodecContext` for the input's video stream.
+public struct Decoder: ~Copyable {
+    let context: UnsafeMutablePointer<AVCodecContext>
+    let path: String
+
+    public init(for input: borrowing InputFile, options: DecoderOptions = DecoderOptions()) throws(MediaError) {
+        let parameters = input.codecParameters
+        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            let name = avcodec_get_name(parameters.pointee.codec_id).map { String(cString: $0) } ?? "unknown"
+            throw MediaError(file: input.path, reason: .unsupportedCodec(name))
+        }
+        guard let context = avcodec_alloc_context3(codec) else { fatalError("avcodec_alloc_context3: out of memory") }
+        func fail(_ code: Int32, _ call: String) -> MediaError {
+            var toFree: UnsafeMutablePointer<AVCodecContext>? = context
+            avcodec_free_context(&toFree)
+            return MediaError(file: input.path, reason: .ffmpeg(FFmpegError(code: code, call: call, file: input.path)))
+        }
+        let copied = avcodec_parameters_to_context(context, parameters)
+        if copied < 0 { throw fail(copied, "avcodec_parameters_to_context") }
+        context.pointee.pkt_timebase = input.stream.pointee.time_base
+        context.pointee.thread_count = Int32(options.threads)
+        if options.skipLoopFilter { context.pointee.skip_loop_filter = AVDISCARD_ALL }
+        let opened = avcodec_open2(context, codec, nil)
+        if opened < 0 { throw fail(opened, "avcodec_open2") }
+        self.context = context
+        self.path = input.path
+    }
+
+    deinit {
+        var toFree: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&toFree)
+    }
+
+    /// Frames the decoder skips from now on (may change between packets).
+    public var skipping: FrameSkipping {
+        get { FrameSkipping.allCases.first { $0.discard == context.pointee.skip_frame } ?? .none }
+        nonmutating set { context.pointee.skip_frame = newValue.discard }
+    }
+
+    public enum SendOutcome: Equatable, Sendable {
+        case accepted
+        /// The decoder holds frames that must be received before it takes more input.
+        case full
+        /// The packet was damaged and dropped; decoding can go on with the next packet.
+        case damaged(Int32)
+    }
+
+    public func send(_ packet: borrowing Packet) -> SendOutcome {
+        outcome(of: avcodec_send_packet(context, packet.pointer))
+    }
+
+    /// Tells the decoder no more packets follow, so it releases the frames it holds back.
+    public func sendEndOfStream() {
+        _ = avcodec_send_packet(context, nil)
+    }
+
+    private func outcome(of result: Int32) -> SendOutcome {
+        if result >= 0 || result == FFmpegError.endOfFile { return .accepted }
+        if result == FFmpegError.tryAgain { return .full }
+        return .damaged(result)
+    }
+
+    public enum ReceiveOutcome: Equatable, Sendable {
+        case frame
+        case needsInput
+        case endOfStream
+        /// A frame failed to decode; the next receive may still succeed.
+        case damaged(Int32)
+    }
+
+    public func receive(into frame: inout Frame) -> ReceiveOutcome {
+        frame.unreference()
+        let result = avcodec_receive_frame(context, frame.pointer)
+        if result >= 0 { return .frame }
+        if result == FFmpegError.tryAgain { return .needsInput }
+        if result == FFmpegError.endOfFile { return .endOfStream }
+        return .damaged(result)
+    }
+
+    /// Drops every buffered frame; call after seeking.
+    public func flush() { avcodec_flush_buffers(context) }
+
+    public var codecName: String { String(cString: avcodec_get_name(context.pointee.codec_id)) }
+}

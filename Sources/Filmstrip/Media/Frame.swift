@@ -1,0 +1,59 @@
+import CFFmpeg
+
+/// Owns one `AVFrame`, reused across decodes (the decoder replaces its buffers).
+public struct Frame: ~Copyable {
+    let pointer: UnsafeMutablePointer<AVFrame>
+
+    public init() {
+        guard let frame = av_frame_alloc() else { fatalError("av_frame_alloc: out of memory") }
+        pointer = frame
+    }
+
+    /// A frame with its own writable planes, for encoding.
+    init(width: Int, height: Int, pixelFormat: AVPixelFormat) throws(FFmpegError) {
+        self.init()
+        pointer.pointee.width = Int32(width)
+        pointer.pointee.height = Int32(height)
+        pointer.pointee.format = pixelFormat.rawValue
+        // On failure `self` is fully initialised, so deinit frees the frame.
+        try FFmpegError.check(av_frame_get_buffer(pointer, 0), "av_frame_get_buffer")
+    }
+
+    deinit {
+        var frame: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&frame)
+    }
+
+    public var width: Int { Int(pointer.pointee.width) }
+    public var height: Int { Int(pointer.pointee.height) }
+    /// The decoder's best guess at the presentation time, in the stream's time base.
+    public var presentationTime: Int64? {
+        let value = pointer.pointee.best_effort_timestamp
+        if value != filmstrip_nopts_value() { return value }
+        return pointer.pointee.pts == filmstrip_nopts_value() ? nil : pointer.pointee.pts
+    }
+    public var isKeyframe: Bool { pointer.pointee.key_frame != 0 }
+    public var isCorrupt: Bool { pointer.pointee.flags & filmstrip_frame_flag_corrupt() != 0 }
+    public var pixelFormatName: String {
+        av_get_pix_fmt_name(AVPixelFormat(rawValue: pointer.pointee.format)).map { String(cString: $0) } ?? "unknown"
+    }
+
+    /// Sets the presentation time of a frame that is about to be encoded.
+    public mutating func setPresentationTime(_ pts: Int64) { pointer.pointee.pts = pts }
+
+    /// Calls `body` with plane `index` as bytes plus its stride; the pointer is valid only inside `body`.
+    public func withPlane<Result>(_ index: Int, rows: Int,
+                                  _ body: (UnsafeMutableRawPointer, Int) throws -> Result) rethrows -> Result {
+        guard let data = filmstrip_frame_plane(pointer, Int32(index)) else {
+            preconditionFailure("frame has no plane \(index)")
+        }
+        return try body(UnsafeMutableRawPointer(data), Int(filmstrip_frame_linesize(pointer, Int32(index))))
+    }
+
+    /// Makes the planes writable (copying them if an encoder still references them).
+    public mutating func makeWritable() throws(FFmpegError) {
+        try FFmpegError.check(av_frame_make_writable(pointer), "av_frame_make_writable")
+    }
+
+    func unreference() { av_frame_unref(pointer) }
+}

@@ -1,0 +1,119 @@
+import CFFmpeg
+import Foundation
+
+/// Owns an opened container (`AVFormatContext`) and knows which stream is the video.
+///
+/// Packets of every other stream are discarded by the demuxer itself.
+public struct InputFile: ~Copyable {
+    let context: UnsafeMutablePointer<AVFormatContext>
+    public let path: String
+    let streamIndex: Int32
+
+    /// Opens `path` and selects its video stream; every failure is a `MediaError` naming the file.
+    public init(path: String) throws(MediaError) {
+        FFmpegLogging.configure()
+        try Self.checkIsReadableFile(path)
+        var opened: UnsafeMutablePointer<AVFormatContext>?
+        let openResult = avformat_open_input(&opened, path, nil, nil)
+        guard openResult >= 0, let context = opened else {
+            throw MediaError(file: path, reason: .notAVideo(FFmpegError(code: openResult, call: "avformat_open_input").reason))
+        }
+        // From here on a failure must close `context`: `self` is not yet initialised.
+        func fail(_ reason: MediaError.Reason) -> MediaError {
+            var toClose: UnsafeMutablePointer<AVFormatContext>? = context
+            avformat_close_input(&toClose)
+            return MediaError(file: path, reason: reason)
+        }
+        let infoResult = avformat_find_stream_info(context, nil)
+        if infoResult < 0 {
+            throw fail(.notAVideo(FFmpegError(code: infoResult, call: "avformat_find_stream_info").reason))
+        }
+        guard let index = Self.videoStreamIndex(in: context) else { throw fail(.noVideoStream) }
+        for other in 0..<Int(context.pointee.nb_streams) where other != Int(index) {
+            context.pointee.streams[other]!.pointee.discard = AVDISCARD_ALL
+        }
+        self.context = context
+        self.path = path
+        self.streamIndex = index
+    }
+
+    deinit {
+        var toClose: UnsafeMutablePointer<AVFormatContext>? = context
+        avformat_close_input(&toClose)
+    }
+
+    var stream: UnsafeMutablePointer<AVStream> { context.pointee.streams[Int(streamIndex)]! }
+    var codecParameters: UnsafeMutablePointer<AVCodecParameters> { stream.pointee.codecpar }
+
+    public var timeBase: Rational {
+        let base = stream.pointee.time_base
+        return Rational(Int64(base.num), Int64(max(base.den, 1)))
+    }
+
+    /// Outcome of reading one packet: a packet of the video stream, or the end of the file.
+    public enum ReadOutcome: Equatable, Sendable {
+        case packet
+        case endOfFile
+    }
+
+    /// Reads the next video packet into `packet`, replacing what it held.
+    /// Damaged container data past the point that could be read ends the file, as far as callers
+    /// can tell; `dataEndedEarly` says so.
+    public func read(into packet: inout Packet) throws(MediaError) -> ReadOutcome {
+        while true {
+            packet.unreference()
+            let result = av_read_frame(context, packet.pointer)
+            if result == FFmpegError.endOfFile { return .endOfFile }
+            if result < 0 {
+                // A read error in the middle of a file is truncation or corruption: treat as the end,
+                // as players do, rather than failing frames that were already read.
+                if result == FFmpegError.invalidData || result == filmstrip_averror(EIO) { return .endOfFile }
+                throw MediaError(file: path, reason: .ffmpeg(FFmpegError(code: result, call: "av_read_frame", file: path)))
+            }
+            if packet.pointer.pointee.stream_index == streamIndex { return .packet }
+        }
+    }
+
+    /// Seeks so that the next packet read is the keyframe at or before `pts` (stream time base).
+    public func seek(toKeyframeAtOrBefore pts: Int64) throws(MediaError) {
+        let result = avformat_seek_file(context, streamIndex, Int64.min, pts, pts, 0)
+        if result < 0 {
+            // Some demuxers cannot seek to an exact bound; fall back to the classic backward seek.
+            let fallback = av_seek_frame(context, streamIndex, pts, AVSEEK_FLAG_BACKWARD)
+            if fallback < 0 {
+                throw MediaError(file: path, reason: .ffmpeg(FFmpegError(code: fallback, call: "av_seek_frame", file: path)))
+            }
+        }
+    }
+
+    /// The container's short name, for example "mov,mp4,m4a,3gp,3g2,mj2".
+    public var containerName: String { String(cString: context.pointee.iformat.pointee.name) }
+    public var containerLongName: String {
+        context.pointee.iformat.pointee.long_name.map { String(cString: $0) } ?? containerName
+    }
+
+    private static func checkIsReadableFile(_ path: String) throws(MediaError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw MediaError(file: path, reason: .fileNotFound)
+        }
+        if isDirectory.boolValue { throw MediaError(file: path, reason: .isDirectory) }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw MediaError(file: path, reason: .unreadable("permission denied"))
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        if size == 0 { throw MediaError(file: path, reason: .emptyFile) }
+    }
+
+    /// The best video stream, skipping cover art (attached pictures) that audio files carry.
+    private static func videoStreamIndex(in context: UnsafeMutablePointer<AVFormatContext>) -> Int32? {
+        let best = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+        func isMovingVideo(_ index: Int) -> Bool {
+            let stream = context.pointee.streams[index]!.pointee
+            return stream.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+                && stream.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
+        }
+        if best >= 0, isMovingVideo(Int(best)) { return best }
+        return (0..<Int(context.pointee.nb_streams)).first(where: isMovingVideo).map { Int32($0) }
+    }
+}

@@ -1,0 +1,33 @@
+import CFFmpeg
+
+/// Owns one `AVPacket`, reused across reads: each read replaces the previous payload.
+public struct Packet: ~Copyable {
+    let pointer: UnsafeMutablePointer<AVPacket>
+
+    public init() {
+        guard let packet = av_packet_alloc() else { fatalError("av_packet_alloc: out of memory") }
+        pointer = packet
+    }
+
+    deinit {
+        var packet: UnsafeMutablePointer<AVPacket>? = pointer
+        av_packet_free(&packet)
+    }
+
+    /// Presentation time in the stream's time base, falling back to the decode time when absent.
+    public var pts: Int64? {
+        let nopts = filmstrip_nopts_value()
+        if pointer.pointee.pts != nopts { return pointer.pointee.pts }
+        if pointer.pointee.dts != nopts { return pointer.pointee.dts }
+        return nil
+    }
+    public var decodeTime: Int64? { pointer.pointee.dts == filmstrip_nopts_value() ? nil : pointer.pointee.dts }
+    public var duration: Int64 { pointer.pointee.duration }
+    public var isKeyframe: Bool { pointer.pointee.flags & filmstrip_packet_flag_key() != 0 }
+    public var isCorrupt: Bool { pointer.pointee.flags & filmstrip_packet_flag_corrupt() != 0 }
+    public var size: Int { Int(pointer.pointee.size) }
+    /// Byte position in the file, when the demuxer knows it.
+    public var position: Int64? { pointer.pointee.pos >= 0 ? pointer.pointee.pos : nil }
+
+    func unreference() { av_packet_unref(pointer) }
+}

@@ -1,0 +1,90 @@
+import CFFmpeg
+
+/// The swscale filter used to shrink frames into thumbnails.
+public enum ScalingFilter: String, Sendable, Codable, CaseIterable {
+    /// Averages every source pixel under each target pixel: no aliasing on strong downscaling.
+    case area
+    case bilinear
+    /// Two taps whatever the ratio: fast, but shows moiré when shrinking a lot.
+    case fastBilinear = "fast-bilinear"
+    case bicubic
+    case lanczos
+    case point
+
+    var swsFlags: Int32 {
+        switch self {
+        case .area: SWS_AREA
+        case .bilinear: SWS_BILINEAR
+        case .fastBilinear: SWS_FAST_BILINEAR
+        case .bicubic: SWS_BICUBIC
+        case .lanczos: SWS_LANCZOS
+        case .point: SWS_POINT
+        }
+    }
+}
+
+/// Owns one `SwsContext` and converts decoded frames to RGBA at a fixed output size.
+///
+/// The context is rebuilt only when the input size or pixel format changes, so one
+/// scaler serves a whole run.
+public struct Scaler: ~Copyable {
+    var context: OpaquePointer?
+    public let filter: ScalingFilter
+
+    public init(filter: ScalingFilter = .area) {
+        self.filter = filter
+    }
+
+    deinit { sws_freeContext(context) }
+
+    /// Scales `frame` to `width`x`height` RGBA pixels at `destination`, rows `bytesPerRow` apart.
+    /// `destination` is only written, never kept.
+    public mutating func scale(_ frame: borrowing Frame, into destination: UnsafeMutableRawPointer,
+                               bytesPerRow: Int, width: Int, height: Int) throws(FFmpegError) {
+        let source = frame.pointer
+        context = sws_getCachedContext(
+            context, source.pointee.width, source.pointee.height, AVPixelFormat(rawValue: source.pointee.format),
+            Int32(width), Int32(height), AV_PIX_FMT_RGBA, filter.swsFlags | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT,
+            nil, nil, nil)
+        guard let context else { throw FFmpegError(code: filmstrip_averror(EINVAL), call: "sws_getCachedContext") }
+        var planes: [UnsafeMutablePointer<UInt8>?] = [destination.assumingMemoryBound(to: UInt8.self), nil, nil, nil]
+        var strides: [Int32] = [Int32(bytesPerRow), 0, 0, 0]
+        let sourcePlanes: [UnsafePointer<UInt8>?] = (0..<4).map { UnsafePointer(filmstrip_frame_plane(source, Int32($0))) }
+        let sourceStrides: [Int32] = (0..<4).map { filmstrip_frame_linesize(source, Int32($0)) }
+        let rows = sws_scale(context, sourcePlanes, sourceStrides, 0, source.pointee.height, &planes, &strides)
+        try FFmpegError.check(rows, "sws_scale")
+    }
+
+    /// Scales `frame` into the whole of `image`.
+    public mutating func scale(_ frame: borrowing Frame, into image: inout Image) throws(FFmpegError) {
+        let (width, height, bytesPerRow) = (image.width, image.height, image.bytesPerRow)
+        var failure: FFmpegError?
+        image.pixels.withUnsafeMutableBytes { bytes in
+            do throws(FFmpegError) {
+                try scale(frame, into: bytes.baseAddress!, bytesPerRow: bytesPerRow, width: width, height: height)
+            } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+}
+
+extension Scaler {
+    /// Converts an RGBA `image` into `frame`'s pixel format at the same size (for encoders
+    /// that take YUV or RGB24).
+    mutating func convert(_ image: Image, into frame: borrowing Frame) throws(FFmpegError) {
+        let target = frame.pointer
+        context = sws_getCachedContext(
+            context, Int32(image.width), Int32(image.height), AV_PIX_FMT_RGBA,
+            target.pointee.width, target.pointee.height, AVPixelFormat(rawValue: target.pointee.format),
+            filter.swsFlags | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP, nil, nil, nil)
+        guard let context else { throw FFmpegError(code: filmstrip_averror(EINVAL), call: "sws_getCachedContext") }
+        var targetPlanes: [UnsafeMutablePointer<UInt8>?] = (0..<4).map { filmstrip_frame_plane(target, Int32($0)) }
+        var targetStrides: [Int32] = (0..<4).map { filmstrip_frame_linesize(target, Int32($0)) }
+        let rows = image.pixels.withUnsafeBytes { source in
+            let sourcePlanes: [UnsafePointer<UInt8>?] = [source.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, nil, nil]
+            let sourceStrides: [Int32] = [Int32(image.bytesPerRow), 0, 0, 0]
+            return sws_scale(context, sourcePlanes, sourceStrides, 0, Int32(image.height), &targetPlanes, &targetStrides)
+        }
+        try FFmpegError.check(rows, "sws_scale")
+    }
+}

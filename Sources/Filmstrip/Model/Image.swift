@@ -1,0 +1,61 @@
+/// An 8-bit RGBA image: `height` rows of `bytesPerRow` bytes, each row starting with
+/// `width` pixels of 4 bytes (R, G, B, A) and padded to keep rows 64-byte aligned.
+public struct Image: Sendable, Equatable {
+    public static let bytesPerPixel = 4
+    /// Row alignment in bytes: swscale's SIMD paths and the composers' vector loops want it.
+    public static let rowAlignment = 64
+
+    public let width: Int
+    public let height: Int
+    public let bytesPerRow: Int
+    public var pixels: [UInt8]
+
+    /// A zero-filled (transparent black) image, or one filled with `fill` (RGBA).
+    public init(width: Int, height: Int, fill: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)) {
+        precondition(width > 0 && height > 0, "Image needs a positive size, got \(width)x\(height)")
+        self.width = width
+        self.height = height
+        self.bytesPerRow = Self.alignedRowBytes(forWidth: width)
+        if fill == (0, 0, 0, 0) {
+            pixels = [UInt8](repeating: 0, count: bytesPerRow * height)
+        } else {
+            pixels = [UInt8](unsafeUninitializedCapacity: bytesPerRow * height) { buffer, count in
+                let pattern = UInt32(fill.0) | UInt32(fill.1) << 8 | UInt32(fill.2) << 16 | UInt32(fill.3) << 24
+                let words = UnsafeMutableRawBufferPointer(buffer).bindMemory(to: UInt32.self)
+                words.initialize(repeating: pattern)
+                count = buffer.count
+            }
+        }
+    }
+
+    /// Wraps existing pixels; `pixels.count` must be `bytesPerRow * height`.
+    public init(width: Int, height: Int, bytesPerRow: Int, pixels: [UInt8]) {
+        precondition(bytesPerRow >= width * Self.bytesPerPixel && pixels.count >= bytesPerRow * height)
+        self.width = width
+        self.height = height
+        self.bytesPerRow = bytesPerRow
+        self.pixels = pixels
+    }
+
+    public static func alignedRowBytes(forWidth width: Int) -> Int {
+        let raw = width * bytesPerPixel
+        return (raw + rowAlignment - 1) / rowAlignment * rowAlignment
+    }
+
+    /// The RGBA value at (x, y).
+    public func pixel(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
+        let offset = y * bytesPerRow + x * Self.bytesPerPixel
+        return (pixels[offset], pixels[offset + 1], pixels[offset + 2], pixels[offset + 3])
+    }
+
+    /// Equal visible pixels, ignoring row padding.
+    public func hasSamePixels(as other: Image) -> Bool {
+        guard width == other.width, height == other.height else { return false }
+        let rowBytes = width * Self.bytesPerPixel
+        for row in 0..<height where pixels[row * bytesPerRow..<row * bytesPerRow + rowBytes]
+            != other.pixels[row * other.bytesPerRow..<row * other.bytesPerRow + rowBytes] {
+            return false
+        }
+        return true
+    }
+}

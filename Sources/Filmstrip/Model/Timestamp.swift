@@ -1,0 +1,27 @@
+/// A presentation time as FFmpeg stores it: an integer count of `timeBase` units.
+public struct Timestamp: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+    public var pts: Int64
+    public var timeBase: Rational
+
+    public init(pts: Int64, timeBase: Rational) {
+        self.pts = pts
+        self.timeBase = timeBase
+    }
+
+    /// The exact time in seconds.
+    public var seconds: Rational { Rational(pts) * timeBase }
+
+    /// The nearest timestamp in `timeBase` to `seconds` (halves rounded up).
+    public init(seconds: Rational, timeBase: Rational) {
+        self.init(pts: (seconds / timeBase).rounded, timeBase: timeBase)
+    }
+
+    /// The largest timestamp in `timeBase` that is not later than `seconds`.
+    public init(flooring seconds: Rational, timeBase: Rational) {
+        self.init(pts: (seconds / timeBase).floor, timeBase: timeBase)
+    }
+
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.seconds < rhs.seconds }
+
+    public var description: String { "\(pts)×\(timeBase)" }
+}
