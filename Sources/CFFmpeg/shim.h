@@ -38,11 +38,13 @@ static inline double filmstrip_stream_rotation(const AVStream *stream) {
     return av_display_rotation_get((const int32_t *)matrix);
 }
 
-/// Attaches a display matrix that rotates the picture by `degrees` clockwise on display.
+/// Attaches a display matrix that makes players turn the picture `degrees` clockwise on display.
+/// (The MP4 muxer stores the matrix so that av_display_rotation_set(+d) reads back as -d:
+/// checked against the ffmpeg CLI's autorotation.)
 static inline int filmstrip_stream_set_rotation(AVStream *stream, double degrees) {
     uint8_t *matrix = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, 9 * sizeof(int32_t));
     if (matrix == NULL) return AVERROR(ENOMEM);
-    av_display_rotation_set((int32_t *)matrix, -degrees);
+    av_display_rotation_set((int32_t *)matrix, degrees);
     return 0;
 }
 #endif

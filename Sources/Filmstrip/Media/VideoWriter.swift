@@ -13,12 +13,14 @@ public struct EncoderSettings: Hashable, Sendable {
     public var keyframeInterval: Int
     public var maxBFrames: Int
     public var sampleAspectRatio: Rational
+    /// Target bits per second for encoders without a constant-quality default (mpeg4); nil keeps the encoder's.
+    public var bitRate: Int?
     /// Encoder private options, for example ["preset": "veryfast"].
     public var options: [String: String]
 
     public init(encoderName: String, width: Int, height: Int, timeBase: Rational, frameRate: Rational,
                 keyframeInterval: Int, maxBFrames: Int, sampleAspectRatio: Rational = Rational(1),
-                options: [String: String] = [:]) {
+                bitRate: Int? = nil, options: [String: String] = [:]) {
         self.encoderName = encoderName
         self.width = width
         self.height = height
@@ -27,6 +29,7 @@ public struct EncoderSettings: Hashable, Sendable {
         self.keyframeInterval = keyframeInterval
         self.maxBFrames = maxBFrames
         self.sampleAspectRatio = sampleAspectRatio
+        self.bitRate = bitRate
         self.options = options
     }
 }
@@ -79,6 +82,9 @@ public struct VideoWriter: ~Copyable {
         encoder.pointee.framerate = AVRational(num: Int32(settings.frameRate.numerator), den: Int32(settings.frameRate.denominator))
         encoder.pointee.gop_size = Int32(settings.keyframeInterval)
         encoder.pointee.max_b_frames = Int32(settings.maxBFrames)
+        // A fixed GOP keeps the keyframe index a property of the spec, not of the content.
+        encoder.pointee.keyint_min = Int32(settings.keyframeInterval)
+        if let bitRate = settings.bitRate { encoder.pointee.bit_rate = Int64(bitRate) }
         let aspect = AVRational(num: Int32(settings.sampleAspectRatio.numerator), den: Int32(settings.sampleAspectRatio.denominator))
         encoder.pointee.sample_aspect_ratio = aspect
         stream.pointee.sample_aspect_ratio = aspect
@@ -143,11 +149,19 @@ public struct VideoWriter: ~Copyable {
         if format.pointee.pb != nil { try FFmpegError.check(avio_closep(&format.pointee.pb), "avio_close", file: path) }
     }
 
+    /// One frame at the nominal rate, in encoder time base ticks.
+    private var nominalFrameDuration: Int64 {
+        let rate = encoder.pointee.framerate, base = encoder.pointee.time_base
+        return max(1, Int64(base.den) * Int64(rate.den) / max(1, Int64(base.num) * Int64(rate.num)))
+    }
+
     private mutating func drainPackets() throws(FFmpegError) {
         while true {
             let result = avcodec_receive_packet(encoder, packet.pointer)
             if result == FFmpegError.tryAgain || result == FFmpegError.endOfFile { return }
             try FFmpegError.check(result, "avcodec_receive_packet", file: path)
+            // libx264 in FFmpeg 5.1 reports one tick per packet; the muxer would take that as the last frame's length.
+            packet.pointer.pointee.duration = nominalFrameDuration
             av_packet_rescale_ts(packet.pointer, encoder.pointee.time_base, stream.pointee.time_base)
             packet.pointer.pointee.stream_index = stream.pointee.index
             try FFmpegError.check(av_interleaved_write_frame(format, packet.pointer), "av_interleaved_write_frame", file: path)

@@ -1,0 +1,27 @@
+import ArgumentParser
+import Filmstrip
+import Foundation
+
+@main
+struct FilmstripCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "filmstrip",
+        abstract: "Video thumbnail strips, and a benchmark of the ways to make them.",
+        subcommands: [Info.self, Fixtures.self]
+    )
+}
+
+/// Prints `error` as one line on stderr and exits non-zero: bad input never gets a stack trace.
+func failWithMessage(_ error: any Error) -> ExitCode {
+    let message: String
+    switch error {
+    case let error as MediaError: message = error.description
+    case let error as FFmpegError: message = error.description
+    case let error as CocoaError:
+        let path = (error.userInfo[NSFilePathErrorKey] as? String).map { "\($0): " } ?? ""
+        message = path + error.localizedDescription
+    default: message = String(describing: error)
+    }
+    FileHandle.standardError.write(Data("filmstrip: \(message)\n".utf8))
+    return ExitCode.failure
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import Filmstrip
+import Foundation
+
+extension FilmstripCommand {
+    struct Info: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Describe a video (streams, timing, rotation, keyframes) or this machine.")
+
+        @Argument(help: "The video to probe.")
+        var video: String?
+
+        @Flag(help: "Describe this machine (the fingerprint stamped on every benchmark row) instead of a video.")
+        var machine = false
+
+        @Flag(help: "Print JSON instead of text.")
+        var json = false
+
+        func validate() throws {
+            if machine == (video != nil) { throw ValidationError("Give either a VIDEO or --machine.") }
+        }
+
+        func run() throws {
+            guard let video else {
+                print(json ? try MachineReport.json() : MachineReport.text())
+                return
+            }
+            do {
+                let probe = try VideoProbe(path: video)
+                print(json ? try Self.json(probe) : Self.text(probe))
+                if probe.dataEndsEarly {
+                    FileHandle.standardError.write(Data("filmstrip: warning: \(video): data ends early (file truncated?): the container promises more frames than it holds\n".utf8))
+                }
+            } catch {
+                throw failWithMessage(error)
+            }
+        }
+
+        static func json(_ probe: VideoProbe) throws -> String {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            return String(decoding: try encoder.encode(probe), as: UTF8.self)
+        }
+
+        static func text(_ probe: VideoProbe) -> String {
+            let display = probe.displaySize
+            let keyframeTimes = probe.keyframes.prefix(12).map { seconds(Rational($0) * probe.timeBase) }
+            let rows: [(String, String)] = [
+                ("file", probe.path),
+                ("container", "\(probe.container) (\(probe.containerLongName))"),
+                ("codec", "\(probe.codec) (\(probe.codecLongName))"),
+                ("pixel format", probe.pixelFormat),
+                ("coded size", "\(probe.width)x\(probe.height)"),
+                ("sample aspect", "\(probe.sampleAspectRatio)"),
+                ("rotation", "\(probe.rotationDegrees)° clockwise"),
+                ("display size", "\(display.width)x\(display.height)"),
+                ("time base", "\(probe.timeBase)"),
+                ("start time", "\(seconds(probe.startTime.seconds)) (pts \(probe.startTime.pts))"),
+                ("duration", "\(seconds(probe.duration.seconds)) (\(probe.duration.pts) ticks)"),
+                ("frame rate", "\(probe.frameRate) (\(String(format: "%.3f", probe.frameRate.doubleValue)) fps)"),
+                ("frames", "\(probe.frameCount)\(probe.frameCountIsExact ? "" : " (estimated)")"),
+                ("keyframes", "\(probe.keyframes.count), longest interval \(String(format: "%.3f", probe.longestKeyframeIntervalSeconds)) s"),
+                ("keyframe times", keyframeTimes.joined(separator: ", ") + (probe.keyframes.count > 12 ? ", …" : "")),
+                ("bit rate", probe.bitRate.map { "\($0 / 1000) kb/s" } ?? "unknown"),
+                ("file size", "\(probe.fileSizeBytes) bytes"),
+                ("data", probe.dataEndsEarly ? "ENDS EARLY (truncated: fewer frames than the container promises)" : "complete"),
+            ]
+            let width = rows.map(\.0.count).max() ?? 0
+            return rows.map { "\($0.0.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.1)" }.joined(separator: "\n")
+        }
+
+        static func seconds(_ value: Rational) -> String { String(format: "%.3f s", value.doubleValue) }
+    }
+}
