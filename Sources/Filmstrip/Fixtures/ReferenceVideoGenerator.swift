@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Writes reference videos with libavcodec's own encoders and caches them by spec.
 ///
@@ -26,6 +27,13 @@ public struct ReferenceVideoCache: Sendable {
     /// The cached file for `spec`, generating it first when missing. Returns whether it was made now.
     @discardableResult
     public func ensure(_ spec: ReferenceVideoSpec) throws -> (url: URL, generated: Bool) {
+        // One generator at a time in a process: parallel tests asking for the same video wait for it.
+        try Self.generation.withLock { _ in try ensureUnlocked(spec) }
+    }
+
+    private static let generation = Mutex(())
+
+    private func ensureUnlocked(_ spec: ReferenceVideoSpec) throws -> (url: URL, generated: Bool) {
         let target = url(for: spec)
         if FileManager.default.fileExists(atPath: target.path) { return (target, false) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -40,7 +48,25 @@ public struct ReferenceVideoCache: Sendable {
             try? FileManager.default.removeItem(at: temporary)
             throw error
         }
+        removeOutdatedVersions(of: spec)
         return (target, true)
+    }
+
+    /// Generates every video of `suite` that is missing.
+    public func ensure(suite: ReferenceSuite) throws -> [ReferenceVideoSpec: URL] {
+        var urls: [ReferenceVideoSpec: URL] = [:]
+        for spec in suite.specs { urls[spec] = try ensure(spec).url }
+        return urls
+    }
+
+    /// Deletes files of the same id made from an older spec or generator version.
+    private func removeOutdatedVersions(of spec: ReferenceVideoSpec) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let prefix = "\(spec.id)-", suffix = ".\(spec.container.fileExtension)"
+        for name in names where name != spec.fileName && name.hasPrefix(prefix) && name.hasSuffix(suffix)
+            && name.count == spec.fileName.count && name.dropFirst(prefix.count).dropLast(suffix.count).allSatisfy(\.isHexDigit) {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
     }
 
     /// Removes temporary files left by runs that were killed mid-write.

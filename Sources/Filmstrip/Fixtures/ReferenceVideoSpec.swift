@@ -67,7 +67,7 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
     }
 
     /// Bumped whenever the painter or encoder settings change, so cached files are remade.
-    static let generatorVersion = 3
+    static let generatorVersion = 4
 
     /// Ticks per frame in the encoder time base; variable-rate videos alternate 2, 6 and 4 ticks.
     static let ticksPerFrame: Int64 = 4
@@ -116,6 +116,8 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
             options["preset"] = "12"
         case .mpeg4:
             bitRate = width * height * framesPerSecond / 8
+            // Scene-change keyframes would make the keyframe index depend on the picture.
+            options["sc_threshold"] = "1000000000"
         }
         return EncoderSettings(encoderName: codec.encoderName, width: width, height: height, timeBase: timeBase,
                                frameRate: Rational(Int64(framesPerSecond)), keyframeInterval: keyframeInterval,

@@ -138,7 +138,13 @@ extension VideoProbe {
         self.frameCountIsExact = true
         self.keyframes = keyframes
         self.bitRate = input.context.pointee.bit_rate > 0 ? Int(input.context.pointee.bit_rate) : nil
+        // The container promises more than the data holds: a frame count (MP4) or a duration
+        // (Matroska's segment header) beyond what the packets cover, by more than one frame.
+        let containerDuration = input.context.pointee.duration
+        let coveredMicroseconds = (Rational(duration) * timeBase * Rational(1_000_000)).floor
+        let frameMicroseconds = (Rational(1_000_000) / frameRate).rounded
         self.dataEndsEarly = promisedFrames > packetCount
+            || (containerDuration > 0 && containerDuration - coveredMicroseconds > 2 * frameMicroseconds + 100_000)
         self.fileSizeBytes = Int64(size)
         guard width > 0, height > 0 else {
             throw MediaError(file: path, reason: .notAVideo("video stream has no picture size"))

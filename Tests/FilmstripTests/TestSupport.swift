@@ -1,0 +1,84 @@
+import Filmstrip
+import Foundation
+
+/// Shared helpers: reference videos from the quick suite, scratch files, and the built CLI.
+enum TestSupport {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    static let cache = ReferenceVideoCache(
+        directory: ProcessInfo.processInfo.environment["FILMSTRIP_FIXTURES"].map { URL(fileURLWithPath: $0) }
+            ?? packageRoot.appendingPathComponent("fixtures-cache"))
+
+    /// The cached file of the quick-suite video `id`, generated on first use.
+    static func video(_ id: String) throws -> String {
+        guard let spec = ReferenceSuite.spec(id: id) else { fatalError("no reference video \(id)") }
+        return try cache.ensure(spec).url.path
+    }
+
+    static func spec(_ id: String) -> ReferenceVideoSpec { ReferenceSuite.spec(id: id)! }
+
+    /// A fresh empty folder under the system temporary folder.
+    static func scratchDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("filmstrip-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// The `filmstrip` executable built next to the test bundle.
+    static var executable: URL {
+        var folder = Bundle.main.bundleURL
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("filmstrip").path), folder.pathComponents.count > 1 {
+            folder.deleteLastPathComponent()
+        }
+        return folder.appendingPathComponent("filmstrip")
+    }
+
+    struct ProcessResult {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+    }
+
+    /// Runs the CLI with `arguments` and waits for it.
+    static func runCLI(_ arguments: [String]) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return ProcessResult(status: process.terminationStatus,
+                             standardOutput: String(decoding: outputData, as: UTF8.self),
+                             standardError: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// Decodes every frame of `path` in presentation order and hands each, scaled to
+    /// `height` px high RGBA (display aspect of the coded frame), to `body`.
+    static func forEachFrame(of path: String, scaledToHeight height: Int,
+                             _ body: (Int64, Image) throws -> Void) throws {
+        let input = try InputFile(path: path)
+        let decoder = try Decoder(for: input)
+        var packet = Packet()
+        var frame = Frame()
+        var scaler = Scaler()
+        func drain() throws {
+            while case .frame = decoder.receive(into: &frame) {
+                let width = max(1, frame.width * height / frame.height)
+                var image = Image(width: width, height: height)
+                try scaler.scale(frame, into: &image)
+                try body(frame.presentationTime ?? -1, image)
+            }
+        }
+        while try input.read(into: &packet) == .packet {
+            while decoder.send(packet) == .full { try drain() }
+            try drain()
+        }
+        decoder.sendEndOfStream()
+        try drain()
+    }
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages filmstrip needs, only those missing. Safe to run again.
+set -euo pipefail
+
+packages=(
+  pkg-config
+  libavformat-dev libavcodec-dev libswscale-dev libavutil-dev   # FFmpeg 5.1 C libraries and headers
+  libomp-dev                                                     # OpenMP runtime for the C kernels
+  ffmpeg ffmpegthumbnailer                                       # peers measured side by side
+  gnuplot-nox                                                    # plots
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo_prefix=()
+  [ "$(id -u)" -eq 0 ] || sudo_prefix=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_prefix[@]}" apt-get update -qq
+  "${sudo_prefix[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+command -v swift >/dev/null || export PATH="/opt/swift/usr/bin:/opt/swift/bin:$PATH"
+command -v swift >/dev/null || { echo "setup: Swift 6.1 or later must be installed (swift not on PATH)" >&2; exit 1; }
