@@ -56,4 +56,13 @@ public struct Frame: ~Copyable {
     }
 
     func unreference() { av_frame_unref(pointer) }
+
+    /// Makes this frame share `other`'s buffers (reference counted, no pixel copy).
+    public mutating func reference(_ other: borrowing Frame) throws(FFmpegError) {
+        av_frame_unref(pointer)
+        try FFmpegError.check(av_frame_ref(pointer, other.pointer), "av_frame_ref")
+    }
+
+    /// True when the frame holds a picture.
+    public var hasPicture: Bool { pointer.pointee.buf.0 != nil }
 }

@@ -29,6 +29,9 @@ public struct VideoProbe: Sendable, Codable, Equatable {
     public var frameCountIsExact: Bool
     /// Presentation times of the keyframes, ascending (stream time base).
     public var keyframes: [Int64]
+    /// Presentation times of every frame, ascending (stream time base): frame `i` of the
+    /// video in display order starts at `frameTimes[i]`. Lets plans name exact frames before decoding.
+    public var frameTimes: [Int64]
     /// Bits per second of the whole file, when the container says.
     public var bitRate: Int?
     /// True when the container promises more frames than its data holds (a truncated file).
@@ -89,9 +92,11 @@ extension VideoProbe {
         var endTime = Int64.min
         var lastTimeSeen = Int64.min
         var keyframesAreSorted = true
+        var frameTimes: [Int64] = []
         while try input.read(into: &packet) == .packet {
             guard let pts = packet.pts else { packetCount += 1; continue }
             packetCount += 1
+            frameTimes.append(pts)
             firstTime = min(firstTime, pts)
             endTime = max(endTime, pts + max(packet.duration, 0))
             if packet.isKeyframe {
@@ -101,6 +106,7 @@ extension VideoProbe {
             lastTimeSeen = max(lastTimeSeen, pts)
         }
         if !keyframesAreSorted { keyframes.sort() }
+        frameTimes.sort()
         guard packetCount > 0, firstTime != Int64.max else { throw MediaError(file: path, reason: .noFrames) }
 
         let averageRate = stream.avg_frame_rate.den > 0 && stream.avg_frame_rate.num > 0 ? stream.avg_frame_rate : stream.r_frame_rate
@@ -137,6 +143,7 @@ extension VideoProbe {
         self.frameCount = packetCount
         self.frameCountIsExact = true
         self.keyframes = keyframes
+        self.frameTimes = frameTimes
         self.bitRate = input.context.pointee.bit_rate > 0 ? Int(input.context.pointee.bit_rate) : nil
         // The container promises more than the data holds: a frame count (MP4) or a duration
         // (Matroska's segment header) beyond what the packets cover, by more than one frame.

@@ -1,0 +1,13 @@
+/// One decoder that keeps decoding forward, seeking only when the keyframe index shows a
+/// keyframe between where it is and the next thumbnail's frame (so seeking saves work).
+public struct ForwardExtractor: ThumbnailExtractor {
+    public let name = "forward"
+    public let summary = "one decoder, decode forward, seek only past a keyframe (uses the keyframe index)"
+
+    public init() {}
+
+    public func extract(_ request: ExtractionRequest, into delivery: ThumbnailDelivery) async throws {
+        var engine = try TargetDecoder(request: request)
+        delivery.add(try engine.run(request.plan.distinctFrames[...], policy: .whenKeyframeAhead, delivery: delivery))
+    }
+}

@@ -1,0 +1,149 @@
+/// When an extractor repositions the demuxer.
+enum SeekPolicy: Sendable {
+    /// Seek to the target's keyframe before every target (the `sequential` strategy).
+    case beforeEveryTarget
+    /// Decode forward; seek only when a keyframe lies between the current position and
+    /// the next target, or the target is behind (the `forward` strategy).
+    case whenKeyframeAhead
+    /// Never seek: one pass from the current position (the `scan` strategy).
+    case never
+}
+
+/// The decoding engine every extractor shares: one input, one decoder, one scaler, walking
+/// an ascending list of target frames and delivering a thumbnail for each.
+///
+/// Damaged data does not end the walk: a target that cannot be decoded takes the nearest
+/// good frame (marked `substituted`); only a walk in which nothing decodes is an error.
+struct TargetDecoder: ~Copyable {
+    private let input: InputFile
+    private let decoder: Decoder
+    private var packet = Packet()
+    private var frame = Frame()
+    private var previous = Frame()
+    private var renderer: ThumbnailRenderer
+    private let request: ExtractionRequest
+    private let frames: FrameTable
+    private var counters = DecodeCounters()
+    private var endOfInput = false
+    /// True while `frame` holds a decoded picture not older than the last seek.
+    private var holdsFrame = false
+    private var holdsPrevious = false
+    private var decodedAnything = false
+
+    init(request: ExtractionRequest) throws(MediaError) {
+        let input = try InputFile(path: request.path)
+        decoder = try Decoder(for: input, options: request.options.decoder)
+        self.input = input
+        renderer = ThumbnailRenderer(request: request)
+        self.request = request
+        frames = FrameTable(probe: request.probe)
+    }
+
+    private var keyframeOnly: Bool {
+        request.options.keyframeOnlyDecoding && request.plan.accuracy == .keyframe
+    }
+
+    /// Delivers every target of `targets` (ascending, distinct frames) and returns the work counters.
+    mutating func run(_ targets: ArraySlice<(target: SamplePlan.Target, slots: [Int])>, policy: SeekPolicy,
+                      delivery: ThumbnailDelivery) throws -> DecodeCounters {
+        if keyframeOnly { decoder.skipping = .nonKeyframes }
+        for (target, slots) in targets {
+            try Task.checkCancellation()
+            let position = holdsFrame ? frame.presentationTime : nil
+            let mustSeek: Bool = switch policy {
+            case .beforeEveryTarget: true
+            case .whenKeyframeAhead:
+                position.map { $0 > target.framePts || target.keyframePts > $0 } ?? (counters.packetsRead > 0 || target.keyframePts > frames.times[0])
+            case .never: false
+            }
+            if mustSeek { try seek(to: target.keyframePts) }
+            try decode(upTo: target.framePts)
+            // A demuxer that lands past the target on seek gets one more try from an earlier keyframe.
+            if mustSeek, holdsFrame, !holdsPrevious, let landed = frame.presentationTime, landed > target.framePts,
+               let earlier = FrameTable.lastIndex(in: frames.keyframes, atOrBefore: target.keyframePts - 1) {
+                try seek(to: frames.keyframes[earlier])
+                try decode(upTo: target.framePts)
+            }
+            try deliver(target, slots: slots, to: delivery)
+        }
+        return counters
+    }
+
+    private mutating func seek(to keyframePts: Int64) throws(MediaError) {
+        try input.seek(toKeyframeAtOrBefore: keyframePts)
+        decoder.flush()
+        counters.seeks += 1
+        endOfInput = false
+        holdsFrame = false
+        holdsPrevious = false
+    }
+
+    /// Decodes until the held frame starts at or after `pts`, or the stream ends.
+    private mutating func decode(upTo pts: Int64) throws {
+        while !(holdsFrame && (frame.presentationTime ?? Int64.min) >= pts) {
+            if holdsFrame {
+                try previous.reference(frame)
+                holdsPrevious = true
+            }
+            guard try decodeNext(skippingNonReferenceBefore: pts) else {
+                holdsFrame = false
+                return
+            }
+            holdsFrame = true
+        }
+    }
+
+    /// Leaves the next good decoded frame in `frame`; false at the end of the stream.
+    private mutating func decodeNext(skippingNonReferenceBefore target: Int64) throws -> Bool {
+        while true {
+            switch decoder.receive(into: &frame) {
+            case .frame:
+                counters.framesDecoded += 1
+                if frame.isCorrupt || frame.presentationTime == nil { counters.damagedFrames += 1; continue }
+                decodedAnything = true
+                return true
+            case .damaged:
+                counters.damagedFrames += 1
+            case .endOfStream:
+                return false
+            case .needsInput:
+                if endOfInput { return false }
+                if try input.read(into: &packet) == .endOfFile {
+                    decoder.sendEndOfStream()
+                    endOfInput = true
+                    continue
+                }
+                counters.packetsRead += 1
+                if keyframeOnly && !packet.isKeyframe { continue }
+                if request.options.skipNonReferenceFrames && !keyframeOnly {
+                    // Frames displayed before the target are never shown; if nothing references them they need no decoding.
+                    decoder.skipping = (packet.pts ?? Int64.max) < target ? .nonReference : .none
+                }
+                if case .damaged = decoder.send(packet) { counters.damagedFrames += 1 }
+            }
+        }
+    }
+
+    private mutating func deliver(_ target: SamplePlan.Target, slots: [Int], to delivery: ThumbnailDelivery) throws {
+        let heldPts = holdsFrame ? frame.presentationTime : nil
+        let previousPts = holdsPrevious ? previous.presentationTime : nil
+        let image: Image, shownPts: Int64
+        // The planned frame, or the nearest good one around it (ties go to the earlier frame).
+        if let heldPts, heldPts == target.framePts || previousPts.map({ heldPts - target.framePts < target.framePts - $0 }) ?? true {
+            image = try renderer.render(frame)
+            shownPts = heldPts
+        } else if let previousPts {
+            image = try renderer.render(previous)
+            shownPts = previousPts
+        } else {
+            throw MediaError(file: request.path, reason: decodedAnything ? .noFrames : .nothingDecodes)
+        }
+        let timeBase = request.probe.timeBase
+        for slot in slots {
+            let requested = request.plan.targets[slot].requestedTime
+            delivery.deliver(Thumbnail(slot: slot, requestedTime: requested, actualTime: Timestamp(pts: shownPts, timeBase: timeBase),
+                                       frameIndex: frames.frameIndex(ofPts: shownPts), substituted: shownPts != target.framePts,
+                                       image: image))
+        }
+    }
+}

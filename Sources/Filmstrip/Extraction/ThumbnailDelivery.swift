@@ -1,0 +1,97 @@
+import Synchronization
+
+/// Counts of decoding work, summed over workers; the benchmark reports them.
+public struct DecodeCounters: Sendable, Hashable {
+    public var framesDecoded = 0
+    public var packetsRead = 0
+    public var seeks = 0
+    public var damagedFrames = 0
+
+    public init() {}
+
+    static func + (lhs: DecodeCounters, rhs: DecodeCounters) -> DecodeCounters {
+        var sum = lhs
+        sum.framesDecoded += rhs.framesDecoded
+        sum.packetsRead += rhs.packetsRead
+        sum.seeks += rhs.seeks
+        sum.damagedFrames += rhs.damagedFrames
+        return sum
+    }
+}
+
+/// Collects thumbnails from one or many workers and passes them on in plan order.
+///
+/// Workers may finish slots out of order; slots wait here until every earlier slot has
+/// arrived, then go to `onThumbnail` in order. `onProgress` sees (done, total) as slots arrive.
+public final class ThumbnailDelivery: Sendable {
+    private struct State {
+        var waiting: [Int: Thumbnail] = [:]
+        var nextSlot = 0
+        var delivered = 0
+        var counters = DecodeCounters()
+    }
+
+    private let state = Mutex(State())
+    public let total: Int
+    private let onThumbnail: @Sendable (Thumbnail) -> Void
+    private let onProgress: (@Sendable (Int, Int) -> Void)?
+
+    public init(total: Int, onProgress: (@Sendable (Int, Int) -> Void)? = nil,
+                onThumbnail: @escaping @Sendable (Thumbnail) -> Void) {
+        self.total = total
+        self.onThumbnail = onThumbnail
+        self.onProgress = onProgress
+    }
+
+    /// Accepts one thumbnail; releases it and any that were waiting on it, in plan order.
+    public func deliver(_ thumbnail: Thumbnail) {
+        let (ready, done) = state.withLock { state -> ([Thumbnail], Int) in
+            state.waiting[thumbnail.slot] = thumbnail
+            state.delivered += 1
+            var ready: [Thumbnail] = []
+            while let next = state.waiting.removeValue(forKey: state.nextSlot) {
+                ready.append(next)
+                state.nextSlot += 1
+            }
+            return (ready, state.delivered)
+        }
+        // Callbacks run outside the lock so a slow consumer never blocks other workers' bookkeeping.
+        ready.forEach(onThumbnail)
+        onProgress?(done, total)
+    }
+
+    func add(_ counters: DecodeCounters) { state.withLock { $0.counters = $0.counters + counters } }
+
+    public var counters: DecodeCounters { state.withLock { $0.counters } }
+    public var isComplete: Bool { state.withLock { $0.nextSlot == total } }
+}
+
+extension ThumbnailExtractor {
+    /// Runs the extractor and returns every thumbnail in plan order.
+    public func thumbnails(for request: ExtractionRequest,
+                           onProgress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> (thumbnails: [Thumbnail], counters: DecodeCounters) {
+        let collected = Mutex<[Thumbnail]>([])
+        let delivery = ThumbnailDelivery(total: request.plan.count, onProgress: onProgress) { thumbnail in
+            collected.withLock { $0.append(thumbnail) }
+        }
+        try await extract(request, into: delivery)
+        return (collected.withLock { $0 }, delivery.counters)
+    }
+
+    /// The thumbnails as an asynchronous sequence, in plan order, as they are produced.
+    /// Cancelling the consuming task (or dropping the stream) cancels the extraction.
+    public func stream(for request: ExtractionRequest) -> AsyncThrowingStream<Thumbnail, any Error> {
+        AsyncThrowingStream { continuation in
+            let delivery = ThumbnailDelivery(total: request.plan.count) { continuation.yield($0) }
+            let work = Task {
+                do {
+                    try await extract(request, into: delivery)
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in work.cancel() }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+/// Settings every extractor takes; the benchmark records them with each row.
+public struct ExtractionOptions: Hashable, Sendable, Codable {
+    public var decoder: DecoderOptions
+    /// Let the decoder drop non-reference frames (typically B-frames) that are not targets.
+    public var skipNonReferenceFrames: Bool
+    /// In `keyframe` accuracy, send only keyframe packets to the decoder.
+    public var keyframeOnlyDecoding: Bool
+    public var filter: ScalingFilter
+    /// Parallel workers for the extractors that split the plan (nil: one per core).
+    public var workers: Int?
+
+    public init(decoder: DecoderOptions = DecoderOptions(), skipNonReferenceFrames: Bool = false,
+                keyframeOnlyDecoding: Bool = true, filter: ScalingFilter = .area, workers: Int? = nil) {
+        self.decoder = decoder
+        self.skipNonReferenceFrames = skipNonReferenceFrames
+        self.keyframeOnlyDecoding = keyframeOnlyDecoding
+        self.filter = filter
+        self.workers = workers
+    }
+
+    /// Compact `key=value;…` form for CSV rows and manifests.
+    public var summary: String {
+        ["threads=\(decoder.threads)", "skip-nonref=\(skipNonReferenceFrames ? 1 : 0)",
+         "keyframe-only=\(keyframeOnlyDecoding ? 1 : 0)", "skip-loop-filter=\(decoder.skipLoopFilter ? 1 : 0)",
+         "filter=\(filter.rawValue)", "workers=\(workers.map(String.init) ?? "auto")"].joined(separator: ";")
+    }
+}
+
+/// Everything an extractor needs: the file, its probe, the resolved plan, the size and options.
+public struct ExtractionRequest: Sendable {
+    public let path: String
+    public let probe: VideoProbe
+    public let plan: SamplePlan
+    public let size: ThumbnailSize
+    public let options: ExtractionOptions
+
+    public init(path: String, probe: VideoProbe, plan: SamplePlan, size: ThumbnailSize = .default,
+                options: ExtractionOptions = ExtractionOptions()) throws(PlanError) {
+        switch size {
+        case .height(let value), .width(let value): guard value > 0 else { throw .sizeNotPositive(size) }
+        }
+        self.path = path
+        self.probe = probe
+        self.plan = plan
+        self.size = size
+        self.options = options
+    }
+
+    /// Upright thumbnail size in pixels (sample aspect ratio and rotation applied).
+    public var thumbnailPixels: (width: Int, height: Int) { size.pixels(forDisplayAspectRatio: probe.displayAspectRatio) }
+}
+
+/// A way to turn a plan into thumbnails. Conformers are one file each, listed in `Extractors.all`.
+public protocol ThumbnailExtractor: Sendable {
+    /// Registry key, used by `--extractor` and in CSV rows.
+    var name: String { get }
+    /// One line for `--help`.
+    var summary: String { get }
+    /// Decodes the plan's frames and hands each thumbnail to `delivery`, which puts them in plan order.
+    /// Stops promptly with `CancellationError` when the task is cancelled.
+    func extract(_ request: ExtractionRequest, into delivery: ThumbnailDelivery) async throws
+}
+
+/// The registry: the CLI, the tests and the harness enumerate this one list.
+public enum Extractors {
+    public static let all: [any ThumbnailExtractor] = [
+        SequentialExtractor(), ForwardExtractor(), TaskGroupExtractor(), ScanExtractor(),
+    ]
+
+    public static func named(_ name: String) -> (any ThumbnailExtractor)? { all.first { $0.name == name } }
+}

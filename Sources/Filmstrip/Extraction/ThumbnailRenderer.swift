@@ -1,0 +1,25 @@
+/// Scales decoded frames to the request's thumbnail size and turns them upright.
+///
+/// One per worker: it owns the worker's single `Scaler`, reused for every thumbnail.
+struct ThumbnailRenderer: ~Copyable {
+    private var scaler: Scaler
+    /// Upright size of every thumbnail.
+    let width: Int
+    let height: Int
+    let rotationDegrees: Int
+
+    init(request: ExtractionRequest) {
+        scaler = Scaler(filter: request.options.filter)
+        (width, height) = request.thumbnailPixels
+        rotationDegrees = request.probe.rotationDegrees
+    }
+
+    /// Size of the scaled frame before rotation (coded orientation).
+    private var scaledSize: (width: Int, height: Int) { rotationDegrees % 180 == 0 ? (width, height) : (height, width) }
+
+    mutating func render(_ frame: borrowing Frame) throws(FFmpegError) -> Image {
+        var image = Image(width: scaledSize.width, height: scaledSize.height)
+        try scaler.scale(frame, into: &image)
+        return rotationDegrees == 0 ? image : image.rotated(clockwise: rotationDegrees)
+    }
+}

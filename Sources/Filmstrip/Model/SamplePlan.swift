@@ -1,0 +1,147 @@
+/// Why a plan cannot be made; each case reads as a one-line reason.
+public enum PlanError: Error, Hashable, Sendable, CustomStringConvertible {
+    case countNotPositive(Int)
+    case sizeNotPositive(ThumbnailSize)
+    case emptyRange(from: Double, to: Double)
+    case rangeOutsideVideo(from: Double, to: Double, duration: Double)
+    case negativeTolerance
+
+    public var description: String {
+        switch self {
+        case .countNotPositive(let count): "thumbnail count must be at least 1, got \(count)"
+        case .sizeNotPositive(let size): "thumbnail size must be positive, got \(size)"
+        case .emptyRange(let from, let to): "range start \(from) s must be before its end \(to) s"
+        case .rangeOutsideVideo(let from, let to, let duration):
+            "range \(from)–\(to) s lies outside the video (0–\(duration) s)"
+        case .negativeTolerance: "tolerance must not be negative"
+        }
+    }
+}
+
+/// N thumbnails spread evenly over a range of a video, each resolved to the frame it will show.
+///
+/// Slot `i` of `count` takes the **centre** of the i-th of `count` equal intervals of the
+/// range: `from + (i + ½) · (to − from) / count`, floored to the stream's time base. Times
+/// are relative to the video's first frame (0 = start time), so streams with a non-zero
+/// start time plan the same way. With more slots than frames in the range, neighbouring
+/// slots resolve to the same frame and show it twice (the strip keeps its length).
+public struct SamplePlan: Sendable, Hashable {
+    /// One slot and the frame chosen for it.
+    public struct Target: Sendable, Hashable {
+        public var slot: Int
+        public var requestedTime: Timestamp
+        /// Presentation time of the frame to show.
+        public var framePts: Int64
+        /// Display-order index of that frame in the whole video.
+        public var frameIndex: Int
+        /// Presentation time of the keyframe to start decoding from.
+        public var keyframePts: Int64
+    }
+
+    public let accuracy: Accuracy
+    /// The range in seconds from the video's start.
+    public let from: Rational
+    public let to: Rational
+    public let targets: [Target]
+    public let timeBase: Rational
+
+    public var count: Int { targets.count }
+
+    /// - Parameters:
+    ///   - from, to: seconds from the video's start; nil means the start and the end.
+    public init(probe: VideoProbe, count: Int, from: Rational? = nil, to: Rational? = nil,
+                accuracy: Accuracy = .exact) throws(PlanError) {
+        guard count > 0 else { throw .countNotPositive(count) }
+        if case .tolerance(let before, let after) = accuracy, before < .zero || after < .zero { throw .negativeTolerance }
+        let duration = probe.duration.seconds
+        let start = from ?? .zero, end = to ?? duration
+        guard start < end else { throw .emptyRange(from: start.doubleValue, to: end.doubleValue) }
+        guard start >= .zero, end <= duration else {
+            throw .rangeOutsideVideo(from: start.doubleValue, to: end.doubleValue, duration: duration.doubleValue)
+        }
+        self.accuracy = accuracy
+        self.from = start
+        self.to = end
+        self.timeBase = probe.timeBase
+        let frames = FrameTable(probe: probe)
+        let step = (end - start) / Rational(Int64(count))
+        targets = (0..<count).map { slot in
+            let offset = start + step * (Rational(Int64(slot)) + Rational(1, 2))
+            let requested = Timestamp(flooring: probe.startTime.seconds + offset, timeBase: probe.timeBase)
+            let frame = frames.choose(for: requested.pts, accuracy: accuracy)
+            return Target(slot: slot, requestedTime: requested, framePts: frames.times[frame], frameIndex: frame,
+                          keyframePts: frames.keyframe(atOrBefore: frames.times[frame]))
+        }
+    }
+
+    /// The distinct frames to decode, ascending, each with the slots that show it.
+    public var distinctFrames: [(target: Target, slots: [Int])] {
+        var result: [(target: Target, slots: [Int])] = []
+        for target in targets.sorted(by: { ($0.framePts, $0.slot) < ($1.framePts, $1.slot) }) {
+            if let last = result.last, last.target.framePts == target.framePts {
+                result[result.count - 1].slots.append(target.slot)
+            } else {
+                result.append((target, [target.slot]))
+            }
+        }
+        return result
+    }
+}
+
+/// Frame and keyframe times of one video, searched by binary search.
+struct FrameTable {
+    let times: [Int64]
+    let keyframes: [Int64]
+    let timeBase: Rational
+
+    init(probe: VideoProbe) {
+        times = probe.frameTimes
+        keyframes = probe.keyframes.isEmpty ? [probe.frameTimes[0]] : probe.keyframes
+        timeBase = probe.timeBase
+    }
+
+    /// Index of the last element of `values` not greater than `pts`, or nil when all are greater.
+    static func lastIndex(in values: [Int64], atOrBefore pts: Int64) -> Int? {
+        var low = 0, high = values.count
+        while low < high {
+            let middle = (low + high) / 2
+            if values[middle] <= pts { low = middle + 1 } else { high = middle }
+        }
+        return low == 0 ? nil : low - 1
+    }
+
+    /// The frame displayed at `pts`: the last frame starting at or before it (the first frame before the start).
+    func exactFrame(at pts: Int64) -> Int { Self.lastIndex(in: times, atOrBefore: pts) ?? 0 }
+
+    func keyframe(atOrBefore pts: Int64) -> Int64 {
+        Self.lastIndex(in: keyframes, atOrBefore: pts).map { keyframes[$0] } ?? keyframes[0]
+    }
+
+    func frameIndex(ofPts pts: Int64) -> Int { exactFrame(at: pts) }
+
+    func choose(for pts: Int64, accuracy: Accuracy) -> Int {
+        switch accuracy {
+        case .exact:
+            return exactFrame(at: pts)
+        case .keyframe:
+            return frameIndex(ofPts: nearestKeyframe(to: pts, within: nil))
+        case .tolerance(let before, let after):
+            let low = pts - (before / timeBase).floor, high = pts + (after / timeBase).floor
+            // A keyframe in the window decodes alone; otherwise the earliest frame in the window
+            // needs the fewest frames decoded after its GOP's keyframe.
+            let keyframe = nearestKeyframe(to: pts, within: low...high)
+            if keyframe >= low && keyframe <= high { return frameIndex(ofPts: keyframe) }
+            let exact = exactFrame(at: pts)
+            let earliest = (Self.lastIndex(in: times, atOrBefore: low - 1).map { $0 + 1 } ?? 0)
+            return earliest <= exact && times[earliest] >= low ? earliest : exact
+        }
+    }
+
+    private func nearestKeyframe(to pts: Int64, within window: ClosedRange<Int64>?) -> Int64 {
+        let before = Self.lastIndex(in: keyframes, atOrBefore: pts)
+        let candidates = [before, before.map { $0 + 1 } ?? 0].compactMap { $0 }.filter { $0 < keyframes.count }.map { keyframes[$0] }
+        let inWindow = window.map { range in candidates.filter(range.contains) } ?? candidates
+        // Ties go to the earlier keyframe, which is displayed at the requested time.
+        return (inWindow.isEmpty ? candidates : inWindow).min { abs($0 - pts) < abs($1 - pts) || (abs($0 - pts) == abs($1 - pts) && $0 < $1) } ?? keyframes[0]
+    }
+}

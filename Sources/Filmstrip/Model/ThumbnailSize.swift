@@ -1,0 +1,22 @@
+/// The size asked for: a height or a width, the other side following the display aspect ratio.
+public enum ThumbnailSize: Hashable, Sendable, Codable, CustomStringConvertible {
+    case height(Int)
+    case width(Int)
+
+    public static let `default` = ThumbnailSize.height(64)
+
+    /// Pixel size of an upright thumbnail for a video with `displayAspectRatio` (width / height).
+    public func pixels(forDisplayAspectRatio ratio: Rational) -> (width: Int, height: Int) {
+        switch self {
+        case .height(let height): (Int(max(1, (Rational(Int64(height)) * ratio).rounded)), height)
+        case .width(let width): (width, Int(max(1, (Rational(Int64(width)) / ratio).rounded)))
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .height(let value): "h\(value)"
+        case .width(let value): "w\(value)"
+        }
+    }
+}
