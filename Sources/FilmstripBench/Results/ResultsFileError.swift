@@ -6,7 +6,7 @@ public enum ResultsFileError: Error, Sendable, Hashable, CustomStringConvertible
     case malformed(path: String, reason: String)
     /// The header does not match the schema.
     case headerMismatch(path: String, missing: [String], unknown: [String])
-    /// A data row has a different number of cells than the header (`line` is the 1-based record number, header = 1).
+    /// A data row has a different number of cells than the header (`record` is 1-based, the header being record 1).
     case wrongCellCount(path: String, record: Int, expected: Int, found: Int)
     /// A cell does not parse as its column's type.
     case badCell(path: String, record: Int, column: String, text: String)
