@@ -1,0 +1,28 @@
+/// The gate's overall answer, which the `compare` command turns into its exit status.
+public enum GateOutcome: Sendable, Hashable {
+    /// No configuration got slower (exit 0).
+    case passed
+    /// At least one configuration got slower beyond the threshold (exit 2).
+    case regressed
+    /// The inputs cannot be compared: unreadable file, schema mismatch, nothing
+    /// in common, or different machines without shared calibration rows (exit 3).
+    case badInput(String)
+
+    /// The process exit status for this outcome. 1 is left to crashes and
+    /// argument errors, so a CI script can tell a regression from a broken run.
+    public var exitCode: Int32 {
+        switch self {
+        case .passed: 0
+        case .regressed: 2
+        case .badInput: 3
+        }
+    }
+}
+
+/// How one configuration changed between baseline and candidate.
+///
+/// For metrics where lower is better (times, memory) `slower` means the value
+/// grew; for throughput it means the value shrank.
+public enum Verdict: String, Sendable, Hashable, Codable {
+    case faster, slower, same
+}

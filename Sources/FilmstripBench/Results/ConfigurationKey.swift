@@ -1,0 +1,45 @@
+/// What identifies a configuration across runs: the same key in two runs means
+/// the same work was timed, so their samples may be compared.
+public struct ConfigurationKey: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
+    public var pipeline: String
+    public var extractor: String
+    public var composer: String
+    /// Strategy options; see ``KeyValueList`` for the cell form.
+    public var options: [String: String]
+    public var videoID: String
+    /// Thumbnails requested.
+    public var frameCount: Int
+    /// Thumbnail width in pixels.
+    public var thumbWidth: Int
+    /// Thumbnail height in pixels.
+    public var thumbHeight: Int
+    public var accuracy: String
+    public var phase: Phase
+
+    public init(
+        pipeline: String, extractor: String, composer: String, options: [String: String],
+        videoID: String, frameCount: Int, thumbWidth: Int, thumbHeight: Int, accuracy: String, phase: Phase
+    ) {
+        self.pipeline = pipeline
+        self.extractor = extractor
+        self.composer = composer
+        self.options = options
+        self.videoID = videoID
+        self.frameCount = frameCount
+        self.thumbWidth = thumbWidth
+        self.thumbHeight = thumbHeight
+        self.accuracy = accuracy
+        self.phase = phase
+    }
+
+    /// One line, e.g. `taskgroup+simd [threads=4] clip-4k ×500 160x90 exact total`.
+    public var description: String {
+        let optionText = options.isEmpty ? "" : " [\(KeyValueList.encode(options))]"
+        return "\(pipeline)\(optionText) \(videoID) ×\(frameCount) \(thumbWidth)x\(thumbHeight) \(accuracy) \(phase.rawValue)"
+    }
+
+    /// Orders by ``description`` so reports list configurations in a stable order.
+    public static func < (lhs: ConfigurationKey, rhs: ConfigurationKey) -> Bool {
+        lhs.description < rhs.description
+    }
+}

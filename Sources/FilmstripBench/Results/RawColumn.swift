@@ -1,0 +1,113 @@
+/// Columns of the raw results file: one row per timed repetition (long format).
+public enum RawColumn: String, ResultColumn {
+    case runID = "run_id"
+    case timestampUTC = "timestamp_utc"
+    case gitCommit = "git_commit"
+    case gitDirty = "git_dirty"
+    case buildConfig = "build_config"
+    case machineID = "machine_id"
+    case machineName = "machine_name"
+    case cpuModel = "cpu_model"
+    case logicalCores = "logical_cores"
+    case simdFeatures = "simd_features"
+    case cacheL1dBytes = "cache_l1d_bytes"
+    case cacheL2Bytes = "cache_l2_bytes"
+    case cacheL3Bytes = "cache_l3_bytes"
+    case memoryBytes = "memory_bytes"
+    case kernel
+    case cpuGovernor = "cpu_governor"
+    case swiftVersion = "swift_version"
+    case ffmpegVersions = "ffmpeg_versions"
+    case pipeline
+    case extractor
+    case composer
+    case options
+    case videoID = "video_id"
+    case videoCodec = "video_codec"
+    case videoWidth = "video_width"
+    case videoHeight = "video_height"
+    case videoDurationSeconds = "video_duration_s"
+    case videoFrameCount = "video_frame_count"
+    case videoGOP = "video_gop"
+    case frameCount = "frame_count"
+    case thumbWidth = "thumb_width"
+    case thumbHeight = "thumb_height"
+    case accuracy
+    case phase
+    case repetition
+    case wallSeconds = "wall_s"
+    case cpuUserSeconds = "cpu_user_s"
+    case cpuSysSeconds = "cpu_sys_s"
+    case peakRSSBytes = "peak_rss_bytes"
+    case framesDecoded = "frames_decoded"
+    case thumbnailsPerSecond = "thumbnails_per_s"
+    case checksum
+    case maxFrameError = "max_frame_error"
+    case disagreement
+    case status
+    case error
+
+    public var unit: String {
+        switch self {
+        case .timestampUTC: "ISO 8601"
+        case .gitDirty, .disagreement: "bool"
+        case .cacheL1dBytes, .cacheL2Bytes, .cacheL3Bytes, .memoryBytes, .peakRSSBytes: "bytes"
+        case .logicalCores, .videoFrameCount, .videoGOP, .frameCount, .repetition, .framesDecoded, .maxFrameError: "count"
+        case .videoWidth, .videoHeight, .thumbWidth, .thumbHeight: "px"
+        case .videoDurationSeconds, .wallSeconds, .cpuUserSeconds, .cpuSysSeconds: "s"
+        case .thumbnailsPerSecond: "1/s"
+        default: "—"
+        }
+    }
+
+    public var meaning: String {
+        switch self {
+        case .runID: "Identifier of the harness invocation; all rows written by one run share it."
+        case .timestampUTC: "When the repetition finished, UTC, whole seconds (`2025-01-31T12:00:00Z`)."
+        case .gitCommit: "Full hash of the commit the harness was built from (`unknown` outside a checkout)."
+        case .gitDirty: "`true` when the working tree had uncommitted changes, so the commit does not fully describe the code."
+        case .buildConfig: "`debug` or `release`; debug timings are not comparable with release ones."
+        case .machineID: "Short stable hash of CPU model, logical cores, memory and kernel; rows with different ids come from different machines."
+        case .machineName: "Human name derived from the CPU model and core count, e.g. `xeon-8375c-2c`."
+        case .cpuModel: "CPU model string from `/proc/cpuinfo` (or the ARM core name)."
+        case .logicalCores: "Logical CPUs online (hardware threads)."
+        case .simdFeatures: "SIMD extensions present, space-separated, from `sse4_2 avx2 avx512f neon asimd`."
+        case .cacheL1dBytes: "Level-1 data cache of CPU 0; empty when unknown."
+        case .cacheL2Bytes: "Level-2 cache of CPU 0; empty when unknown."
+        case .cacheL3Bytes: "Level-3 cache of CPU 0 (shared); empty when unknown."
+        case .memoryBytes: "Total physical memory (`MemTotal`)."
+        case .kernel: "Kernel release (`uname -r`)."
+        case .cpuGovernor: "CPU frequency governor of CPU 0, or `unavailable` (typical in VMs); `powersave` makes timings noisy."
+        case .swiftVersion: "Version of the Swift compiler that built the harness."
+        case .ffmpegVersions: "FFmpeg library versions as `libavcodec=…;libavformat=…`; empty when unknown."
+        case .pipeline: "Strategy name, `extractor+composer`, as in the registry."
+        case .extractor: "Extraction strategy name."
+        case .composer: "Composition strategy name."
+        case .options: "Strategy options as `key=value;key=value`, keys sorted (e.g. `threads=4`); empty for none."
+        case .videoID: "Reference video identifier."
+        case .videoCodec: "Codec of the video stream (FFmpeg codec name, e.g. `h264`)."
+        case .videoWidth: "Coded width of the video."
+        case .videoHeight: "Coded height of the video."
+        case .videoDurationSeconds: "Duration of the video stream."
+        case .videoFrameCount: "Number of frames in the video stream."
+        case .videoGOP: "Keyframe interval of the video (frames between keyframes)."
+        case .frameCount: "Number of thumbnails requested for the strip."
+        case .thumbWidth: "Width of one thumbnail."
+        case .thumbHeight: "Height of one thumbnail (the strip's height)."
+        case .accuracy: "Accuracy mode: `exact`, `keyframe` or `tolerance(before,after)`."
+        case .phase: "What was timed: `extract`, `compose`, `total` (both), `calibration` (the fixed machine-speed workload), or `peer` (an external tool doing the same job)."
+        case .repetition: "Index of the timed repetition within the configuration, from 0; warm-up runs are not written."
+        case .wallSeconds: "Elapsed wall-clock time of the phase (monotonic clock); empty unless `status` is `ok`."
+        case .cpuUserSeconds: "User CPU time of the process during the phase, summed over threads."
+        case .cpuSysSeconds: "System CPU time of the process during the phase, summed over threads."
+        case .peakRSSBytes: "Peak resident set size of the process when the phase ended (high-water mark since process start, so it never decreases within a run)."
+        case .framesDecoded: "Video frames the decoder produced during the phase (more than `frame_count` when decoding forward to targets)."
+        case .thumbnailsPerSecond: "`frame_count / wall_s`."
+        case .checksum: "Hash of the strip's pixels; exact strategies must agree for the same request."
+        case .maxFrameError: "Largest distance, in frames, between the frame a thumbnail shows and the frame the sample plan asked for; 0 for exact accuracy."
+        case .disagreement: "`true` when `checksum` differs from the reference strategy's checksum for the same request."
+        case .status: "`ok`, `error` (the run failed; see `error`) or `skipped` (the configuration does not apply)."
+        case .error: "Error text when `status` is `error` or the reason when `skipped`; empty otherwise."
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+
+/// One timed repetition of one configuration: a row of the raw results file.
+public struct RawResultRow: ResultRecord, Hashable {
+    public var run: RunContext
+    /// When the repetition finished; written in whole seconds, UTC.
+    public var timestamp: Date
+    public var pipeline: String
+    public var extractor: String
+    public var composer: String
+    public var options: [String: String]
+    public var video: VideoDescription
+    /// Thumbnails requested.
+    public var frameCount: Int
+    /// Thumbnail width in pixels.
+    public var thumbWidth: Int
+    /// Thumbnail height in pixels.
+    public var thumbHeight: Int
+    public var accuracy: String
+    public var phase: Phase
+    /// 0-based index of the timed repetition.
+    public var repetition: Int
+    /// Wall-clock seconds; `nil` unless ``status`` is `ok`.
+    public var wallSeconds: Double?
+    /// User CPU seconds, all threads.
+    public var cpuUserSeconds: Double?
+    /// System CPU seconds, all threads.
+    public var cpuSysSeconds: Double?
+    /// Peak resident set size in bytes.
+    public var peakRSSBytes: Int?
+    public var framesDecoded: Int?
+    /// `frameCount / wallSeconds`, thumbnails per second.
+    public var thumbnailsPerSecond: Double?
+    /// Hash of the strip's pixels.
+    public var checksum: String
+    /// Largest distance in frames between shown and planned frame.
+    public var maxFrameError: Int?
+    /// `true` when ``checksum`` differs from the reference strategy's.
+    public var disagreement: Bool
+    public var status: RunStatus
+    /// Error text or skip reason; empty when ``status`` is `ok`.
+    public var error: String
+
+    public init(
+        run: RunContext, timestamp: Date, pipeline: String, extractor: String, composer: String,
+        options: [String: String], video: VideoDescription, frameCount: Int, thumbWidth: Int, thumbHeight: Int,
+        accuracy: String, phase: Phase, repetition: Int, wallSeconds: Double?, cpuUserSeconds: Double?,
+        cpuSysSeconds: Double?, peakRSSBytes: Int?, framesDecoded: Int?, thumbnailsPerSecond: Double?,
+        checksum: String, maxFrameError: Int?, disagreement: Bool, status: RunStatus, error: String
+    ) {
+        self.run = run
+        self.timestamp = timestamp
+        self.pipeline = pipeline
+        self.extractor = extractor
+        self.composer = composer
+        self.options = options
+        self.video = video
+        self.frameCount = frameCount
+        self.thumbWidth = thumbWidth
+        self.thumbHeight = thumbHeight
+        self.accuracy = accuracy
+        self.phase = phase
+        self.repetition = repetition
+        self.wallSeconds = wallSeconds
+        self.cpuUserSeconds = cpuUserSeconds
+        self.cpuSysSeconds = cpuSysSeconds
+        self.peakRSSBytes = peakRSSBytes
+        self.framesDecoded = framesDecoded
+        self.thumbnailsPerSecond = thumbnailsPerSecond
+        self.checksum = checksum
+        self.maxFrameError = maxFrameError
+        self.disagreement = disagreement
+        self.status = status
+        self.error = error
+    }
+
+    /// The configuration this repetition belongs to.
+    public var configurationKey: ConfigurationKey {
+        ConfigurationKey(
+            pipeline: pipeline, extractor: extractor, composer: composer, options: options, videoID: video.id,
+            frameCount: frameCount, thumbWidth: thumbWidth, thumbHeight: thumbHeight, accuracy: accuracy, phase: phase
+        )
+    }
+
+    public func cell(_ column: RawColumn) -> String {
+        let machine = run.machine
+        return switch column {
+        case .runID: run.runID
+        case .timestampUTC: Cell.text(timestamp)
+        case .gitCommit: run.gitCommit
+        case .gitDirty: Cell.text(run.gitDirty)
+        case .buildConfig: machine.buildConfiguration
+        case .machineID: machine.id
+        case .machineName: machine.name
+        case .cpuModel: machine.cpuModel
+        case .logicalCores: Cell.text(machine.logicalCores)
+        case .simdFeatures: machine.simdFeatures.joined(separator: " ")
+        case .cacheL1dBytes: Cell.text(machine.l1dCacheBytes)
+        case .cacheL2Bytes: Cell.text(machine.l2CacheBytes)
+        case .cacheL3Bytes: Cell.text(machine.l3CacheBytes)
+        case .memoryBytes: Cell.text(machine.memoryBytes)
+        case .kernel: machine.kernel
+        case .cpuGovernor: machine.frequencyGovernor
+        case .swiftVersion: machine.swiftVersion
+        case .ffmpegVersions: KeyValueList.encode(machine.ffmpegVersions)
+        case .pipeline: pipeline
+        case .extractor: extractor
+        case .composer: composer
+        case .options: KeyValueList.encode(options)
+        case .videoID: video.id
+        case .videoCodec: video.codec
+        case .videoWidth: Cell.text(video.width)
+        case .videoHeight: Cell.text(video.height)
+        case .videoDurationSeconds: Cell.text(video.durationSeconds)
+        case .videoFrameCount: Cell.text(video.frameCount)
+        case .videoGOP: Cell.text(video.gop)
+        case .frameCount: Cell.text(frameCount)
+        case .thumbWidth: Cell.text(thumbWidth)
+        case .thumbHeight: Cell.text(thumbHeight)
+        case .accuracy: accuracy
+        case .phase: phase.rawValue
+        case .repetition: Cell.text(repetition)
+        case .wallSeconds: Cell.text(wallSeconds)
+        case .cpuUserSeconds: Cell.text(cpuUserSeconds)
+        case .cpuSysSeconds: Cell.text(cpuSysSeconds)
+        case .peakRSSBytes: Cell.text(peakRSSBytes)
+        case .framesDecoded: Cell.text(framesDecoded)
+        case .thumbnailsPerSecond: Cell.text(thumbnailsPerSecond)
+        case .checksum: checksum
+        case .maxFrameError: Cell.text(maxFrameError)
+        case .disagreement: Cell.text(disagreement)
+        case .status: status.rawValue
+        case .error: error
+        }
+    }
+
+    public init(cells: (RawColumn) -> String) throws(CellError) {
+        var machine = MachineFingerprint(
+            cpuModel: cells(.cpuModel),
+            logicalCores: try Cell.int(RawColumn.logicalCores, cells(.logicalCores)),
+            simdFeatures: cells(.simdFeatures).split(separator: " ").map(String.init),
+            l1dCacheBytes: try Cell.optionalInt(RawColumn.cacheL1dBytes, cells(.cacheL1dBytes)),
+            l2CacheBytes: try Cell.optionalInt(RawColumn.cacheL2Bytes, cells(.cacheL2Bytes)),
+            l3CacheBytes: try Cell.optionalInt(RawColumn.cacheL3Bytes, cells(.cacheL3Bytes)),
+            memoryBytes: try Cell.int(RawColumn.memoryBytes, cells(.memoryBytes)),
+            kernel: cells(.kernel),
+            frequencyGovernor: cells(.cpuGovernor),
+            swiftVersion: cells(.swiftVersion),
+            buildConfiguration: cells(.buildConfig),
+            ffmpegVersions: try Cell.keyValues(RawColumn.ffmpegVersions, cells(.ffmpegVersions))
+        )
+        // The file's id and name win over re-derived ones: an older harness may
+        // have derived them differently, and they must still match that run.
+        machine.id = cells(.machineID)
+        machine.name = cells(.machineName)
+        self.init(
+            run: RunContext(
+                runID: cells(.runID), gitCommit: cells(.gitCommit),
+                gitDirty: try Cell.bool(RawColumn.gitDirty, cells(.gitDirty)), machine: machine
+            ),
+            timestamp: try Cell.date(RawColumn.timestampUTC, cells(.timestampUTC)),
+            pipeline: cells(.pipeline),
+            extractor: cells(.extractor),
+            composer: cells(.composer),
+            options: try Cell.keyValues(RawColumn.options, cells(.options)),
+            video: VideoDescription(
+                id: cells(.videoID), codec: cells(.videoCodec),
+                width: try Cell.int(RawColumn.videoWidth, cells(.videoWidth)),
+                height: try Cell.int(RawColumn.videoHeight, cells(.videoHeight)),
+                durationSeconds: try Cell.double(RawColumn.videoDurationSeconds, cells(.videoDurationSeconds)),
+                frameCount: try Cell.int(RawColumn.videoFrameCount, cells(.videoFrameCount)),
+                gop: try Cell.int(RawColumn.videoGOP, cells(.videoGOP))
+            ),
+            frameCount: try Cell.int(RawColumn.frameCount, cells(.frameCount)),
+            thumbWidth: try Cell.int(RawColumn.thumbWidth, cells(.thumbWidth)),
+            thumbHeight: try Cell.int(RawColumn.thumbHeight, cells(.thumbHeight)),
+            accuracy: cells(.accuracy),
+            phase: try Cell.enumeration(RawColumn.phase, cells(.phase), as: Phase.self),
+            repetition: try Cell.int(RawColumn.repetition, cells(.repetition)),
+            wallSeconds: try Cell.optionalDouble(RawColumn.wallSeconds, cells(.wallSeconds)),
+            cpuUserSeconds: try Cell.optionalDouble(RawColumn.cpuUserSeconds, cells(.cpuUserSeconds)),
+            cpuSysSeconds: try Cell.optionalDouble(RawColumn.cpuSysSeconds, cells(.cpuSysSeconds)),
+            peakRSSBytes: try Cell.optionalInt(RawColumn.peakRSSBytes, cells(.peakRSSBytes)),
+            framesDecoded: try Cell.optionalInt(RawColumn.framesDecoded, cells(.framesDecoded)),
+            thumbnailsPerSecond: try Cell.optionalDouble(RawColumn.thumbnailsPerSecond, cells(.thumbnailsPerSecond)),
+            checksum: cells(.checksum),
+            maxFrameError: try Cell.optionalInt(RawColumn.maxFrameError, cells(.maxFrameError)),
+            disagreement: try Cell.bool(RawColumn.disagreement, cells(.disagreement)),
+            status: try Cell.enumeration(RawColumn.status, cells(.status), as: RunStatus.self),
+            error: cells(.error)
+        )
+    }
+}

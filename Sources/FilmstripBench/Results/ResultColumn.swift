@@ -1,0 +1,20 @@
+/// A column of a results CSV file. The enums conforming to this are the single
+/// source of truth for the schema: their case order is the column order, and
+/// `results/README.md` is checked against their names.
+public protocol ResultColumn: RawRepresentable, CaseIterable, Hashable, Sendable where RawValue == String {
+    /// Unit of the column's values (`s`, `bytes`, `count`, … or `—` for text).
+    var unit: String { get }
+    /// What the column means, one sentence or two, for the README.
+    var meaning: String { get }
+}
+
+extension ResultColumn {
+    /// The header row: every column name, in order.
+    public static var header: [String] { allCases.map(\.rawValue) }
+
+    /// The schema as a Markdown table (`| column | unit | meaning |`).
+    public static var markdownTable: String {
+        let rows = allCases.map { "| `\($0.rawValue)` | \($0.unit) | \($0.meaning) |" }
+        return (["| column | unit | meaning |", "|---|---|---|"] + rows).joined(separator: "\n")
+    }
+}

@@ -1,0 +1,42 @@
+/// What a raw row timed.
+public enum Phase: String, Sendable, Hashable, Codable, CaseIterable {
+    case extract, compose, total
+    /// A fixed workload that measures the machine's speed, so runs on
+    /// different machines can be compared as ratios to it.
+    case calibration
+    /// An external tool (e.g. the `ffmpeg` command) doing the same job.
+    case peer
+}
+
+/// Outcome of one repetition.
+public enum RunStatus: String, Sendable, Hashable, Codable, CaseIterable {
+    case ok, error, skipped
+}
+
+/// A numeric raw column that can be summarized and compared.
+public enum Metric: String, Sendable, Hashable, Codable, CaseIterable {
+    case wallSeconds = "wall_s"
+    case cpuUserSeconds = "cpu_user_s"
+    case cpuSysSeconds = "cpu_sys_s"
+    case peakRSSBytes = "peak_rss_bytes"
+    case framesDecoded = "frames_decoded"
+    case thumbnailsPerSecond = "thumbnails_per_s"
+
+    /// `false` for throughput, where a larger value is the better one.
+    public var lowerIsBetter: Bool { self != .thumbnailsPerSecond }
+
+    /// Seconds; only these get the ``SampleWarning/tooShort`` check.
+    public var isTime: Bool { [.wallSeconds, .cpuUserSeconds, .cpuSysSeconds].contains(self) }
+
+    /// The metric's value in `row`, `nil` when the row did not measure it.
+    public func value(in row: RawResultRow) -> Double? {
+        switch self {
+        case .wallSeconds: row.wallSeconds
+        case .cpuUserSeconds: row.cpuUserSeconds
+        case .cpuSysSeconds: row.cpuSysSeconds
+        case .peakRSSBytes: row.peakRSSBytes.map(Double.init)
+        case .framesDecoded: row.framesDecoded.map(Double.init)
+        case .thumbnailsPerSecond: row.thumbnailsPerSecond
+        }
+    }
+}
