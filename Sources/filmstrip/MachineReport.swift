@@ -1,8 +1,10 @@
 import Filmstrip
+import FilmstripBench
 import Foundation
 
-/// Placeholder until the harness's fingerprint lands.
+/// `filmstrip info --machine`: the fingerprint every benchmark row carries.
 enum MachineReport {
-    static func text() -> String { FFmpegLibraries.versions.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "\n") }
-    static func json() throws -> String { String(decoding: try JSONEncoder().encode(FFmpegLibraries.versions), as: UTF8.self) }
+    static var current: MachineFingerprint { MachineFingerprint.current(ffmpegVersions: FFmpegLibraries.versions) }
+    static func text() -> String { current.text }
+    static func json() throws -> String { String(decoding: try current.json(), as: UTF8.self) }
 }

@@ -1,0 +1,198 @@
+import Filmstrip
+import Foundation
+import Testing
+
+/// Every registered extractor against real encoded reference videos.
+@Suite("Extractor conformance")
+struct ExtractionConformanceTests {
+    static let videos = ["h264-180p-3s", "hevc-180p-2s", "vp9-180p-2s", "av1-180p-2s", "mpeg4-180p-2s",
+                         "h264-180p-2s-opengop-offset", "h264-180p-2s-vfr", "vp9-179p-2s-odd"]
+    static let extractorNames = Extractors.all.map(\.name)
+
+    static func request(_ id: String, count: Int, accuracy: Accuracy = .exact, from: Rational? = nil, to: Rational? = nil,
+                        size: ThumbnailSize = .default, options: ExtractionOptions = ExtractionOptions()) throws -> ExtractionRequest {
+        let path = try TestSupport.video(id)
+        let probe = try VideoProbe(path: path)
+        let plan = try SamplePlan(probe: probe, count: count, from: from, to: to, accuracy: accuracy)
+        return try ExtractionRequest(path: path, probe: probe, plan: plan, size: size, options: options)
+    }
+
+    static func run(_ name: String, _ request: ExtractionRequest) async throws -> [Thumbnail] {
+        try await Extractors.named(name)!.thumbnails(for: request).thumbnails
+    }
+
+    @Test("exact mode shows the planned frame, byte-identical across extractors", arguments: videos)
+    func exactFrames(id: String) async throws {
+        let request = try Self.request(id, count: 7)
+        var reference: [Thumbnail]?
+        for name in Self.extractorNames {
+            let thumbnails = try await Self.run(name, request)
+            #expect(thumbnails.map(\.slot) == Array(0..<7), "\(name) delivers in plan order")
+            for (thumbnail, target) in zip(thumbnails, request.plan.targets) {
+                #expect(FrameIndexMarker.read(from: thumbnail.image) == target.frameIndex, "\(name) slot \(target.slot)")
+                #expect(thumbnail.frameIndex == target.frameIndex)
+                #expect(!thumbnail.substituted)
+                #expect(thumbnail.actualTime.pts == target.framePts)
+            }
+            if let reference {
+                #expect(thumbnails.map(\.image) == reference.map(\.image), "\(name) is byte-identical to sequential")
+            } else {
+                reference = thumbnails
+            }
+        }
+    }
+
+    @Test("the plan picks the frame displayed at each slot's centre")
+    func planMatchesConstantRateArithmetic() throws {
+        let spec = TestSupport.spec("h264-180p-3s")
+        for count in [1, 7, 90, 200] {
+            let plan = try Self.request(spec.id, count: count).plan
+            for target in plan.targets {
+                // Centre of interval i of N over the whole duration, in frames, floored.
+                let expected = min(spec.frameCount - 1, (2 * target.slot + 1) * spec.frameCount / (2 * count))
+                #expect(target.frameIndex == expected, "N=\(count) slot \(target.slot)")
+            }
+        }
+    }
+
+    @Test("keyframe mode shows the keyframe nearest each slot", arguments: extractorNames)
+    func keyframeMode(name: String) async throws {
+        let spec = TestSupport.spec("h264-180p-3s")
+        let request = try Self.request(spec.id, count: 9, accuracy: .keyframe)
+        let thumbnails = try await Self.run(name, request)
+        for (thumbnail, target) in zip(thumbnails, request.plan.targets) {
+            let shown = FrameIndexMarker.read(from: thumbnail.image)
+            #expect(shown == target.frameIndex)
+            #expect(target.frameIndex % spec.keyframeInterval == 0)
+            // The nearest of the keyframes 0, 30 and 60 to the slot's centre (ties to the earlier).
+            let centre = Double(target.slot * 2 + 1) * Double(spec.frameCount) / Double(2 * 9)
+            let nearest = [0, 30, 60].min { abs(Double($0) - centre) < abs(Double($1) - centre) }
+            #expect(target.frameIndex == nearest)
+        }
+    }
+
+    @Test("tolerance mode stays inside its window", arguments: extractorNames)
+    func toleranceMode(name: String) async throws {
+        let window = Rational(1, 5)
+        let request = try Self.request("h264-180p-3s", count: 11, accuracy: .tolerance(before: window, after: window))
+        let thumbnails = try await Self.run(name, request)
+        for thumbnail in thumbnails {
+            let shown = try #require(FrameIndexMarker.read(from: thumbnail.image))
+            #expect(shown == thumbnail.frameIndex)
+            let exact = (2 * thumbnail.slot + 1) * 90 / 22
+            // The window is ±0.2 s = ±6 frames; the exact frame is always allowed.
+            #expect(abs(shown - exact) <= 6)
+        }
+    }
+
+    @Test("a range, one thumbnail, and more thumbnails than frames", arguments: extractorNames)
+    func rangesAndCounts(name: String) async throws {
+        let ranged = try Self.request("h264-180p-3s", count: 4, from: Rational(1), to: Rational(2))
+        let rangedIndices = try await Self.run(name, ranged).map { FrameIndexMarker.read(from: $0.image) }
+        #expect(rangedIndices == [33, 41, 48, 56])
+
+        let single = try Self.request("h264-180p-3s", count: 1)
+        #expect(try await Self.run(name, single).map { FrameIndexMarker.read(from: $0.image) } == [45])
+
+        let crowded = try Self.request("hevc-180p-2s", count: 150)
+        let crowdedIndices = try await Self.run(name, crowded).map { FrameIndexMarker.read(from: $0.image) }
+        #expect(crowdedIndices == crowded.plan.targets.map(\.frameIndex))
+        #expect(Set(crowdedIndices.compactMap { $0 }).count == 60, "every frame appears, neighbours repeat")
+    }
+
+    @Test("rotated videos give upright portrait thumbnails", arguments: ["h264-180p-2s-rot90", "h264-180p-2s-rot270"])
+    func rotation(id: String) async throws {
+        let request = try Self.request(id, count: 5)
+        for name in Self.extractorNames {
+            let thumbnails = try await Self.run(name, request)
+            for (thumbnail, target) in zip(thumbnails, request.plan.targets) {
+                #expect(thumbnail.image.width == 36 && thumbnail.image.height == 64)
+                #expect(FrameIndexMarker.read(from: thumbnail.image) == target.frameIndex, "\(name): upright marker")
+            }
+        }
+    }
+
+    @Test func nonSquarePixelsWidenTheThumbnail() async throws {
+        let request = try Self.request("h264-180p-2s-sar43", count: 3)
+        let thumbnails = try await Self.run("forward", request)
+        #expect(thumbnails.allSatisfy { $0.image.width == 114 && $0.image.height == 64 })
+        #expect(thumbnails.map { FrameIndexMarker.read(from: $0.image) } == request.plan.targets.map(\.frameIndex))
+        let byWidth = try Self.request("h264-180p-2s-sar43", count: 2, size: .width(160))
+        #expect(try await Self.run("sequential", byWidth).allSatisfy { $0.image.width == 160 && $0.image.height == 90 })
+    }
+
+    @Test("decoder options keep exact results identical", arguments: [
+        ExtractionOptions(decoder: DecoderOptions(threads: 0)),
+        ExtractionOptions(skipNonReferenceFrames: true),
+        ExtractionOptions(workers: 3),
+    ])
+    func decoderOptions(options: ExtractionOptions) async throws {
+        let plain = try await Self.run("sequential", try Self.request("h264-180p-3s", count: 13))
+        for name in Self.extractorNames {
+            let varied = try await Self.run(name, try Self.request("h264-180p-3s", count: 13, options: options))
+            #expect(varied.map(\.image) == plain.map(\.image), "\(name) with \(options.summary)")
+        }
+    }
+}
+
+@Suite("Plan and extraction errors")
+struct ExtractionErrorTests {
+    @Test func impossiblePlans() throws {
+        let probe = try VideoProbe(path: try TestSupport.video("h264-180p-3s"))
+        #expect(throws: PlanError.countNotPositive(0)) { try SamplePlan(probe: probe, count: 0) }
+        #expect(throws: PlanError.countNotPositive(-3)) { try SamplePlan(probe: probe, count: -3) }
+        #expect(throws: PlanError.emptyRange(from: 2, to: 1)) { try SamplePlan(probe: probe, count: 3, from: Rational(2), to: Rational(1)) }
+        #expect(throws: PlanError.emptyRange(from: 1, to: 1)) { try SamplePlan(probe: probe, count: 3, from: Rational(1), to: Rational(1)) }
+        #expect(throws: PlanError.self) { try SamplePlan(probe: probe, count: 3, from: Rational(1), to: Rational(10)) }
+        #expect(throws: PlanError.self) { try SamplePlan(probe: probe, count: 3, from: Rational(-1)) }
+        let plan = try SamplePlan(probe: probe, count: 3)
+        #expect(throws: PlanError.sizeNotPositive(.height(0))) {
+            try ExtractionRequest(path: probe.path, probe: probe, plan: plan, size: .height(0))
+        }
+    }
+
+    @Test("damaged packets in the middle do not abort the strip", arguments: Extractors.all.map(\.name))
+    func damagedStream(name: String) async throws {
+        let folder = try TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: try TestSupport.video("h264-180p-3s")))
+        // Overwrite a run of bytes a third of the way in: some frames of the middle GOP break.
+        let start = bytes.count / 3
+        for offset in start..<start + 1500 { bytes[offset] = UInt8(truncatingIfNeeded: offset &* 97) }
+        let path = folder.appendingPathComponent("damaged.mp4").path
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let probe = try VideoProbe(path: path)
+        let request = try ExtractionRequest(path: path, probe: probe, plan: try SamplePlan(probe: probe, count: 15))
+        let thumbnails = try await Extractors.named(name)!.thumbnails(for: request).thumbnails
+        #expect(thumbnails.count == 15)
+        // Frames before and after the damage are still the planned ones.
+        #expect(FrameIndexMarker.read(from: thumbnails[0].image) == request.plan.targets[0].frameIndex)
+        #expect(FrameIndexMarker.read(from: thumbnails[14].image) == request.plan.targets[14].frameIndex)
+    }
+
+    @Test("cancellation stops promptly", arguments: Extractors.all.map(\.name))
+    func cancellation(name: String) async throws {
+        let request = try ExtractionConformanceTests.request("h264-180p-3s", count: 90)
+        let delivered = Mutex(0)
+        let task = Task {
+            // Cancel from inside the first progress report: deterministic, whatever the machine's speed.
+            try await Extractors.named(name)!.thumbnails(for: request) { done, _ in
+                delivered.withLock { $0 = done }
+                if done == 1 { withUnsafeCurrentTask { $0?.cancel() } }
+            }
+        }
+        let outcome = await task.result
+        #expect(throws: CancellationError.self) { try outcome.get() }
+        #expect(delivered.withLock { $0 } < 90)
+    }
+
+    @Test("results stream in plan order as an AsyncSequence")
+    func asyncSequence() async throws {
+        let request = try ExtractionConformanceTests.request("vp9-180p-2s", count: 6)
+        var slots: [Int] = []
+        for try await thumbnail in TaskGroupExtractor().stream(for: request) { slots.append(thumbnail.slot) }
+        #expect(slots == Array(0..<6))
+    }
+}
+
+import Synchronization
