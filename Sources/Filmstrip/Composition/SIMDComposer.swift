@@ -9,11 +9,12 @@ public struct SIMDComposer: StripComposer {
     public func compose(_ thumbnails: [Image], layout: StripLayout, into strip: inout Image) async throws {
         try layout.validate(thumbnails, strip: strip)
         let stride = strip.bytesPerRow
+        let colors = SIMDKernels.Colors(layout)
         strip.pixels.withUnsafeMutableBytes { stripBytes in
             for y in 0..<layout.height {
                 let row = stripBytes.baseAddress! + y * stride
                 layout.forEachSpan(inRow: y, columns: 0..<layout.width) { span in
-                    SIMDKernels.write(span, row: row, layout: layout, thumbnails: thumbnails)
+                    SIMDKernels.write(span, row: row, colors: colors, thumbnails: thumbnails)
                 }
             }
         }

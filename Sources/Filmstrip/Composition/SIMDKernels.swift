@@ -10,47 +10,78 @@ enum SIMDKernels {
     static func copy(from source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer, byteCount: Int) {
         var offset = 0
         while byteCount - offset >= 64 {
-            move(SIMD64<UInt8>.self, source, destination, offset)
+            destination.storeBytes(of: source.loadUnaligned(fromByteOffset: offset, as: SIMD64<UInt8>.self),
+                                   toByteOffset: offset, as: SIMD64<UInt8>.self)
             offset += 64
         }
-        if byteCount - offset >= 32 { move(SIMD32<UInt8>.self, source, destination, offset); offset += 32 }
-        if byteCount - offset >= 16 { move(SIMD16<UInt8>.self, source, destination, offset); offset += 16 }
-        if byteCount - offset >= 8 { move(SIMD8<UInt8>.self, source, destination, offset); offset += 8 }
-        if byteCount - offset >= 4 { move(SIMD4<UInt8>.self, source, destination, offset) }
+        if byteCount - offset >= 32 {
+            destination.storeBytes(of: source.loadUnaligned(fromByteOffset: offset, as: SIMD32<UInt8>.self),
+                                   toByteOffset: offset, as: SIMD32<UInt8>.self)
+            offset += 32
+        }
+        if byteCount - offset >= 16 {
+            destination.storeBytes(of: source.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self),
+                                   toByteOffset: offset, as: SIMD16<UInt8>.self)
+            offset += 16
+        }
+        if byteCount - offset >= 8 {
+            destination.storeBytes(of: source.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self),
+                                   toByteOffset: offset, as: SIMD8<UInt8>.self)
+            offset += 8
+        }
+        if byteCount - offset >= 4 {
+            destination.storeBytes(of: source.loadUnaligned(fromByteOffset: offset, as: UInt32.self),
+                                   toByteOffset: offset, as: UInt32.self)
+        }
     }
 
     /// Copies `byteCount` bytes with R, G, B dimmed by `Dimming.dim(_:factor256:)`.
+    ///
+    /// Bytes are read as 16-bit lanes (two channels each) and split into the low and the
+    /// high byte, so `c * factor + 128` is computed in 16-bit lanes without any widening
+    /// conversion (255 * 256 + 128 < 2^16). The types are concrete on purpose: only then
+    /// does Swift pick the vector-instruction overloads of the SIMD operators.
     @inline(__always)
     static func copyDimmed(from source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer,
                            byteCount: Int, factor256: Int) {
         let factor = UInt16(truncatingIfNeeded: factor256)
         var offset = 0
         while byteCount - offset >= 32 {
-            let bytes = source.loadUnaligned(fromByteOffset: offset, as: SIMD32<UInt8>.self)
-            let dimmed = SIMD32<UInt8>(truncatingIfNeeded: scaled(SIMD32<UInt16>(truncatingIfNeeded: bytes), factor))
-            destination.storeBytes(of: keepAlpha(bytes, dimmed, SIMD8<UInt32>.self), toByteOffset: offset,
-                                   as: SIMD32<UInt8>.self)
+            let lanes = source.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt16>.self)
+            let low = ((lanes & 0x00FF) &* factor &+ 128) &>> 8
+            let high = ((lanes &>> 8) &* factor &+ 128) & 0xFF00
+            // Little-endian pixels: alpha is the high byte of every second lane.
+            let alpha = SIMD16<UInt16>(0, 0xFF00, 0, 0xFF00, 0, 0xFF00, 0, 0xFF00,
+                                       0, 0xFF00, 0, 0xFF00, 0, 0xFF00, 0, 0xFF00)
+            destination.storeBytes(of: ((low | high) & ~alpha) | (lanes & alpha), toByteOffset: offset,
+                                   as: SIMD16<UInt16>.self)
             offset += 32
         }
         if byteCount - offset >= 16 {
-            let bytes = source.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
-            let dimmed = SIMD16<UInt8>(truncatingIfNeeded: scaled(SIMD16<UInt16>(truncatingIfNeeded: bytes), factor))
-            destination.storeBytes(of: keepAlpha(bytes, dimmed, SIMD4<UInt32>.self), toByteOffset: offset,
-                                   as: SIMD16<UInt8>.self)
+            let lanes = source.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt16>.self)
+            let low = ((lanes & 0x00FF) &* factor &+ 128) &>> 8
+            let high = ((lanes &>> 8) &* factor &+ 128) & 0xFF00
+            let alpha = SIMD8<UInt16>(0, 0xFF00, 0, 0xFF00, 0, 0xFF00, 0, 0xFF00)
+            destination.storeBytes(of: ((low | high) & ~alpha) | (lanes & alpha), toByteOffset: offset,
+                                   as: SIMD8<UInt16>.self)
             offset += 16
         }
         if byteCount - offset >= 8 {
-            let bytes = source.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self)
-            let dimmed = SIMD8<UInt8>(truncatingIfNeeded: scaled(SIMD8<UInt16>(truncatingIfNeeded: bytes), factor))
-            destination.storeBytes(of: keepAlpha(bytes, dimmed, SIMD2<UInt32>.self), toByteOffset: offset,
-                                   as: SIMD8<UInt8>.self)
+            let lanes = source.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt16>.self)
+            let low = ((lanes & 0x00FF) &* factor &+ 128) &>> 8
+            let high = ((lanes &>> 8) &* factor &+ 128) & 0xFF00
+            let alpha = SIMD4<UInt16>(0, 0xFF00, 0, 0xFF00)
+            destination.storeBytes(of: ((low | high) & ~alpha) | (lanes & alpha), toByteOffset: offset,
+                                   as: SIMD4<UInt16>.self)
             offset += 8
         }
         if byteCount - offset >= 4 {
-            let bytes = source.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self)
-            var dimmed = SIMD4<UInt8>(truncatingIfNeeded: scaled(SIMD4<UInt16>(truncatingIfNeeded: bytes), factor))
-            dimmed[3] = bytes[3]
-            destination.storeBytes(of: dimmed, toByteOffset: offset, as: SIMD4<UInt8>.self)
+            let lanes = source.loadUnaligned(fromByteOffset: offset, as: SIMD2<UInt16>.self)
+            let low = ((lanes & 0x00FF) &* factor &+ 128) &>> 8
+            let high = ((lanes &>> 8) &* factor &+ 128) & 0xFF00
+            let alpha = SIMD2<UInt16>(0, 0xFF00)
+            destination.storeBytes(of: ((low | high) & ~alpha) | (lanes & alpha), toByteOffset: offset,
+                                   as: SIMD2<UInt16>.self)
         }
     }
 
@@ -79,51 +110,36 @@ enum SIMDKernels {
         if byteCount - offset >= 4 { destination.storeBytes(of: word, toByteOffset: offset, as: UInt32.self) }
     }
 
+    /// What `write` needs of a layout, read once per composition rather than once per run.
+    struct Colors {
+        let factor256: Int
+        let background: RGBAColor
+        let dimmedBackground: RGBAColor
+
+        init(_ layout: StripLayout) {
+            factor256 = layout.dimming?.factor256 ?? 256
+            background = layout.background
+            dimmedBackground = layout.background.dimmed(factor256: factor256)
+        }
+    }
+
     /// Writes one run of a strip row: thumbnail bytes (plain or dimmed) or background.
-    /// `thumbnails` must hold pointers to every thumbnail's pixels when the run is a thumbnail's.
     @inline(__always)
-    static func write(_ span: StripSpan, row: UnsafeMutableRawPointer, layout: StripLayout,
-                      thumbnails: [Image]) {
+    static func write(_ span: StripSpan, row: UnsafeMutableRawPointer, colors: Colors, thumbnails: [Image]) {
         let destination = row + span.x * Image.bytesPerPixel
         let byteCount = span.width * Image.bytesPerPixel
-        let factor = layout.dimming?.factor256 ?? 256
         guard let index = span.thumbnail else {
-            fill(destination, byteCount: byteCount,
-                 color: span.dimmed ? layout.background.dimmed(factor256: factor) : layout.background)
+            fill(destination, byteCount: byteCount, color: span.dimmed ? colors.dimmedBackground : colors.background)
             return
         }
-        let thumbnail = thumbnails[index]
-        thumbnail.pixels.withUnsafeBytes { pixels in
-            let source = pixels.baseAddress! + span.sourceY * thumbnail.bytesPerRow + span.sourceX * Image.bytesPerPixel
+        let bytesPerRow = thumbnails[index].bytesPerRow
+        thumbnails[index].pixels.withUnsafeBytes { pixels in
+            let source = pixels.baseAddress! + span.sourceY * bytesPerRow + span.sourceX * Image.bytesPerPixel
             if span.dimmed {
-                copyDimmed(from: source, to: destination, byteCount: byteCount, factor256: factor)
+                copyDimmed(from: source, to: destination, byteCount: byteCount, factor256: colors.factor256)
             } else {
                 copy(from: source, to: destination, byteCount: byteCount)
             }
         }
-    }
-
-    @inline(__always)
-    private static func move<Vector: SIMD>(_: Vector.Type, _ source: UnsafeRawPointer,
-                                           _ destination: UnsafeMutableRawPointer, _ offset: Int) {
-        destination.storeBytes(of: source.loadUnaligned(fromByteOffset: offset, as: Vector.self),
-                               toByteOffset: offset, as: Vector.self)
-    }
-
-    /// `(c * factor + 128) >> 8` per lane; 16-bit lanes hold it since 255 * 256 + 128 < 2^16.
-    @inline(__always)
-    private static func scaled<Wide: SIMD>(_ wide: Wide, _ factor: UInt16) -> Wide
-    where Wide.Scalar == UInt16 {
-        (wide &* Wide(repeating: factor) &+ Wide(repeating: 128)) &>> Wide(repeating: 8)
-    }
-
-    /// `dimmed`'s R, G, B lanes with `original`'s alpha lanes, by a bit mask rather than a branch.
-    @inline(__always)
-    private static func keepAlpha<Bytes: SIMD, Words: SIMD>(_ original: Bytes, _ dimmed: Bytes, _: Words.Type) -> Bytes
-    where Bytes.Scalar == UInt8, Words.Scalar == UInt32 {
-        // `Words` has a quarter of the lanes at four times the width: the same 16..64 bytes,
-        // so the bit cast is a free reinterpretation; little-endian puts 0xFF in every alpha byte.
-        let alpha = unsafeBitCast(Words(repeating: 0xFF00_0000), to: Bytes.self)
-        return (dimmed & ~alpha) | (original & alpha)
     }
 }

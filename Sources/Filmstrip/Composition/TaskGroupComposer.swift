@@ -58,13 +58,14 @@ public struct TaskGroupComposer: StripComposer {
     /// Strip rows `rows`, visible bytes only (`width * 4` per row, no padding).
     private static func composeBand(_ rows: Range<Int>, thumbnails: [Image], layout: StripLayout) -> [UInt8] {
         let rowBytes = layout.width * Image.bytesPerPixel
+        let colors = SIMDKernels.Colors(layout)
         return [UInt8](unsafeUninitializedCapacity: rows.count * rowBytes) { buffer, count in
             let base = UnsafeMutableRawPointer(buffer.baseAddress!)
             for y in rows {
                 let row = base + (y - rows.lowerBound) * rowBytes
                 // Spans cover every column of the row, so the whole buffer is initialised.
                 layout.forEachSpan(inRow: y, columns: 0..<layout.width) { span in
-                    SIMDKernels.write(span, row: row, layout: layout, thumbnails: thumbnails)
+                    SIMDKernels.write(span, row: row, colors: colors, thumbnails: thumbnails)
                 }
             }
             count = buffer.count

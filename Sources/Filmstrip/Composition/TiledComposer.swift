@@ -20,6 +20,7 @@ public struct TiledComposer: StripComposer {
         try layout.validate(thumbnails, strip: strip)
         let stride = strip.bytesPerRow
         let tilePixels = tileBytes / Image.bytesPerPixel
+        let colors = SIMDKernels.Colors(layout)
         strip.pixels.withUnsafeMutableBytes { stripBytes in
             for top in Swift.stride(from: 0, to: layout.height, by: tileRows) {
                 let rows = top..<min(top + tileRows, layout.height)
@@ -28,7 +29,7 @@ public struct TiledComposer: StripComposer {
                     for y in rows {
                         let row = stripBytes.baseAddress! + y * stride
                         layout.forEachSpan(inRow: y, columns: columns) { span in
-                            SIMDKernels.write(span, row: row, layout: layout, thumbnails: thumbnails)
+                            SIMDKernels.write(span, row: row, colors: colors, thumbnails: thumbnails)
                         }
                     }
                 }
