@@ -11,4 +11,27 @@ int filmstrip_openmp_max_threads(void);
 void filmstrip_openmp_copy_rows(uint8_t *destination, ptrdiff_t destinationStride,
                                 const uint8_t *source, ptrdiff_t sourceStride,
                                 size_t rowBytes, size_t rowCount, int threads);
+
+/// What `filmstrip_openmp_compose_cells` needs of a strip layout (all sizes in pixels
+/// unless named Bytes; colours are R,G,B,A bytes read as one little-endian word).
+typedef struct filmstrip_strip_geometry {
+    int32_t width, height;
+    ptrdiff_t bytesPerRow;
+    int32_t cellWidth, cellHeight, gap, gridColumns, thumbnailCount;
+    uint32_t background;
+    /// Columns [undimmedFromX, undimmedToX) are left as they are; every other column has
+    /// R, G, B replaced by (c * factor256 + 128) >> 8, alpha kept.
+    int32_t undimmedFromX, undimmedToX, factor256;
+} filmstrip_strip_geometry;
+
+/// Fills the strip area of grid cells [firstCell, firstCell + cellCount) (each cell with
+/// the gap to its right and below): background, the thumbnails' pixels, then dimming,
+/// rows spread over `threads` OpenMP threads (0 = libomp's default).
+/// `destinations` holds x, y, width, height per thumbnail (all of them); `sources[k]` is
+/// the pixels of thumbnail firstCell + k (for those below thumbnailCount) and
+/// `sourceStrides[i]` the bytes per row of thumbnail i. Nothing is retained.
+void filmstrip_openmp_compose_cells(uint8_t *strip, const filmstrip_strip_geometry *geometry,
+                                    const int32_t *destinations, const uint8_t *const *sources,
+                                    const ptrdiff_t *sourceStrides, int32_t firstCell, int32_t cellCount,
+                                    int threads);
 #endif
