@@ -29,13 +29,13 @@ struct ExtractionConformanceTests {
             let thumbnails = try await Self.run(name, request)
             #expect(thumbnails.map(\.slot) == Array(0..<7), "\(name) delivers in plan order")
             for (thumbnail, target) in zip(thumbnails, request.plan.targets) {
-                #expect(FrameIndexMarker.read(from: thumbnail.image) == target.frameIndex, "\(name) slot \(target.slot)")
+                #expect(FrameIndexMarker.read(from: thumbnail.image!) == target.frameIndex, "\(name) slot \(target.slot)")
                 #expect(thumbnail.frameIndex == target.frameIndex)
                 #expect(!thumbnail.substituted)
                 #expect(thumbnail.actualTime.pts == target.framePts)
             }
             if let reference {
-                #expect(thumbnails.map(\.image) == reference.map(\.image), "\(name) is byte-identical to sequential")
+                #expect(thumbnails.map { $0.image! } == reference.map { $0.image! }, "\(name) is byte-identical to sequential")
             } else {
                 reference = thumbnails
             }
@@ -61,7 +61,7 @@ struct ExtractionConformanceTests {
         let request = try Self.request(spec.id, count: 9, accuracy: .keyframe)
         let thumbnails = try await Self.run(name, request)
         for (thumbnail, target) in zip(thumbnails, request.plan.targets) {
-            let shown = FrameIndexMarker.read(from: thumbnail.image)
+            let shown = FrameIndexMarker.read(from: thumbnail.image!)
             #expect(shown == target.frameIndex)
             #expect(target.frameIndex % spec.keyframeInterval == 0)
             // The nearest of the keyframes 0, 30 and 60 to the slot's centre (ties to the earlier).
@@ -77,7 +77,7 @@ struct ExtractionConformanceTests {
         let request = try Self.request("h264-180p-3s", count: 11, accuracy: .tolerance(before: window, after: window))
         let thumbnails = try await Self.run(name, request)
         for thumbnail in thumbnails {
-            let shown = try #require(FrameIndexMarker.read(from: thumbnail.image))
+            let shown = try #require(FrameIndexMarker.read(from: thumbnail.image!))
             #expect(shown == thumbnail.frameIndex)
             let exact = (2 * thumbnail.slot + 1) * 90 / 22
             // The window is ±0.2 s = ±6 frames; the exact frame is always allowed.
@@ -88,14 +88,14 @@ struct ExtractionConformanceTests {
     @Test("a range, one thumbnail, and more thumbnails than frames", arguments: extractorNames)
     func rangesAndCounts(name: String) async throws {
         let ranged = try Self.request("h264-180p-3s", count: 4, from: Rational(1), to: Rational(2))
-        let rangedIndices = try await Self.run(name, ranged).map { FrameIndexMarker.read(from: $0.image) }
+        let rangedIndices = try await Self.run(name, ranged).map { FrameIndexMarker.read(from: $0.image!) }
         #expect(rangedIndices == [33, 41, 48, 56])
 
         let single = try Self.request("h264-180p-3s", count: 1)
-        #expect(try await Self.run(name, single).map { FrameIndexMarker.read(from: $0.image) } == [45])
+        #expect(try await Self.run(name, single).map { FrameIndexMarker.read(from: $0.image!) } == [45])
 
         let crowded = try Self.request("hevc-180p-2s", count: 150)
-        let crowdedIndices = try await Self.run(name, crowded).map { FrameIndexMarker.read(from: $0.image) }
+        let crowdedIndices = try await Self.run(name, crowded).map { FrameIndexMarker.read(from: $0.image!) }
         #expect(crowdedIndices == crowded.plan.targets.map(\.frameIndex))
         #expect(Set(crowdedIndices.compactMap { $0 }).count == 60, "every frame appears, neighbours repeat")
     }
@@ -106,8 +106,8 @@ struct ExtractionConformanceTests {
         for name in Self.extractorNames {
             let thumbnails = try await Self.run(name, request)
             for (thumbnail, target) in zip(thumbnails, request.plan.targets) {
-                #expect(thumbnail.image.width == 36 && thumbnail.image.height == 64)
-                #expect(FrameIndexMarker.read(from: thumbnail.image) == target.frameIndex, "\(name): upright marker")
+                #expect(thumbnail.image!.width == 36 && thumbnail.image!.height == 64)
+                #expect(FrameIndexMarker.read(from: thumbnail.image!) == target.frameIndex, "\(name): upright marker")
             }
         }
     }
@@ -115,10 +115,10 @@ struct ExtractionConformanceTests {
     @Test func nonSquarePixelsWidenTheThumbnail() async throws {
         let request = try Self.request("h264-180p-2s-sar43", count: 3)
         let thumbnails = try await Self.run("forward", request)
-        #expect(thumbnails.allSatisfy { $0.image.width == 114 && $0.image.height == 64 })
-        #expect(thumbnails.map { FrameIndexMarker.read(from: $0.image) } == request.plan.targets.map(\.frameIndex))
+        #expect(thumbnails.allSatisfy { $0.image!.width == 114 && $0.image!.height == 64 })
+        #expect(thumbnails.map { FrameIndexMarker.read(from: $0.image!) } == request.plan.targets.map(\.frameIndex))
         let byWidth = try Self.request("h264-180p-2s-sar43", count: 2, size: .width(160))
-        #expect(try await Self.run("sequential", byWidth).allSatisfy { $0.image.width == 160 && $0.image.height == 90 })
+        #expect(try await Self.run("sequential", byWidth).allSatisfy { $0.image!.width == 160 && $0.image!.height == 90 })
     }
 
     @Test("decoder options keep exact results identical", arguments: [
@@ -130,7 +130,7 @@ struct ExtractionConformanceTests {
         let plain = try await Self.run("sequential", try Self.request("h264-180p-3s", count: 13))
         for name in Self.extractorNames {
             let varied = try await Self.run(name, try Self.request("h264-180p-3s", count: 13, options: options))
-            #expect(varied.map(\.image) == plain.map(\.image), "\(name) with \(options.summary)")
+            #expect(varied.map { $0.image! } == plain.map { $0.image! }, "\(name) with \(options.summary)")
         }
     }
 }
@@ -166,8 +166,8 @@ struct ExtractionErrorTests {
         let thumbnails = try await Extractors.named(name)!.thumbnails(for: request).thumbnails
         #expect(thumbnails.count == 15)
         // Frames before and after the damage are still the planned ones.
-        #expect(FrameIndexMarker.read(from: thumbnails[0].image) == request.plan.targets[0].frameIndex)
-        #expect(FrameIndexMarker.read(from: thumbnails[14].image) == request.plan.targets[14].frameIndex)
+        #expect(FrameIndexMarker.read(from: thumbnails[0].image!) == request.plan.targets[0].frameIndex)
+        #expect(FrameIndexMarker.read(from: thumbnails[14].image!) == request.plan.targets[14].frameIndex)
     }
 
     @Test("cancellation stops promptly", arguments: Extractors.all.map(\.name))

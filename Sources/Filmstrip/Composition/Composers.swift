@@ -2,7 +2,6 @@
 /// enumerate this one list, so a new strategy is one file plus one line here.
 public enum Composers {
     /// Default-configured instances, fastest-to-write baseline first.
-    /// `fused` (scaling straight into the strip) needs an extractor and joins the list with it.
     public static let all: [any StripComposer] = [
         NaiveComposer(),
         RowCopyComposer(),
@@ -10,6 +9,7 @@ public enum Composers {
         TiledComposer(),
         TaskGroupComposer(),
         OpenMPComposer(),
+        FusedComposer(),
     ]
 
     public static var names: [String] { all.map(\.name) }

@@ -127,17 +127,19 @@ struct TargetDecoder: ~Copyable {
     private mutating func deliver(_ target: SamplePlan.Target, slots: [Int], to delivery: ThumbnailDelivery) throws {
         let heldPts = holdsFrame ? frame.presentationTime : nil
         let previousPts = holdsPrevious ? previous.presentationTime : nil
-        let image: Image, shownPts: Int64
+        let shownPts: Int64
+        var image: Image?
         // The planned frame, or the nearest good one around it (ties go to the earlier frame).
         if let heldPts, heldPts == target.framePts || previousPts.map({ heldPts - target.framePts < target.framePts - $0 }) ?? true {
-            image = try renderer.render(frame)
+            if let canvas = request.canvas { try renderer.render(frame, into: canvas, slot: slots[0]) } else { image = try renderer.render(frame) }
             shownPts = heldPts
         } else if let previousPts {
-            image = try renderer.render(previous)
+            if let canvas = request.canvas { try renderer.render(previous, into: canvas, slot: slots[0]) } else { image = try renderer.render(previous) }
             shownPts = previousPts
         } else {
             throw MediaError(file: request.path, reason: decodedAnything ? .noFrames : .nothingDecodes)
         }
+        for slot in slots.dropFirst() { request.canvas?.duplicate(slot: slots[0], into: slot) }
         let timeBase = request.probe.timeBase
         for slot in slots {
             let requested = request.plan.targets[slot].requestedTime

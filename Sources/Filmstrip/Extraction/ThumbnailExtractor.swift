@@ -33,9 +33,11 @@ public struct ExtractionRequest: Sendable {
     public let plan: SamplePlan
     public let size: ThumbnailSize
     public let options: ExtractionOptions
+    /// When set, thumbnails are scaled straight into this strip and delivered without pixels.
+    public let canvas: StripCanvas?
 
     public init(path: String, probe: VideoProbe, plan: SamplePlan, size: ThumbnailSize = .default,
-                options: ExtractionOptions = ExtractionOptions()) throws(PlanError) {
+                options: ExtractionOptions = ExtractionOptions(), canvas: StripCanvas? = nil) throws(PlanError) {
         switch size {
         case .height(let value), .width(let value): guard value > 0 else { throw .sizeNotPositive(size) }
         }
@@ -44,6 +46,12 @@ public struct ExtractionRequest: Sendable {
         self.plan = plan
         self.size = size
         self.options = options
+        self.canvas = canvas
+    }
+
+    /// The same request, scaling into `canvas`.
+    public func scaling(into canvas: StripCanvas) -> ExtractionRequest {
+        try! ExtractionRequest(path: path, probe: probe, plan: plan, size: size, options: options, canvas: canvas)
     }
 
     /// Upright thumbnail size in pixels (sample aspect ratio and rotation applied).

@@ -17,6 +17,16 @@ struct ThumbnailRenderer: ~Copyable {
     /// Size of the scaled frame before rotation (coded orientation).
     private var scaledSize: (width: Int, height: Int) { rotationDegrees % 180 == 0 ? (width, height) : (height, width) }
 
+    /// Scales `frame` straight into slot `slot` of `canvas`; rotated videos go through a
+    /// small upright thumbnail first, since swscale cannot rotate.
+    mutating func render(_ frame: borrowing Frame, into canvas: StripCanvas, slot: Int) throws(FFmpegError) {
+        guard rotationDegrees == 0 else {
+            canvas.place(try render(frame), inSlot: slot)
+            return
+        }
+        try scaler.scale(frame, into: canvas.origin(ofSlot: slot), bytesPerRow: canvas.bytesPerRow, width: width, height: height)
+    }
+
     mutating func render(_ frame: borrowing Frame) throws(FFmpegError) -> Image {
         var image = Image(width: scaledSize.width, height: scaledSize.height)
         try scaler.scale(frame, into: &image)

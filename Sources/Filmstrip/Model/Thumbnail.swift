@@ -10,9 +10,10 @@ public struct Thumbnail: Sendable {
     public var frameIndex: Int
     /// True when the planned frame could not be decoded and the nearest good frame stands in.
     public var substituted: Bool
-    public var image: Image
+    /// The pixels, or nil when a fused pipeline scaled the frame straight into the strip.
+    public var image: Image?
 
-    public init(slot: Int, requestedTime: Timestamp, actualTime: Timestamp, frameIndex: Int, substituted: Bool, image: Image) {
+    public init(slot: Int, requestedTime: Timestamp, actualTime: Timestamp, frameIndex: Int, substituted: Bool, image: Image?) {
         self.slot = slot
         self.requestedTime = requestedTime
         self.actualTime = actualTime

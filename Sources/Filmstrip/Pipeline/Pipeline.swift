@@ -1,0 +1,101 @@
+import Foundation
+
+/// How the strip is laid out around the thumbnails.
+public struct StripOptions: Sendable, Hashable {
+    /// nil: one horizontal row; otherwise a grid (contact sheet) this many thumbnails wide.
+    public var columns: Int?
+    /// Pixels between neighbouring thumbnails (and rows).
+    public var gap: Int
+    public var background: RGBAColor
+    /// Seconds from the video's start that stay bright; the rest of the strip is dimmed.
+    public var selection: Range<Rational>?
+    /// Brightness kept outside the selection, in 256ths (153 ≈ 60 %).
+    public var dimFactor256: Int
+
+    public init(columns: Int? = nil, gap: Int = 0, background: RGBAColor = .black,
+                selection: Range<Rational>? = nil, dimFactor256: Int = Dimming.defaultFactor256) {
+        self.columns = columns
+        self.gap = gap
+        self.background = background
+        self.selection = selection
+        self.dimFactor256 = dimFactor256
+    }
+}
+
+/// A finished strip, what each thumbnail shows, and what it cost.
+public struct StripResult: Sendable {
+    public let strip: Image
+    /// In plan order; `image` is nil for fused pipelines.
+    public let thumbnails: [Thumbnail]
+    public let layout: StripLayout
+    public let counters: DecodeCounters
+    /// Wall-clock seconds of each phase (for fused pipelines extraction includes the scaling into the strip).
+    public let extractSeconds: Double
+    public let composeSeconds: Double
+}
+
+/// One extractor plus one composer, named like `taskgroup+simd`.
+public struct Pipeline: Sendable {
+    public let extractor: any ThumbnailExtractor
+    public let composer: any StripComposer
+
+    public init(extractor: any ThumbnailExtractor, composer: any StripComposer) {
+        self.extractor = extractor
+        self.composer = composer
+    }
+
+    /// "EXTRACTOR+COMPOSER" from the two registries, or nil when either name is unknown.
+    public init?(named name: String) {
+        let parts = name.split(separator: "+").map(String.init)
+        guard parts.count == 2, let extractor = Extractors.named(parts[0]), let composer = Composers.named(parts[1]) else { return nil }
+        self.init(extractor: extractor, composer: composer)
+    }
+
+    public var name: String { "\(extractor.name)+\(composer.name)" }
+    public var isFused: Bool { composer is FusedComposer }
+
+    /// The strip's layout for `request`: every thumbnail has the request's size.
+    public static func layout(for request: ExtractionRequest, options: StripOptions) throws -> StripLayout {
+        let (width, height) = request.thumbnailPixels
+        var layout = try StripLayout(thumbnailSizes: Array(repeating: PixelSize(width: width, height: height), count: request.plan.count),
+                                     columns: options.columns, gap: options.gap, background: options.background)
+        if let selection = options.selection {
+            let plan = request.plan
+            let step = (plan.to - plan.from) / Rational(Int64(plan.count))
+            let starts = (0..<plan.count).map { plan.from + step * Rational(Int64($0)) }
+            layout = try layout.dimmed(outsideTimes: selection, thumbnailStarts: starts, end: plan.to, factor256: options.dimFactor256)
+        }
+        return layout
+    }
+
+    /// Extracts, then composes; stops with `CancellationError` when the task is cancelled.
+    public func run(_ request: ExtractionRequest, options: StripOptions = StripOptions(),
+                    onProgress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> StripResult {
+        let layout = try Self.layout(for: request, options: options)
+        let clock = ContinuousClock()
+        let extractStart = clock.now
+        if isFused {
+            let canvas = StripCanvas(layout: layout)
+            let (thumbnails, counters) = try await extractor.thumbnails(for: request.scaling(into: canvas), onProgress: onProgress)
+            let extracted = clock.now
+            canvas.dim(layout.dimming)
+            let strip = canvas.image()
+            return StripResult(strip: strip, thumbnails: thumbnails, layout: layout, counters: counters,
+                               extractSeconds: (extracted - extractStart).seconds, composeSeconds: (clock.now - extracted).seconds)
+        }
+        let (thumbnails, counters) = try await extractor.thumbnails(for: request, onProgress: onProgress)
+        let extracted = clock.now
+        var strip = layout.makeStrip()
+        try await composer.compose(thumbnails.map { $0.image! }, layout: layout, into: &strip)
+        return StripResult(strip: strip, thumbnails: thumbnails, layout: layout, counters: counters,
+                           extractSeconds: (extracted - extractStart).seconds, composeSeconds: (clock.now - extracted).seconds)
+    }
+}
+
+extension Duration {
+    /// This duration in seconds, for reporting only.
+    public var seconds: Double {
+        let (whole, fraction) = components
+        return Double(whole) + Double(fraction) / 1e18
+    }
+}
