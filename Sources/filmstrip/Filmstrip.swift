@@ -7,8 +7,14 @@ struct FilmstripCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "filmstrip",
         abstract: "Video thumbnail strips, and a benchmark of the ways to make them.",
-        subcommands: [Info.self, Fixtures.self]
+        subcommands: [Strip.self, Info.self, Fixtures.self]
     )
+}
+
+/// Prints `message` as one line on stderr and returns the exit code to throw.
+func failWithMessage(_ message: String) -> ExitCode {
+    FileHandle.standardError.write(Data("filmstrip: \(message)\n".utf8))
+    return ExitCode.failure
 }
 
 /// Prints `error` as one line on stderr and exits non-zero: bad input never gets a stack trace.
@@ -17,11 +23,11 @@ func failWithMessage(_ error: any Error) -> ExitCode {
     switch error {
     case let error as MediaError: message = error.description
     case let error as FFmpegError: message = error.description
+    case let error as OutputError: message = error.description
     case let error as CocoaError:
         let path = (error.userInfo[NSFilePathErrorKey] as? String).map { "\($0): " } ?? ""
         message = path + error.localizedDescription
     default: message = String(describing: error)
     }
-    FileHandle.standardError.write(Data("filmstrip: \(message)\n".utf8))
-    return ExitCode.failure
+    return failWithMessage(message)
 }

@@ -1,0 +1,135 @@
+import ArgumentParser
+import Filmstrip
+import Foundation
+
+extension FilmstripCommand {
+    struct Strip: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make a thumbnail strip of a video.",
+            discussion: """
+            Extractors (--extractor):
+            \(Extractors.all.map { "  \($0.name.padding(toLength: 11, withPad: " ", startingAt: 0)) \($0.summary)" }.joined(separator: "\n"))
+
+            Composers (--composer):
+            \(Composers.all.map { "  \($0.name.padding(toLength: 11, withPad: " ", startingAt: 0)) \($0.summary)" }.joined(separator: "\n"))
+
+            Times are seconds (12.5) or [hh:]mm:ss(.fff) (1:02.250), counted from the video's first frame.
+            Slot i of N shows the frame displayed at the centre of the i-th of N equal parts of the range.
+            """)
+
+        @Argument(help: "The video.")
+        var video: String
+
+        @Option(name: [.short, .customLong("output")], help: "The strip to write (.png, .jpg or .rgba).")
+        var output: String
+
+        @Option(help: "Number of thumbnails.")
+        var count = 10
+
+        @Option(help: "Thumbnail height in pixels (default 64); the width follows the display aspect ratio.")
+        var height: Int?
+
+        @Option(help: "Thumbnail width in pixels instead of a height.")
+        var width: Int?
+
+        @Option(help: "Start of the range (default: the start).")
+        var from: String?
+
+        @Option(help: "End of the range (default: the end).")
+        var to: String?
+
+        @Option(help: "exact, keyframe, or tolerance:SEC (tolerance:BEFORE,AFTER).")
+        var accuracy = "exact"
+
+        @Option(help: "Extraction strategy: \(Extractors.all.map(\.name).joined(separator: ", ")).")
+        var extractor = "taskgroup"
+
+        @Option(help: "Composition strategy: \(Composers.all.map(\.name).joined(separator: ", ")).")
+        var composer = "simd"
+
+        @Option(help: "Gap between thumbnails in pixels.")
+        var gap = 0
+
+        @Option(help: "Thumbnails per row (a contact sheet); default: one row.")
+        var columns: Int?
+
+        @Option(help: "Selected time range FROM..TO that stays bright; the rest is dimmed to 60 %.")
+        var select: String?
+
+        @Option(help: "Background colour as RRGGBB or RRGGBBAA hex.")
+        var background = "000000"
+
+        @Option(help: "Decoder threads per decoder (0: one per core).")
+        var threads = 1
+
+        @Option(help: "Workers for the taskgroup extractor (default: one per core).")
+        var workers: Int?
+
+        @Option(help: "Scaling filter: \(ScalingFilter.allCases.map(\.rawValue).joined(separator: ", ")).")
+        var filter = ScalingFilter.area.rawValue
+
+        @Flag(help: "Let the decoder skip non-reference frames that are not shown.")
+        var skipNonReference = false
+
+        @Option(help: "Also write a JSON manifest: per thumbnail the requested and actual time and its rectangle.")
+        var manifest: String?
+
+        func validate() throws {
+            if height != nil && width != nil { throw ValidationError("Give --height or --width, not both.") }
+            if let height, height <= 0 { throw ValidationError("--height must be positive, got \(height).") }
+            if let width, width <= 0 { throw ValidationError("--width must be positive, got \(width).") }
+            if count <= 0 { throw ValidationError("--count must be at least 1, got \(count).") }
+            if gap < 0 { throw ValidationError("--gap must not be negative.") }
+            if let columns, columns <= 0 { throw ValidationError("--columns must be at least 1.") }
+            if threads < 0 { throw ValidationError("--threads must be 0 (auto) or more.") }
+            if let workers, workers <= 0 { throw ValidationError("--workers must be at least 1.") }
+            if let from, TimeParsing.seconds(from) == nil { throw ValidationError("--from '\(from)' is not a time.") }
+            if let to, TimeParsing.seconds(to) == nil { throw ValidationError("--to '\(to)' is not a time.") }
+            if let select, TimeParsing.range(select) == nil { throw ValidationError("--select '\(select)' is not a range FROM..TO.") }
+            if Accuracy(parsing: accuracy) == nil { throw ValidationError("--accuracy '\(accuracy)' is not exact, keyframe or tolerance:SEC.") }
+            if Extractors.named(extractor) == nil { throw ValidationError("unknown --extractor '\(extractor)'.") }
+            if Composers.named(composer) == nil { throw ValidationError("unknown --composer '\(composer)'.") }
+            if ScalingFilter(rawValue: filter) == nil { throw ValidationError("unknown --filter '\(filter)'.") }
+            if Self.color(background) == nil { throw ValidationError("--background '\(background)' is not RRGGBB or RRGGBBAA.") }
+            if StripFormat(path: output) == nil { throw ValidationError("--output must end in .png, .jpg, .jpeg or .rgba.") }
+        }
+
+        func run() async throws {
+            do {
+                try StripWriter.checkWritable(output)
+                if let manifest { try StripWriter.checkWritable(manifest) }
+                let probe = try VideoProbe(path: video)
+                let plan = try SamplePlan(probe: probe, count: count, from: from.flatMap(TimeParsing.seconds),
+                                          to: to.flatMap(TimeParsing.seconds), accuracy: Accuracy(parsing: accuracy)!)
+                let options = ExtractionOptions(decoder: DecoderOptions(threads: threads), skipNonReferenceFrames: skipNonReference,
+                                                filter: ScalingFilter(rawValue: filter)!, workers: workers)
+                let size: ThumbnailSize = width.map { .width($0) } ?? .height(height ?? 64)
+                let request = try ExtractionRequest(path: video, probe: probe, plan: plan, size: size, options: options)
+                let pipeline = Pipeline(extractor: Extractors.named(extractor)!, composer: Composers.named(composer)!)
+                let stripOptions = StripOptions(columns: columns, gap: gap, background: Self.color(background)!,
+                                                selection: select.flatMap(TimeParsing.range))
+                let result = try await pipeline.run(request, options: stripOptions)
+                try StripWriter.write(result.strip, to: output)
+                if let manifest {
+                    let data = try StripManifest(result: result, request: request, pipeline: pipeline, stripOptions: stripOptions).json()
+                    try StripWriter.writeAtomically(data, to: manifest)
+                }
+                let substituted = result.thumbnails.filter(\.substituted).count
+                let note = substituted > 0 ? ", \(substituted) shown by a neighbouring frame (damaged data)" : ""
+                print("\(output): \(result.strip.width)x\(result.strip.height), \(count) thumbnails via \(pipeline.name)\(note)")
+            } catch let error as PlanError {
+                throw failWithMessage("\(video): \(error)")
+            } catch let error as LayoutError {
+                throw failWithMessage("\(output): \(error)")
+            } catch {
+                throw failWithMessage(error)
+            }
+        }
+
+        static func color(_ hex: String) -> RGBAColor? {
+            guard hex.count == 6 || hex.count == 8, let value = UInt32(hex, radix: 16) else { return nil }
+            let word = hex.count == 6 ? value << 8 | 0xFF : value
+            return RGBAColor(red: UInt8(word >> 24), green: UInt8(word >> 16 & 0xFF), blue: UInt8(word >> 8 & 0xFF), alpha: UInt8(word & 0xFF))
+        }
+    }
+}
