@@ -32,7 +32,10 @@ let package = Package(
         ),
         .target(
             name: "Filmstrip",
-            dependencies: ["CFFmpeg", "CKernels"]
+            dependencies: ["CFFmpeg", "CKernels"],
+            // Tests paint, encode, decode and compare real video frames; unoptimised Swift makes
+            // that 20-50x slower, so the library is optimised in debug builds too.
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         .target(
             name: "FilmstripBench",

@@ -71,6 +71,9 @@ extension FilmstripCommand {
         @Flag(help: "Let the decoder skip non-reference frames that are not shown.")
         var skipNonReference = false
 
+        @Flag(help: "Print a JSON line of measurements (phase seconds, frames decoded, peak RSS before writing) on stdout.")
+        var stats = false
+
         @Option(help: "Also write a JSON manifest: per thumbnail the requested and actual time and its rectangle.")
         var manifest: String?
 
@@ -109,10 +112,23 @@ extension FilmstripCommand {
                 let stripOptions = StripOptions(columns: columns, gap: gap, background: Self.color(background)!,
                                                 selection: select.flatMap(TimeParsing.range))
                 let result = try await pipeline.run(request, options: stripOptions)
+                // Measured before encoding: the PNG encoder's own copies of the strip are not the pipeline's.
+                let pipelinePeakBytes = ResourceUsage.peakResidentBytes
                 try StripWriter.write(result.strip, to: output)
                 if let manifest {
                     let data = try StripManifest(result: result, request: request, pipeline: pipeline, stripOptions: stripOptions).json()
                     try StripWriter.writeAtomically(data, to: manifest)
+                }
+                if stats {
+                    let measurements: [String: Double] = [
+                        "extract_s": result.extractSeconds, "compose_s": result.composeSeconds,
+                        "frames_decoded": Double(result.counters.framesDecoded), "seeks": Double(result.counters.seeks),
+                        "peak_rss_bytes": Double(pipelinePeakBytes),
+                    ]
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = .sortedKeys
+                    print(String(decoding: try encoder.encode(measurements), as: UTF8.self))
+                    return
                 }
                 let substituted = result.thumbnails.filter(\.substituted).count
                 let note = substituted > 0 ? ", \(substituted) shown by a neighbouring frame (damaged data)" : ""

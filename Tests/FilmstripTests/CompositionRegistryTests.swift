@@ -6,10 +6,11 @@ import Testing
 struct CompositionRegistryTests {
     @Test func registryListsEveryComposerOnce() {
         let names = Composers.names
-        #expect(names == ["naive", "rowcopy", "simd", "tiled", "taskgroup", "openmp"])
+        #expect(names == ["naive", "rowcopy", "simd", "tiled", "taskgroup", "openmp", "fused"])
         #expect(Set(names).count == names.count)
         #expect(Composers.named("simd")?.name == "simd")
-        #expect(Composers.named("fused") == nil)
+        #expect(Composers.named("fused")?.name == "fused")
+        #expect(Composers.named("magic") == nil)
         #expect(Composers.all.allSatisfy { !$0.summary.isEmpty && !$0.summary.contains("\n") })
     }
 

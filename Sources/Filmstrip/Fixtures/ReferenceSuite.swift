@@ -26,6 +26,8 @@ public enum ReferenceSuite: String, Sendable, Codable, CaseIterable {
               keyframeInterval: 20, maxBFrames: 3, openGOP: true, startOffsetFrames: 45),
         .init(id: "h264-180p-2s-vfr", codec: .h264, container: .matroska, width: 320, height: 180, seconds: 2,
               keyframeInterval: 30, variableFrameRate: true),
+        // 600 distinct frames of 345 KB: a strategy that kept decoded frames per thumbnail would show in peak memory.
+        .init(id: "h264-360p-20s", codec: .h264, width: 640, height: 360, seconds: 20, keyframeInterval: 60),
         // x264 needs even sizes for 4:2:0; VP9 takes odd ones.
         .init(id: "vp9-179p-2s-odd", codec: .vp9, container: .webm, width: 319, height: 179, seconds: 2, keyframeInterval: 30),
     ]
