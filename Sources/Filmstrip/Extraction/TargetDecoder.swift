@@ -29,6 +29,8 @@ struct TargetDecoder: ~Copyable {
     private var holdsFrame = false
     private var holdsPrevious = false
     private var decodedAnything = false
+    /// Keyframe-only mode: one keyframe packet was sent followed by end-of-stream.
+    private var drainingOneKeyframe = false
 
     init(request: ExtractionRequest) throws(MediaError) {
         let input = try InputFile(path: request.path)
@@ -74,6 +76,7 @@ struct TargetDecoder: ~Copyable {
         decoder.flush()
         counters.seeks += 1
         endOfInput = false
+        drainingOneKeyframe = false
         holdsFrame = false
         holdsPrevious = false
     }
@@ -105,7 +108,10 @@ struct TargetDecoder: ~Copyable {
             case .damaged:
                 counters.damagedFrames += 1
             case .endOfStream:
-                return false
+                guard drainingOneKeyframe else { return false }
+                // The lone keyframe is out; reset the decoder so the next keyframe packet starts afresh.
+                decoder.flush()
+                drainingOneKeyframe = false
             case .needsInput:
                 if endOfInput { return false }
                 if try input.read(into: &packet) == .endOfFile {
@@ -120,6 +126,13 @@ struct TargetDecoder: ~Copyable {
                     decoder.skipping = (packet.pts ?? Int64.max) < target ? .nonReference : .none
                 }
                 if case .damaged = decoder.send(packet) { counters.damagedFrames += 1 }
+                if keyframeOnly {
+                    // A keyframe decodes alone: drain it now instead of waiting out the decoder's
+                    // reordering delay, which would take further keyframes (and reading past
+                    // every packet in between) to push it out.
+                    decoder.sendEndOfStream()
+                    drainingOneKeyframe = true
+                }
             }
         }
     }
