@@ -170,6 +170,24 @@ struct ExtractionErrorTests {
         #expect(FrameIndexMarker.read(from: thumbnails[14].image!) == request.plan.targets[14].frameIndex)
     }
 
+    @Test("a stream where nothing decodes is a clear error", arguments: Extractors.all.map(\.name))
+    func nothingDecodes(name: String) async throws {
+        let folder = try TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: try TestSupport.video("h264-180p-3s")))
+        // The index sits before the media data (faststart), so the file still opens and probes;
+        // every byte of the coded frames is scrambled.
+        let mdat = try #require(bytes.range(of: Data("mdat".utf8)))
+        for offset in mdat.upperBound..<bytes.count { bytes[offset] = UInt8(truncatingIfNeeded: offset &* 131 &+ 7) }
+        let path = folder.appendingPathComponent("scrambled.mp4").path
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let probe = try VideoProbe(path: path)
+        let request = try ExtractionRequest(path: path, probe: probe, plan: try SamplePlan(probe: probe, count: 5))
+        let error = await #expect(throws: MediaError.self) { try await Extractors.named(name)!.thumbnails(for: request) }
+        #expect(error?.file == path)
+        #expect(error?.reason == .nothingDecodes)
+    }
+
     @Test("cancellation stops promptly", arguments: Extractors.all.map(\.name))
     func cancellation(name: String) async throws {
         let request = try ExtractionConformanceTests.request("h264-180p-3s", count: 90)
