@@ -1,6 +1,7 @@
 /// Fills the strip one destination tile at a time: a band of `tileRows` rows by
 /// `tileBytes` bytes, crossing several thumbnails, so the tile being written (and, with
-/// dimming, re-read) stays in cache. Runs inside a tile use the SIMD kernels.
+/// dimming, re-read) stays in cache. Inside a tile each thumbnail piece is copied with the
+/// SIMD kernels, its pixel buffer opened once per tile rather than once per row.
 public struct TiledComposer: StripComposer {
     public let name = "tiled"
     public let summary = "cache-sized destination tiles (rows x bytes), SIMD inside each tile"
@@ -18,19 +19,17 @@ public struct TiledComposer: StripComposer {
 
     public func compose(_ thumbnails: [Image], layout: StripLayout, into strip: inout Image) async throws {
         try layout.validate(thumbnails, strip: strip)
-        let stride = strip.bytesPerRow
         let tilePixels = tileBytes / Image.bytesPerPixel
-        let colors = SIMDKernels.Colors(layout)
+        let region = StripRegion(layout: layout)
         strip.pixels.withUnsafeMutableBytes { stripBytes in
+            let base = stripBytes.baseAddress!
             for top in Swift.stride(from: 0, to: layout.height, by: tileRows) {
                 let rows = top..<min(top + tileRows, layout.height)
                 for left in Swift.stride(from: 0, to: layout.width, by: tilePixels) {
                     let columns = left..<min(left + tilePixels, layout.width)
-                    for y in rows {
-                        let row = stripBytes.baseAddress! + y * stride
-                        layout.forEachSpan(inRow: y, columns: columns) { span in
-                            SIMDKernels.write(span, row: row, colors: colors, thumbnails: thumbnails)
-                        }
+                    region.fillBackground(of: layout, rows: rows, columns: columns, strip: base, thumbnails: thumbnails)
+                    for index in layout.thumbnails(meeting: columns, rows: rows) {
+                        region.copy(thumbnail: index, of: thumbnails, layout: layout, rows: rows, columns: columns, strip: base)
                     }
                 }
             }
