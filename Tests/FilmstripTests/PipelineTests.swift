@@ -40,6 +40,17 @@ struct PipelineTests {
         }
     }
 
+    @Test("the default pipeline makes a correct strip of every quick reference video",
+          arguments: ReferenceSuite.quick.specs.map(\.id))
+    func everyReferenceVideo(id: String) async throws {
+        let request = try Self.request(try TestSupport.video(id), count: 10)
+        let result = try await Pipeline(named: "taskgroup+simd")!.run(request, options: StripOptions(gap: 2))
+        #expect(result.strip.height == request.thumbnailPixels.height)
+        for (target, rectangle) in zip(request.plan.targets, result.layout.destinations) {
+            #expect(FrameIndexMarker.read(from: result.strip.cropped(to: rectangle)) == target.frameIndex, "\(id) slot \(target.slot)")
+        }
+    }
+
     @Test("fused rotated video: upright portrait cells")
     func fusedRotation() async throws {
         let request = try Self.request(try TestSupport.video("h264-180p-2s-rot90"), count: 4)
