@@ -1,0 +1,57 @@
+import Foundation
+
+/// Real tools doing the same job (or its floor) on the same videos, timed as whole processes.
+public enum Peer: String, Sendable, CaseIterable, Codable {
+    /// ffmpeg CLI, frames evenly spread by the fps filter, scaled and tiled into one image.
+    case ffmpegExact = "ffmpeg-exact"
+    /// ffmpeg CLI decoding keyframes only (`-skip_frame nokey`), scaled and tiled.
+    case ffmpegKeyframes = "ffmpeg-keyframes"
+    /// ffmpegthumbnailer, one process per thumbnail, as a script around it would run.
+    case ffmpegthumbnailer = "ffmpegthumbnailer"
+    /// Decode floor: ffmpeg decoding every frame to nowhere.
+    case decodeAll = "ffmpeg-decode-all"
+    /// Decode floor in keyframe mode: ffmpeg decoding keyframes only to nowhere.
+    case decodeKeyframes = "ffmpeg-decode-keyframes"
+
+    /// The program this peer needs.
+    public var program: String { self == .ffmpegthumbnailer ? "ffmpegthumbnailer" : "ffmpeg" }
+
+    /// The accuracy this peer competes in (decode floors are listed with the mode they bound).
+    public var accuracy: String {
+        switch self {
+        case .ffmpegExact, .decodeAll, .ffmpegthumbnailer: "exact"
+        case .ffmpegKeyframes, .decodeKeyframes: "keyframe"
+        }
+    }
+
+    /// Whether the run's cost depends on the thumbnail count (floors do not).
+    public var dependsOnCount: Bool { self != .decodeAll && self != .decodeKeyframes }
+
+    /// The command lines for one strip of `count` thumbnails of `width`x`height` px over the whole
+    /// video (`durationSeconds` long), writing into `folder`. Most peers are one command;
+    /// ffmpegthumbnailer is one per thumbnail.
+    public func commands(video: String, durationSeconds: Double, count: Int, width: Int, height: Int,
+                         folder: String) -> [[String]] {
+        let rate = "\(count)/\(String(format: "%.6f", durationSeconds))"
+        let strip = "\(folder)/\(rawValue).png"
+        switch self {
+        case .ffmpegExact:
+            return [["-v", "error", "-nostdin", "-y", "-i", video,
+                     "-vf", "fps=\(rate),scale=-2:\(height):flags=area,tile=\(count)x1", "-frames:v", "1", strip]]
+        case .ffmpegKeyframes:
+            return [["-v", "error", "-nostdin", "-y", "-skip_frame", "nokey", "-i", video,
+                     "-vf", "fps=\(rate),scale=-2:\(height):flags=area,tile=\(count)x1", "-frames:v", "1", strip]]
+        case .decodeAll:
+            return [["-v", "error", "-nostdin", "-i", video, "-f", "null", "-"]]
+        case .decodeKeyframes:
+            return [["-v", "error", "-nostdin", "-skip_frame", "nokey", "-i", video, "-f", "null", "-"]]
+        case .ffmpegthumbnailer:
+            // -t takes a percentage of the duration; the slot centres match filmstrip's plan.
+            return (0..<count).map { slot in
+                let percent = (Double(slot) + 0.5) * 100 / Double(count)
+                return ["-i", video, "-o", "\(folder)/thumb-\(slot).png", "-s", "\(width)", "-q", "8",
+                        "-t", String(format: "%.4f%%", percent)]
+            }
+        }
+    }
+}
