@@ -71,6 +71,9 @@ extension FilmstripCommand {
         @Flag(help: "Let the decoder skip non-reference frames that are not shown.")
         var skipNonReference = false
 
+        @Flag(help: "Skip the in-loop deblocking filter: faster decoding, slightly blockier thumbnails (same frames).")
+        var skipLoopFilter = false
+
         @Flag(help: "Print a JSON line of measurements (phase seconds, frames decoded, peak RSS before writing) on stdout.")
         var stats = false
 
@@ -104,7 +107,7 @@ extension FilmstripCommand {
                 let probe = try VideoProbe(path: video)
                 let plan = try SamplePlan(probe: probe, count: count, from: from.flatMap(TimeParsing.seconds),
                                           to: to.flatMap(TimeParsing.seconds), accuracy: Accuracy(parsing: accuracy)!)
-                let options = ExtractionOptions(decoder: DecoderOptions(threads: threads), skipNonReferenceFrames: skipNonReference,
+                let options = ExtractionOptions(decoder: DecoderOptions(threads: threads, skipLoopFilter: skipLoopFilter), skipNonReferenceFrames: skipNonReference,
                                                 filter: ScalingFilter(rawValue: filter)!, workers: workers)
                 let size: ThumbnailSize = width.map { .width($0) } ?? .height(height ?? 64)
                 let request = try ExtractionRequest(path: video, probe: probe, plan: plan, size: size, options: options)
