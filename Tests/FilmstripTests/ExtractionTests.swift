@@ -204,6 +204,27 @@ struct ExtractionErrorTests {
         #expect(delivered.withLock { $0 } < 90)
     }
 
+    @Test("thumbnails delivered concurrently and out of order reach the consumer in plan order")
+    func concurrentDeliveryKeepsPlanOrder() async throws {
+        let total = 400
+        let received = Mutex<[Int]>([])
+        let delivery = ThumbnailDelivery(total: total) { thumbnail in received.withLock { $0.append(thumbnail.slot) } }
+        let time = Timestamp(pts: 0, timeBase: Rational(1, 30))
+        await withTaskGroup(of: Void.self) { group in
+            // Four workers deliver interleaved slots in reverse order within their share.
+            for worker in 0..<4 {
+                group.addTask {
+                    for slot in stride(from: total - 4 + worker, through: 0, by: -4) {
+                        delivery.deliver(Thumbnail(slot: slot, requestedTime: time, actualTime: time, frameIndex: 0,
+                                                   substituted: false, image: nil))
+                    }
+                }
+            }
+        }
+        #expect(received.withLock { $0 } == Array(0..<total))
+        #expect(delivery.isComplete)
+    }
+
     @Test("results stream in plan order as an AsyncSequence")
     func asyncSequence() async throws {
         let request = try ExtractionConformanceTests.request("vp9-180p-2s", count: 6)

@@ -45,20 +45,26 @@ public final class ThumbnailDelivery: Sendable {
 
     /// Accepts one thumbnail; releases it and any that were waiting on it, in plan order.
     public func deliver(_ thumbnail: Thumbnail) {
-        let (ready, done) = state.withLock { state -> ([Thumbnail], Int) in
-            state.waiting[thumbnail.slot] = thumbnail
-            state.delivered += 1
-            var ready: [Thumbnail] = []
-            while let next = state.waiting.removeValue(forKey: state.nextSlot) {
-                ready.append(next)
-                state.nextSlot += 1
+        // Emission is serialised: without it two workers could each take a ready run of slots
+        // under the state lock and then call `onThumbnail` interleaved, out of plan order.
+        // The state lock alone stays short, so workers only wait for each other's bookkeeping.
+        emission.withLock { _ in
+            let (ready, done) = state.withLock { state -> ([Thumbnail], Int) in
+                state.waiting[thumbnail.slot] = thumbnail
+                state.delivered += 1
+                var ready: [Thumbnail] = []
+                while let next = state.waiting.removeValue(forKey: state.nextSlot) {
+                    ready.append(next)
+                    state.nextSlot += 1
+                }
+                return (ready, state.delivered)
             }
-            return (ready, state.delivered)
+            ready.forEach(onThumbnail)
+            onProgress?(done, total)
         }
-        // Callbacks run outside the lock so a slow consumer never blocks other workers' bookkeeping.
-        ready.forEach(onThumbnail)
-        onProgress?(done, total)
     }
+
+    private let emission = Mutex(())
 
     func add(_ counters: DecodeCounters) { state.withLock { $0.counters = $0.counters + counters } }
 
