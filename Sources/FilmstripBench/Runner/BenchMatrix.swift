@@ -58,7 +58,7 @@ public struct BenchMatrix: Sendable, Hashable {
         let extractors = Extractors.all.map(\.name), composers = Composers.names
         switch suite {
         case .quick:
-            return BenchMatrix(extractors: extractors, composers: composers, videoIDs: [calibrationVideoID],
+            return BenchMatrix(extractors: extractors, composers: composers, videoIDs: [calibrationVideoID, "hevc-180p-2s", "vp9-180p-2s"],
                                counts: [10, 50], heights: [64], accuracies: ["exact"], decoderThreads: [1],
                                repetitions: 5, warmup: 1, timeLimitSeconds: 60)
         case .standard:
