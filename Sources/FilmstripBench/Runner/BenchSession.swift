@@ -65,35 +65,32 @@ public struct BenchSession {
                 let start = ContinuousClock.now
                 let outcome = runner.run(configuration, timeLimit: matrix.timeLimitSeconds, interruption: interruption)
                 lastSeconds[position] = (ContinuousClock.now - start).seconds
-                if case .interrupted = outcome { break }
-                if round.warmup, case .measured = outcome { continue }
-
-                var newRows: [RawResultRow]
+                let video = videos[configuration.videoID ?? ""]
+                let newRows: [RawResultRow]
                 switch outcome {
+                case .interrupted:
+                    progress.clear()
+                    // The child can die of a terminal's SIGINT before our own handler has run.
+                    return Result(rows: rows, summary: [], interruptedBy: interruption.signal ?? SIGINT,
+                                  disagreements: checker.problemCount, failures: failures)
                 case .measured(let measurement):
+                    if round.warmup { continue }
                     let problems = checker.check(configuration, measurement)
                     for problem in problems { progress.note("filmstrip: \(problem)") }
-                    newRows = measuredRows(configuration, measurement, video: videos[configuration.videoID ?? ""],
-                                           repetition: round.index, disagreement: !problems.isEmpty)
-                case .failed(let reason):
-                    newRows = failedRows(configuration, video: videos[configuration.videoID ?? ""], repetition: round.index, reason: reason)
-                case .timedOut:
-                    newRows = failedRows(configuration, video: videos[configuration.videoID ?? ""], repetition: round.index,
-                                         reason: "exceeded the time limit of \(Self.number(matrix.timeLimitSeconds)) s")
-                case .interrupted:
-                    newRows = []
-                }
-                if case .measured = outcome {} else {
+                    newRows = measuredRows(configuration, measurement, video: video, repetition: round.index,
+                                           disagreement: !problems.isEmpty)
+                case .failed, .timedOut:
+                    // Written even in a warm-up round, because the failure drops the configuration.
+                    let reason = if case .failed(let text) = outcome { text } else {
+                        "exceeded the time limit of \(Self.number(matrix.timeLimitSeconds)) s"
+                    }
+                    newRows = failedRows(configuration, video: video, repetition: round.index, reason: reason)
                     failures += 1
                     dropped.insert(position)
-                    progress.note("filmstrip: \(configuration.label): \(newRows.first?.error ?? "failed"); dropping it from later repetitions")
+                    progress.note("filmstrip: \(configuration.label): \(reason); dropping it from later repetitions")
                 }
                 for row in newRows { try writer.append(row) }
                 rows += newRows
-            }
-            if let signal = interruption.signal {
-                progress.clear()
-                return Result(rows: rows, summary: [], interruptedBy: signal, disagreements: checker.problemCount, failures: failures)
             }
             progress.milestone("bench: \(roundName) done after \(BenchProgress.clock((ContinuousClock.now - sessionStart).seconds))")
         }
