@@ -74,7 +74,7 @@ public struct BenchMatrix: Sendable, Hashable {
         case .full:
             return BenchMatrix(extractors: extractors, composers: composers, videoIDs: ReferenceSuite.full.specs.map(\.id),
                                counts: [10, 100, 500], heights: [64, 128], accuracies: ["exact", "keyframe"],
-                               decoderThreads: [1, 0], repetitions: 5, warmup: 1, timeLimitSeconds: 900)
+                               decoderThreads: [1, 0], repetitions: 6, warmup: 1, timeLimitSeconds: 900)
         }
     }
 
