@@ -35,7 +35,10 @@ public final class Interruption: Sendable {
         if let child { kill(child, SIGKILL) }
         if let generatingInto {
             Self.removeOwnPartials(in: generatingInto)
-            exit(128 + signal)
+            // `_exit`, not `exit`: the encoder is still running on another thread, and
+            // atexit handlers must not tear down state under it. Nothing is buffered:
+            // result rows go straight to the file with write(2), and none exist yet.
+            _exit(128 + signal)
         }
     }
 
