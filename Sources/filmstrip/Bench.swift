@@ -15,7 +15,7 @@ extension FilmstripCommand {
                 memcpy; two calibration workloads make machines comparable. Each run is a separate child process; \
                 repetitions are interleaved. Lists are comma-separated; each defaults to the suite's matrix. \
                 Exit status: 0 done, 1 bad input (or, with --fail-on-disagreement, strategies disagreed), \
-                130 interrupted (rows written so far are kept).
+                130 interrupted by SIGINT, 143 by SIGTERM (rows written so far are kept).
                 """)
 
         @Option(help: "Suite whose default matrix and videos to use: quick (under 2 min), standard (under 10 min), full (long).")
