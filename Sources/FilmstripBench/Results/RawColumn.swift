@@ -105,7 +105,7 @@ public enum RawColumn: String, ResultColumn {
         case .thumbnailsPerSecond: "`frame_count / wall_s`."
         case .checksum: "Hash of the strip's pixels; exact strategies must agree for the same request."
         case .maxFrameError: "Largest distance, in frames, between the frame a thumbnail shows and the frame the sample plan asked for; 0 for exact accuracy."
-        case .disagreement: "`true` when `checksum` differs from the reference strategy's checksum for the same request."
+        case .disagreement: "`true` when an exact-accuracy run's `checksum` differs from the first checksum of the same request (video, count, size) in this run, or when it showed a frame other than the planned one (`max_frame_error` > 0); the harness also reports it on stderr."
         case .status: "`ok`, `error` (the run failed; see `error`) or `skipped` (the configuration does not apply)."
         case .error: "Error text when `status` is `error` or the reason when `skipped`; empty otherwise."
         }

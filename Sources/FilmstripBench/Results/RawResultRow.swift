@@ -35,7 +35,7 @@ public struct RawResultRow: ResultRecord, Hashable {
     public var checksum: String
     /// Largest distance in frames between shown and planned frame.
     public var maxFrameError: Int?
-    /// `true` when ``checksum`` differs from the reference strategy's.
+    /// `true` when ``checksum`` differs from the first of the same exact request, or a wrong frame was shown.
     public var disagreement: Bool
     public var status: RunStatus
     /// Error text or skip reason; empty when ``status`` is `ok`.

@@ -1,0 +1,95 @@
+import Filmstrip
+
+/// One timed unit of work: what a `bench-run` child process runs once.
+///
+/// Encoded as JSON on the child's command line, so the parent and the child
+/// agree on the work without sharing memory.
+public struct BenchConfiguration: Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// Extract from a reference video, then compose: rows for `extract`, `compose` and `total`.
+        case pipeline
+        /// One composer on synthetic thumbnails, no video: one `compose` row.
+        case composeSynthetic
+        /// `memcpyFloor` of the synthetic strip's bytes: the composition floor, one `compose` row.
+        case memcpySynthetic
+        /// A fixed copy of ``calibrationCopyBytes`` bytes: one `calibration` row.
+        case calibrationCopy
+        /// A fixed extraction of a quick reference video: one `calibration` row.
+        case calibrationDecode
+    }
+
+    public var kind: Kind
+    /// Extractor registry name; `synthetic` or `calibration` for the kinds without a video.
+    public var extractor: String
+    /// Composer registry name, or `memcpy`.
+    public var composer: String
+    /// Reference video id; nil for the kinds without a video.
+    public var videoID: String?
+    /// Path of the reference video file; nil for the kinds without a video.
+    public var videoPath: String?
+    /// Thumbnails in the strip.
+    public var frameCount: Int
+    /// Thumbnail height in pixels (the width follows the display aspect ratio).
+    public var thumbHeight: Int
+    /// `Accuracy.description`, e.g. `exact`.
+    public var accuracy: String
+    /// Decoder threads (0: FFmpeg picks one per core).
+    public var decoderThreads: Int
+
+    public init(kind: Kind, extractor: String, composer: String, videoID: String? = nil, videoPath: String? = nil,
+                frameCount: Int, thumbHeight: Int, accuracy: String = "exact", decoderThreads: Int = 1) {
+        self.kind = kind
+        self.extractor = extractor
+        self.composer = composer
+        self.videoID = videoID
+        self.videoPath = videoPath
+        self.frameCount = frameCount
+        self.thumbHeight = thumbHeight
+        self.accuracy = accuracy
+        self.decoderThreads = decoderThreads
+    }
+
+    /// Bytes copied by the calibration copy: 64 MiB, far beyond any cache, so it measures memory bandwidth.
+    public static let calibrationCopyBytes = 64 << 20
+    /// Width of a synthetic thumbnail in pixels: 64 px high at 16:9.
+    public static let syntheticThumbWidth = 114
+
+    public var pipeline: String { "\(extractor)+\(composer)" }
+
+    /// Options recorded in the `options` column: the extraction options for kinds that decode.
+    public var extractionOptions: ExtractionOptions {
+        ExtractionOptions(decoder: DecoderOptions(threads: decoderThreads))
+    }
+
+    /// The phases a run of this configuration reports, in row order.
+    public var phases: [Phase] {
+        switch kind {
+        case .pipeline: [.extract, .compose, .total]
+        case .composeSynthetic, .memcpySynthetic: [.compose]
+        case .calibrationCopy, .calibrationDecode: [.calibration]
+        }
+    }
+
+    /// `true` when the strip must be byte-identical to every other exact run of the same
+    /// request (same video, count, size), so its checksum is compared.
+    public var isCheckedForAgreement: Bool {
+        switch kind {
+        case .pipeline: accuracy == Accuracy.exact.description
+        case .composeSynthetic: true
+        case .memcpySynthetic, .calibrationCopy, .calibrationDecode: false
+        }
+    }
+
+    /// One line for progress and error messages, e.g. `forward+simd h264-180p-3s ×10 h64 exact threads=1`.
+    public var label: String {
+        switch kind {
+        case .pipeline, .calibrationDecode:
+            "\(pipeline) \(videoID ?? "-") ×\(frameCount) h\(thumbHeight) \(accuracy) threads=\(decoderThreads)"
+                + (kind == .calibrationDecode ? " (calibration)" : "")
+        case .composeSynthetic, .memcpySynthetic:
+            "\(composer) synthetic ×\(frameCount) \(Self.syntheticThumbWidth)x\(thumbHeight) compose only"
+        case .calibrationCopy:
+            "calibration copy of \(Self.calibrationCopyBytes >> 20) MiB"
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Glibc
+
+/// The progress line on stderr: rewritten in place with the running configuration and
+/// an ETA when stderr is a terminal; a line per repetition otherwise, so CI logs stay short.
+public final class BenchProgress {
+    private let isTerminal: Bool
+    private var lineShown = false
+
+    public init(isTerminal: Bool = isatty(STDERR_FILENO) != 0) {
+        self.isTerminal = isTerminal
+    }
+
+    /// Shows the run about to start: `done` of `total` runs finished, `eta` in seconds when known.
+    func running(_ label: String, round: String, done: Int, total: Int, eta: Double?) {
+        guard isTerminal else { return }
+        let etaText = eta.map { " ETA \(Self.clock($0))" } ?? ""
+        var line = "[\(done)/\(total)] \(round) \(label)\(etaText)"
+        if let columns = Self.terminalColumns, line.count > columns - 1 { line = String(line.prefix(columns - 1)) }
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+        lineShown = true
+    }
+
+    /// A line that must stay in the log (round finished, warning).
+    func note(_ text: String) {
+        clear()
+        FileHandle.standardError.write(Data("\(text)\n".utf8))
+    }
+
+    /// A round boundary: printed only when the progress line is not shown, as the line replaces it.
+    func milestone(_ text: String) {
+        if !isTerminal { note(text) }
+    }
+
+    func clear() {
+        guard lineShown else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        lineShown = false
+    }
+
+    /// `m:ss` (or `h:mm:ss`) for a duration in seconds.
+    static func clock(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
+        return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, secs) : String(format: "%d:%02d", minutes, secs)
+    }
+
+    private static var terminalColumns: Int? {
+        var size = winsize()
+        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+}

@@ -1,0 +1,255 @@
+import Filmstrip
+import Foundation
+import Glibc
+
+/// One `filmstrip bench` invocation: makes sure the reference videos exist, runs every
+/// configuration in child processes in interleaved order, appends a raw row per phase
+/// of every timed run, checks that exact strategies agree, then writes the summary.
+public struct BenchSession {
+    public var matrix: BenchMatrix
+    public var context: RunContext
+    /// Raw results file, appended to row by row.
+    public var rawPath: String
+    /// Summary file, appended to once the run is complete.
+    public var summaryPath: String
+    public var cache: ReferenceVideoCache
+    public var runner: ChildRunner
+
+    public init(matrix: BenchMatrix, context: RunContext, rawPath: String, summaryPath: String,
+                cache: ReferenceVideoCache, runner: ChildRunner) {
+        self.matrix = matrix
+        self.context = context
+        self.rawPath = rawPath
+        self.summaryPath = summaryPath
+        self.cache = cache
+        self.runner = runner
+    }
+
+    public struct Result: Sendable {
+        /// Rows this run appended to the raw file.
+        public var rows: [RawResultRow]
+        /// Rows appended to the summary file (none when interrupted).
+        public var summary: [SummaryRow]
+        /// The signal that stopped the run early, if any.
+        public var interruptedBy: Int32?
+        public var disagreements: Int
+        public var failures: Int
+    }
+
+    public func run(interruption: Interruption, progress: BenchProgress) throws -> Result {
+        let videos = try prepareVideos(interruption: interruption, progress: progress)
+        let configurations = matrix.configurations(videoPaths: videos.mapValues(\.path))
+        let writer = try ResultsFileWriter<RawResultRow>(path: rawPath)
+        var checker = AgreementChecker()
+        var rows: [RawResultRow] = []
+        var failures = 0
+        var dropped = Set<Int>()
+        var lastSeconds: [Int: Double] = [:]
+        let rounds = (0..<matrix.warmup).map { (warmup: true, index: $0) }
+            + (0..<matrix.repetitions).map { (warmup: false, index: $0) }
+        let totalRuns = rounds.count * configurations.count
+        var doneRuns = 0
+        let sessionStart = ContinuousClock.now
+        progress.milestone("bench: \(configurations.count) configurations × \(matrix.repetitions) repetitions"
+            + (matrix.warmup > 0 ? " (+\(matrix.warmup) warm-up)" : "") + " = \(totalRuns) child runs")
+
+        for (roundNumber, round) in rounds.enumerated() {
+            let roundName = round.warmup ? "warm-up \(round.index + 1)/\(matrix.warmup)" : "rep \(round.index + 1)/\(matrix.repetitions)"
+            for position in Self.order(count: configurations.count, round: roundNumber, rounds: rounds.count) {
+                defer { doneRuns += 1 }
+                guard !dropped.contains(position) else { continue }
+                let configuration = configurations[position]
+                progress.running(configuration.label, round: roundName, done: doneRuns, total: totalRuns,
+                                 eta: Self.eta(lastSeconds: lastSeconds, configurations: configurations.count,
+                                               remainingRuns: totalRuns - doneRuns, dropped: dropped))
+                let start = ContinuousClock.now
+                let outcome = runner.run(configuration, timeLimit: matrix.timeLimitSeconds, interruption: interruption)
+                lastSeconds[position] = (ContinuousClock.now - start).seconds
+                let video = videos[configuration.videoID ?? ""]
+                let newRows: [RawResultRow]
+                switch outcome {
+                case .interrupted:
+                    progress.clear()
+                    // The child can die of a terminal's SIGINT before our own handler has run.
+                    return Result(rows: rows, summary: [], interruptedBy: interruption.signal ?? SIGINT,
+                                  disagreements: checker.problemCount, failures: failures)
+                case .measured(let measurement):
+                    if round.warmup { continue }
+                    let problems = checker.check(configuration, measurement)
+                    for problem in problems { progress.note("filmstrip: \(problem)") }
+                    newRows = measuredRows(configuration, measurement, video: video, repetition: round.index,
+                                           disagreement: !problems.isEmpty)
+                case .failed, .timedOut:
+                    // Written even in a warm-up round, because the failure drops the configuration.
+                    let reason = if case .failed(let text) = outcome { text } else {
+                        "exceeded the time limit of \(Self.number(matrix.timeLimitSeconds)) s"
+                    }
+                    newRows = failedRows(configuration, video: video, repetition: round.index, reason: reason)
+                    failures += 1
+                    dropped.insert(position)
+                    progress.note("filmstrip: \(configuration.label): \(reason); dropping it from later repetitions")
+                }
+                for row in newRows { try writer.append(row) }
+                rows += newRows
+            }
+            progress.milestone("bench: \(roundName) done after \(BenchProgress.clock((ContinuousClock.now - sessionStart).seconds))")
+        }
+        progress.clear()
+
+        let summary = SummaryRow.summarize(rows)
+        let summaryWriter = try ResultsFileWriter<SummaryRow>(path: summaryPath)
+        for row in summary { try summaryWriter.append(row) }
+        return Result(rows: rows, summary: summary, interruptedBy: nil, disagreements: checker.problemCount, failures: failures)
+    }
+
+    /// Configuration order for `round`: the base order rotated by an equal share per round,
+    /// so each configuration runs early in some rounds and late in others and slow drift
+    /// (thermal, other load) spreads over all of them instead of biasing the last ones.
+    static func order(count: Int, round: Int, rounds: Int) -> [Int] {
+        guard count > 0 else { return [] }
+        let shift = (round * max(1, count / max(1, rounds))) % count
+        return (0..<count).map { ($0 + shift) % count }
+    }
+
+    /// Seconds left: each remaining run costs what its configuration took last time, or the mean so far.
+    static func eta(lastSeconds: [Int: Double], configurations: Int, remainingRuns: Int, dropped: Set<Int>) -> Double? {
+        guard !lastSeconds.isEmpty, configurations > 0 else { return nil }
+        let mean = lastSeconds.values.reduce(0, +) / Double(lastSeconds.count)
+        let live = (0..<configurations).filter { !dropped.contains($0) }
+        guard !live.isEmpty else { return 0 }
+        let perRound = live.map { lastSeconds[$0] ?? mean }.reduce(0, +)
+        return perRound * Double(remainingRuns) / Double(configurations)
+    }
+
+    /// Generates missing reference videos and probes each once (for its description and thumbnail width).
+    private func prepareVideos(interruption: Interruption, progress: BenchProgress) throws -> [String: PreparedVideo] {
+        Self.removePartialsOfDeadProcesses(in: cache.directory)
+        var result: [String: PreparedVideo] = [:]
+        for id in matrix.requiredVideoIDs {
+            guard let spec = ReferenceSuite.spec(id: id) else { throw BenchError.unknownVideo(id) }
+            if !FileManager.default.fileExists(atPath: cache.url(for: spec).path) {
+                progress.note("bench: generating reference video \(id)…")
+            }
+            let url = try interruption.generating(into: cache.directory) { try cache.ensure(spec).url }
+            let probe = try VideoProbe(path: url.path)
+            result[id] = PreparedVideo(
+                path: url.path, aspect: probe.displayAspectRatio,
+                description: VideoDescription(id: id, codec: probe.codec, width: probe.width, height: probe.height,
+                                              durationSeconds: probe.duration.seconds.doubleValue,
+                                              frameCount: probe.frameCount, gop: spec.keyframeInterval))
+        }
+        return result
+    }
+
+    /// Removes partial videos whose writer has died. Not `removeAbandonedPartials()`, which
+    /// would also delete the file another live process (a parallel test, a second bench) is writing.
+    static func removePartialsOfDeadProcesses(in directory: URL) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names where name.hasSuffix(".partial") {
+            // `ReferenceVideoCache` names them `.NAME.PID.RANDOM.partial`.
+            let parts = name.split(separator: ".")
+            guard parts.count >= 3, let pid = pid_t(parts[parts.count - 3]) else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH {
+                try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+            }
+        }
+    }
+
+    private func measuredRows(_ configuration: BenchConfiguration, _ measurement: BenchMeasurement, video: PreparedVideo?,
+                              repetition: Int, disagreement: Bool) -> [RawResultRow] {
+        measurement.phases.map { cost in
+            var row = baseRow(configuration, video: video, phase: cost.phase, repetition: repetition)
+            row.wallSeconds = cost.wallSeconds
+            row.cpuUserSeconds = cost.cpuUserSeconds
+            row.cpuSysSeconds = cost.cpuSysSeconds
+            row.peakRSSBytes = cost.peakRSSBytes
+            row.framesDecoded = cost.framesDecoded
+            if configuration.kind != .calibrationCopy, cost.wallSeconds > 0 {
+                row.thumbnailsPerSecond = Double(configuration.frameCount) / cost.wallSeconds
+            }
+            row.checksum = measurement.checksum
+            row.maxFrameError = measurement.maxFrameError
+            row.disagreement = disagreement
+            return row
+        }
+    }
+
+    private func failedRows(_ configuration: BenchConfiguration, video: PreparedVideo?, repetition: Int, reason: String) -> [RawResultRow] {
+        configuration.phases.map { phase in
+            var row = baseRow(configuration, video: video, phase: phase, repetition: repetition)
+            row.status = .error
+            row.error = reason
+            return row
+        }
+    }
+
+    private func baseRow(_ configuration: BenchConfiguration, video: PreparedVideo?, phase: Phase, repetition: Int) -> RawResultRow {
+        let decodes = configuration.kind == .pipeline || configuration.kind == .calibrationDecode
+        let thumbWidth: Int = switch configuration.kind {
+        case .pipeline, .calibrationDecode:
+            video.map { ThumbnailSize.height(configuration.thumbHeight).pixels(forDisplayAspectRatio: $0.aspect).width } ?? 0
+        case .composeSynthetic, .memcpySynthetic: BenchConfiguration.syntheticThumbWidth
+        case .calibrationCopy: 0
+        }
+        let description = video?.description ?? (configuration.kind == .calibrationCopy
+            ? VideoDescription(id: "none", codec: "none", width: 0, height: 0, durationSeconds: 0, frameCount: 0, gop: 0)
+            : VideoDescription(id: "synthetic", codec: "none", width: BenchConfiguration.syntheticThumbWidth,
+                               height: configuration.thumbHeight, durationSeconds: 0, frameCount: configuration.frameCount, gop: 0))
+        return RawResultRow(
+            run: context, timestamp: Date(), pipeline: configuration.pipeline, extractor: configuration.extractor,
+            composer: configuration.composer,
+            options: decodes ? KeyValueList.decode(configuration.extractionOptions.summary) ?? [:] : [:],
+            video: description, frameCount: configuration.frameCount, thumbWidth: thumbWidth,
+            thumbHeight: configuration.thumbHeight, accuracy: decodes ? configuration.accuracy : "",
+            phase: phase, repetition: repetition, wallSeconds: nil, cpuUserSeconds: nil, cpuSysSeconds: nil,
+            peakRSSBytes: nil, framesDecoded: nil, thumbnailsPerSecond: nil, checksum: "", maxFrameError: nil,
+            disagreement: false, status: .ok, error: "")
+    }
+
+    static func number(_ value: Double) -> String { String(format: "%g", value) }
+}
+
+/// A reference video ready for the run.
+struct PreparedVideo {
+    var path: String
+    /// Display width / height (rotation and sample aspect applied), for the thumbnail width.
+    var aspect: Rational
+    var description: VideoDescription
+}
+
+public enum BenchError: Error, CustomStringConvertible {
+    case unknownVideo(String)
+
+    public var description: String {
+        switch self {
+        case .unknownVideo(let id): "no reference video named \(id)"
+        }
+    }
+}
+
+/// Checks that exact runs of the same request made the same strip and showed the planned frames.
+///
+/// The first checksum seen for a request in this run is the reference; rows are written
+/// as they complete, so a later run that differs is the one marked.
+struct AgreementChecker {
+    private var references: [String: (checksum: String, label: String)] = [:]
+    private(set) var problemCount = 0
+
+    mutating func check(_ configuration: BenchConfiguration, _ measurement: BenchMeasurement) -> [String] {
+        var problems: [String] = []
+        guard configuration.isCheckedForAgreement else { return problems }
+        let request = "\(configuration.videoID ?? "synthetic") ×\(configuration.frameCount) h\(configuration.thumbHeight) \(configuration.accuracy)"
+        if let reference = references[request] {
+            if reference.checksum != measurement.checksum {
+                problems.append("DISAGREEMENT: \(configuration.label) made strip \(measurement.checksum), but \(reference.label) made \(reference.checksum) for the same request")
+            }
+        } else {
+            references[request] = (measurement.checksum, configuration.label)
+        }
+        if configuration.kind == .pipeline, let error = measurement.maxFrameError, error != 0 {
+            problems.append("WRONG FRAMES: \(configuration.label) showed a frame \(error) frame(s) away from the planned one in exact mode")
+        }
+        problemCount += problems.count
+        return problems
+    }
+}

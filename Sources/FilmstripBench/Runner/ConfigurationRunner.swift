@@ -1,0 +1,203 @@
+import Filmstrip
+import Foundation
+import Glibc
+
+/// Runs one ``BenchConfiguration`` once in this process and measures it: the body
+/// of the `bench-run` child. Setup (probing the video, planning, making synthetic
+/// thumbnails) happens before any clock starts.
+public enum ConfigurationRunner {
+    /// Why a configuration cannot run.
+    public struct SetupError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public static func run(_ configuration: BenchConfiguration) async throws -> BenchMeasurement {
+        switch configuration.kind {
+        case .pipeline: try await runPipeline(configuration)
+        case .calibrationDecode: try await runCalibrationDecode(configuration)
+        case .composeSynthetic: try await runSyntheticCompose(configuration)
+        case .memcpySynthetic: try runSyntheticMemcpy(configuration)
+        case .calibrationCopy: runCalibrationCopy()
+        }
+    }
+
+    /// Extract then compose, timed per phase. This repeats `Pipeline.run`'s two steps
+    /// instead of calling it because CPU time and peak RSS are wanted per phase, and
+    /// `Pipeline.run` only reports wall time.
+    private static func runPipeline(_ configuration: BenchConfiguration) async throws -> BenchMeasurement {
+        guard let pipeline = Pipeline(named: configuration.pipeline) else {
+            throw SetupError(description: "unknown pipeline \(configuration.pipeline)")
+        }
+        guard let accuracy = Accuracy(parsing: configuration.accuracy) else {
+            throw SetupError(description: "unknown accuracy \(configuration.accuracy)")
+        }
+        guard let path = configuration.videoPath else { throw SetupError(description: "no video for \(configuration.label)") }
+        let probe = try VideoProbe(path: path)
+        let plan = try SamplePlan(probe: probe, count: configuration.frameCount, accuracy: accuracy)
+        let request = try ExtractionRequest(path: path, probe: probe, plan: plan, size: .height(configuration.thumbHeight),
+                                            options: configuration.extractionOptions)
+        let layout = try Pipeline.layout(for: request, options: StripOptions())
+
+        let extractStart = ResourceSnapshot.now()
+        let canvas = pipeline.isFused ? StripCanvas(layout: layout) : nil
+        let (thumbnails, counters) = try await pipeline.extractor.thumbnails(for: canvas.map(request.scaling(into:)) ?? request)
+        let extractEnd = ResourceSnapshot.now()
+        var strip: Image
+        if let canvas {
+            strip = canvas.image()
+        } else {
+            strip = layout.makeStrip()
+            try await pipeline.composer.compose(thumbnails.map { $0.image! }, layout: layout, into: &strip)
+        }
+        let composeEnd = ResourceSnapshot.now()
+
+        return BenchMeasurement(
+            phases: [
+                extractEnd.cost(since: extractStart, phase: .extract, framesDecoded: counters.framesDecoded),
+                composeEnd.cost(since: extractEnd, phase: .compose, framesDecoded: nil),
+                composeEnd.cost(since: extractStart, phase: .total, framesDecoded: counters.framesDecoded),
+            ],
+            checksum: StripChecksum.of(strip),
+            maxFrameError: maxFrameError(thumbnails, strip: strip, layout: layout, plan: plan)
+        )
+    }
+
+    /// The same work as a pipeline run, reported as one `calibration` phase covering both steps.
+    private static func runCalibrationDecode(_ configuration: BenchConfiguration) async throws -> BenchMeasurement {
+        var pipelineConfiguration = configuration
+        pipelineConfiguration.kind = .pipeline
+        var measurement = try await runPipeline(pipelineConfiguration)
+        var total = measurement.phases[2]
+        total.phase = .calibration
+        measurement.phases = [total]
+        return measurement
+    }
+
+    private static func runSyntheticCompose(_ configuration: BenchConfiguration) async throws -> BenchMeasurement {
+        guard let composer = Composers.named(configuration.composer) else {
+            throw SetupError(description: "unknown composer \(configuration.composer)")
+        }
+        let thumbnails = syntheticThumbnails(configuration)
+        let layout = try StripLayout(thumbnails: thumbnails)
+        var strip = layout.makeStrip()
+        let start = ResourceSnapshot.now()
+        try await composer.compose(thumbnails, layout: layout, into: &strip)
+        let end = ResourceSnapshot.now()
+        return BenchMeasurement(phases: [end.cost(since: start, phase: .compose, framesDecoded: nil)],
+                                checksum: StripChecksum.of(strip), maxFrameError: nil)
+    }
+
+    /// One `memcpy` of the synthetic strip's bytes into a fresh strip: the floor no composer can beat.
+    /// The destination is fresh (its pages untouched) as it is for the composers, so both pay the same page faults.
+    private static func runSyntheticMemcpy(_ configuration: BenchConfiguration) throws -> BenchMeasurement {
+        let thumbnails = syntheticThumbnails(configuration)
+        let layout = try StripLayout(thumbnails: thumbnails)
+        var source = layout.makeStrip()
+        for (thumbnail, rectangle) in zip(thumbnails, layout.destinations) {
+            copy(thumbnail, into: &source, at: rectangle)
+        }
+        var strip = layout.makeStrip()
+        let start = ResourceSnapshot.now()
+        try memcpyFloor(from: source, into: &strip)
+        let end = ResourceSnapshot.now()
+        return BenchMeasurement(phases: [end.cost(since: start, phase: .compose, framesDecoded: nil)],
+                                checksum: StripChecksum.of(strip), maxFrameError: nil)
+    }
+
+    /// A copy between two buffers whose pages are already mapped, so the time is memory bandwidth, not page faults.
+    private static func runCalibrationCopy() -> BenchMeasurement {
+        let count = BenchConfiguration.calibrationCopyBytes
+        let source = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 64)
+        let destination = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 64)
+        defer {
+            source.deallocate()
+            destination.deallocate()
+        }
+        source.initializeMemory(as: UInt8.self, repeating: 0x5a)
+        destination.initializeMemory(as: UInt8.self, repeating: 0)
+        let start = ResourceSnapshot.now()
+        destination.baseAddress!.copyMemory(from: source.baseAddress!, byteCount: count)
+        let end = ResourceSnapshot.now()
+        // Reading one byte back keeps the copy observable, so it cannot be optimised away.
+        let checksum = String(destination[count - 1], radix: 16)
+        return BenchMeasurement(phases: [end.cost(since: start, phase: .calibration, framesDecoded: nil)],
+                                checksum: checksum, maxFrameError: nil)
+    }
+
+    /// `frameCount` thumbnails of ``BenchConfiguration/syntheticThumbWidth`` x `thumbHeight`
+    /// with a deterministic pattern that differs per thumbnail, so a misplaced one changes the checksum.
+    static func syntheticThumbnails(_ configuration: BenchConfiguration) -> [Image] {
+        let width = BenchConfiguration.syntheticThumbWidth, height = configuration.thumbHeight
+        return (0..<configuration.frameCount).map { index in
+            var image = Image(width: width, height: height)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let offset = y * image.bytesPerRow + x * Image.bytesPerPixel
+                    image.pixels[offset] = UInt8(truncatingIfNeeded: index &* 7 &+ x)
+                    image.pixels[offset + 1] = UInt8(truncatingIfNeeded: index &* 13 &+ y)
+                    image.pixels[offset + 2] = UInt8(truncatingIfNeeded: x &* y &+ index)
+                    image.pixels[offset + 3] = 255
+                }
+            }
+            return image
+        }
+    }
+
+    /// Largest |marker − planned frame| over the thumbnails, reading fused pipelines'
+    /// thumbnails back out of the strip; nil as soon as one marker is unreadable.
+    static func maxFrameError(_ thumbnails: [Thumbnail], strip: Image, layout: StripLayout, plan: SamplePlan) -> Int? {
+        var largest = 0
+        for thumbnail in thumbnails {
+            let image = thumbnail.image ?? crop(strip, to: layout.destinations[thumbnail.slot])
+            guard let marker = FrameIndexMarker.read(from: image) else { return nil }
+            largest = max(largest, abs(marker - plan.targets[thumbnail.slot].frameIndex))
+        }
+        return largest
+    }
+
+    private static func crop(_ image: Image, to rectangle: PixelRect) -> Image {
+        var result = Image(width: rectangle.width, height: rectangle.height)
+        let rowBytes = rectangle.width * Image.bytesPerPixel
+        for row in 0..<rectangle.height {
+            let from = (rectangle.y + row) * image.bytesPerRow + rectangle.x * Image.bytesPerPixel
+            result.pixels.replaceSubrange(row * result.bytesPerRow..<row * result.bytesPerRow + rowBytes,
+                                          with: image.pixels[from..<from + rowBytes])
+        }
+        return result
+    }
+
+    private static func copy(_ thumbnail: Image, into strip: inout Image, at rectangle: PixelRect) {
+        let rowBytes = thumbnail.width * Image.bytesPerPixel
+        for row in 0..<thumbnail.height {
+            let to = (rectangle.y + row) * strip.bytesPerRow + rectangle.x * Image.bytesPerPixel
+            strip.pixels.replaceSubrange(to..<to + rowBytes,
+                                         with: thumbnail.pixels[row * thumbnail.bytesPerRow..<row * thumbnail.bytesPerRow + rowBytes])
+        }
+    }
+}
+
+/// Clock and resource usage of this process at one instant.
+struct ResourceSnapshot {
+    let instant: ContinuousClock.Instant
+    /// User CPU seconds so far, all threads.
+    let user: Double
+    /// System CPU seconds so far, all threads.
+    let system: Double
+    /// High-water mark of the resident set in bytes (`ru_maxrss` is in KiB on Linux).
+    let peakRSSBytes: Int
+
+    static func now() -> ResourceSnapshot {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return ResourceSnapshot(instant: .now, user: seconds(usage.ru_utime), system: seconds(usage.ru_stime),
+                                peakRSSBytes: usage.ru_maxrss * 1024)
+    }
+
+    func cost(since start: ResourceSnapshot, phase: Phase, framesDecoded: Int?) -> BenchMeasurement.PhaseCost {
+        BenchMeasurement.PhaseCost(phase: phase, wallSeconds: (instant - start.instant).seconds,
+                                   cpuUserSeconds: user - start.user, cpuSysSeconds: system - start.system,
+                                   peakRSSBytes: peakRSSBytes, framesDecoded: framesDecoded)
+    }
+
+    private static func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+}

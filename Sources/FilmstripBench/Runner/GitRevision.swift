@@ -1,0 +1,27 @@
+import Foundation
+
+/// The commit of the checkout the harness runs in, for the `git_commit` and `git_dirty` columns.
+public enum GitRevision {
+    /// `(commit, dirty)` of the repository containing the current directory, or `("unknown", false)`.
+    public static func current() -> (commit: String, dirty: Bool) {
+        guard let commit = git(["rev-parse", "HEAD"])?.trimmingCharacters(in: .whitespacesAndNewlines), !commit.isEmpty else {
+            return ("unknown", false)
+        }
+        // Untracked files (results being written, fixtures) do not change the code that was built.
+        let status = git(["status", "--porcelain", "--untracked-files=no"]) ?? ""
+        return (commit, !status.isEmpty)
+    }
+
+    private static func git(_ arguments: [String]) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
+    }
+}

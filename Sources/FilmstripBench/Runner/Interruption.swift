@@ -1,0 +1,71 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// What the session is doing when SIGINT or SIGTERM arrives, and what to stop.
+///
+/// The signal handler (a dispatch source, so it runs as ordinary code, not in
+/// async-signal context) calls ``interrupt(signal:)``; the session checks
+/// ``signal`` between runs. Rows are written only by the session between runs,
+/// so a signal never cuts one in half.
+public final class Interruption: Sendable {
+    private struct State {
+        var signal: Int32?
+        /// The `bench-run` child being waited for.
+        var child: pid_t?
+        /// Set while a reference video is being generated in this process.
+        var generatingInto: URL?
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// The signal received, if any.
+    public var signal: Int32? { state.withLock { $0.signal } }
+
+    /// Records `signal` and kills the running child. While a reference video is being
+    /// generated (in this process, not stoppable midway) the process removes its own
+    /// partial file and exits 128 + signal at once.
+    public func interrupt(signal: Int32) {
+        let (child, generatingInto) = state.withLock { state -> (pid_t?, URL?) in
+            state.signal = state.signal ?? signal
+            return (state.child, state.generatingInto)
+        }
+        if let child { kill(child, SIGKILL) }
+        if let generatingInto {
+            Self.removeOwnPartials(in: generatingInto)
+            // `_exit`, not `exit`: the encoder is still running on another thread, and
+            // atexit handlers must not tear down state under it. Nothing is buffered:
+            // result rows go straight to the file with write(2), and none exist yet.
+            _exit(128 + signal)
+        }
+    }
+
+    /// Registers the running child; kills it at once when a signal already came.
+    func childStarted(_ pid: pid_t) {
+        let alreadyInterrupted = state.withLock { state -> Bool in
+            state.child = pid
+            return state.signal != nil
+        }
+        if alreadyInterrupted { kill(pid, SIGKILL) }
+    }
+
+    func childEnded() { state.withLock { $0.child = nil } }
+
+    /// Runs `body` (generating reference videos into `directory`) so that a signal exits cleanly.
+    func generating<T>(into directory: URL, _ body: () throws -> T) rethrows -> T {
+        state.withLock { $0.generatingInto = directory }
+        defer { state.withLock { $0.generatingInto = nil } }
+        return try body()
+    }
+
+    /// `ReferenceVideoCache` names partial files `.NAME.PID.RANDOM.partial`.
+    private static func removeOwnPartials(in directory: URL) {
+        let marker = ".\(ProcessInfo.processInfo.processIdentifier)."
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names where name.hasSuffix(".partial") && name.contains(marker) {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+    }
+}

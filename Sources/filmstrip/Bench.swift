@@ -1,0 +1,185 @@
+import ArgumentParser
+import Dispatch
+import Filmstrip
+import FilmstripBench
+import Foundation
+
+extension FilmstripCommand {
+    struct Bench: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Benchmark the pipelines on reference videos; append CSV rows to results/NAME-raw.csv and -summary.csv.",
+            discussion: """
+                Every extractor runs with the rowcopy composer over the videos × counts × heights × accuracies × \
+                thread settings; every other composer runs with the forward extractor on the first video at the \
+                largest count; every composer is also timed on 500 synthetic 114x64 thumbnails beside a plain \
+                memcpy; two calibration workloads make machines comparable. Each run is a separate child process; \
+                repetitions are interleaved. Lists are comma-separated; each defaults to the suite's matrix. \
+                Exit status: 0 done, 1 bad input (or, with --fail-on-disagreement, strategies disagreed), \
+                130 interrupted by SIGINT, 143 by SIGTERM (rows written so far are kept).
+                """)
+
+        @Option(help: "Suite whose default matrix and videos to use: quick (under 2 min), standard (under 10 min), full (long).")
+        var suite: ReferenceSuite = .quick
+
+        @Option(help: "Extractors, e.g. sequential,forward (\(Extractors.all.map(\.name).joined(separator: ", "))).")
+        var extractors: String?
+
+        @Option(help: "Composers, e.g. rowcopy,simd (\(Composers.names.joined(separator: ", "))).")
+        var composers: String?
+
+        @Option(help: "Reference video ids (see `filmstrip fixtures --list --suite full`).")
+        var videos: String?
+
+        @Option(help: "Thumbnail counts, e.g. 10,100,500.")
+        var counts: String?
+
+        @Option(help: "Thumbnail heights in pixels, e.g. 64,128.")
+        var heights: String?
+
+        @Option(help: "Accuracy modes: exact, keyframe, tolerance:SEC.")
+        var accuracy: String?
+
+        @Option(help: "Decoder threads per setting, e.g. 1,0 (0: one per core).")
+        var threads: String?
+
+        @Option(help: "Timed runs per configuration.")
+        var repetitions: Int?
+
+        @Option(help: "Untimed runs per configuration before the timed ones.")
+        var warmup: Int?
+
+        @Option(name: .customLong("time-limit"), help: "Seconds one run may take before it is killed and its configuration dropped.")
+        var timeLimit: Double?
+
+        @Option(help: "Output name: writes NAME-raw.csv and NAME-summary.csv (default results/SUITE-MACHINE).")
+        var out: String?
+
+        @Option(name: .customLong("fixtures-dir"), help: "Reference video cache (default: $FILMSTRIP_FIXTURES or ./fixtures-cache).")
+        var fixturesDir: String?
+
+        @Flag(name: .customLong("fail-on-disagreement"), help: "Exit 1 at the end when exact strategies made different strips or wrong frames (for CI).")
+        var failOnDisagreement = false
+
+        func validate() throws {
+            _ = try matrix()
+        }
+
+        /// The suite's default matrix with the given lists replacing its parts.
+        func matrix() throws -> BenchMatrix {
+            var matrix = BenchMatrix.defaults(for: suite)
+            if let names = try list(extractors, "--extractors") {
+                let unknown = names.filter { Extractors.named($0) == nil }
+                guard unknown.isEmpty else { throw ValidationError("Unknown extractor(s) \(unknown.joined(separator: ", ")).") }
+                matrix.extractors = names
+            }
+            if let names = try list(composers, "--composers") {
+                let unknown = names.filter { Composers.named($0) == nil }
+                guard unknown.isEmpty else { throw ValidationError("Unknown composer(s) \(unknown.joined(separator: ", ")).") }
+                matrix.composers = names
+            }
+            if let ids = try list(videos, "--videos") {
+                let unknown = ids.filter { ReferenceSuite.spec(id: $0) == nil }
+                guard unknown.isEmpty else { throw ValidationError("Unknown video(s) \(unknown.joined(separator: ", ")); see `filmstrip fixtures --list --suite full`.") }
+                matrix.videoIDs = ids
+            }
+            if let values = try numbers(counts, "--counts", minimum: 1) { matrix.counts = values }
+            if let values = try numbers(heights, "--heights", minimum: 1) { matrix.heights = values }
+            if let values = try numbers(threads, "--threads", minimum: 0) { matrix.decoderThreads = values }
+            if let modes = try list(accuracy, "--accuracy") {
+                let bad = modes.filter { Accuracy(parsing: $0) == nil }
+                guard bad.isEmpty else { throw ValidationError("Unknown accuracy \(bad.joined(separator: ", ")): use exact, keyframe or tolerance:SEC.") }
+                matrix.accuracies = modes.map { Accuracy(parsing: $0)!.description }
+            }
+            if let repetitions {
+                guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1.") }
+                matrix.repetitions = repetitions
+            }
+            if let warmup {
+                guard warmup >= 0 else { throw ValidationError("--warmup must not be negative.") }
+                matrix.warmup = warmup
+            }
+            if let timeLimit {
+                guard timeLimit > 0 else { throw ValidationError("--time-limit must be positive.") }
+                matrix.timeLimitSeconds = timeLimit
+            }
+            return matrix
+        }
+
+        private func list(_ text: String?, _ flag: String) throws -> [String]? {
+            guard let text else { return nil }
+            let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard !items.isEmpty else { throw ValidationError("\(flag) needs at least one value.") }
+            return items
+        }
+
+        private func numbers(_ text: String?, _ flag: String, minimum: Int) throws -> [Int]? {
+            guard let items = try list(text, flag) else { return nil }
+            let values = items.compactMap { Int($0) }
+            guard values.count == items.count, values.allSatisfy({ $0 >= minimum }) else {
+                throw ValidationError("\(flag) takes whole numbers of at least \(minimum), comma-separated.")
+            }
+            return values
+        }
+
+        func run() throws {
+            let interruption = Interruption()
+            // Dispatch sources turn the signals into ordinary callbacks; the default action
+            // must be ignored first or the process would die before the source sees them.
+            let sources = [SIGINT, SIGTERM].map { number in
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { interruption.interrupt(signal: number) }
+                source.resume()
+                return source
+            }
+            defer { sources.forEach { $0.cancel() } }
+
+            let machine = MachineReport.current
+            let git = GitRevision.current()
+            let context = RunContext(runID: Self.runID(), gitCommit: git.commit, gitDirty: git.dirty, machine: machine)
+            let name = out ?? "results/\(suite.rawValue)-\(machine.name)"
+            let rawPath = name + "-raw.csv", summaryPath = name + "-summary.csv"
+            let cache = fixturesDir.map { ReferenceVideoCache(directory: URL(fileURLWithPath: $0, isDirectory: true)) } ?? ReferenceVideoCache()
+            let session = BenchSession(matrix: try matrix(), context: context, rawPath: rawPath, summaryPath: summaryPath,
+                                       cache: cache, runner: ChildRunner(executable: Self.ownExecutable))
+
+            let result: BenchSession.Result
+            do {
+                try FileManager.default.createDirectory(at: URL(fileURLWithPath: rawPath).deletingLastPathComponent(),
+                                                        withIntermediateDirectories: true)
+                result = try session.run(interruption: interruption, progress: BenchProgress())
+            } catch {
+                throw failWithMessage(error)
+            }
+            if let signal = result.interruptedBy {
+                FileHandle.standardError.write(Data("filmstrip: interrupted by signal \(signal); \(result.rows.count) complete row(s) kept in \(rawPath), no summary written\n".utf8))
+                throw ExitCode(128 + signal)
+            }
+            if machine.buildConfiguration == "debug" { print("note: debug build; timings are not comparable with release builds") }
+            print(FastestTable.text(result.summary))
+            print("")
+            print("run \(context.runID): \(result.rows.count) raw row(s) appended to \(rawPath)")
+            print("\(result.summary.count) summary row(s) appended to \(summaryPath)")
+            if result.failures > 0 { print("\(result.failures) run(s) failed or timed out; see the status and error columns") }
+            if result.disagreements > 0 {
+                FileHandle.standardError.write(Data("filmstrip: \(result.disagreements) disagreement(s) between exact strategies; see the disagreement column\n".utf8))
+                if failOnDisagreement { throw ExitCode.failure }
+            }
+        }
+
+        /// UTC time plus random hex: sortable, and unique even for two runs in the same second.
+        static func runID() -> String {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+            return "\(formatter.string(from: Date()))-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+        }
+
+        /// This process's executable, launched again as the `bench-run` child.
+        static var ownExecutable: URL {
+            let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+            return URL(fileURLWithPath: path)
+        }
+    }
+}

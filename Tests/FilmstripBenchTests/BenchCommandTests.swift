@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+@testable import FilmstripBench
+
+/// End-to-end tests of `filmstrip bench` and `filmstrip compare` through the built executable.
+/// They never assert on timings: the machine is shared.
+@Suite(.serialized) struct BenchCommandTests {
+    static let tinyMatrix = ["--videos", "h264-180p-3s", "--extractors", "sequential,forward", "--composers", "rowcopy",
+                             "--counts", "5", "--repetitions", "2", "--warmup", "0"]
+
+    @Test func benchWritesParseableRawAndSummaryFiles() throws {
+        let folder = try CLISupport.scratchDirectory()
+        let name = folder.appendingPathComponent("tiny").path
+        let arguments = ["bench"] + Self.tinyMatrix + ["--out", name, "--fixtures-dir", CLISupport.fixturesDirectory]
+        let first = try CLISupport.run(arguments)
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(first.standardOutput.contains("fastest pipelines"))
+
+        let rows = try ResultsFileReader.read(RawResultRow.self, from: name + "-raw.csv")
+        #expect(Set(rows.map(\.run.runID)).count == 1)
+        #expect(rows.allSatisfy { $0.status == .ok && !$0.disagreement })
+        #expect(rows.allSatisfy { ($0.wallSeconds ?? 0) > 0 && ($0.peakRSSBytes ?? 0) > 0 })
+        let totals = rows.filter { $0.phase == .total }
+        #expect(Set(totals.map(\.pipeline)) == ["sequential+rowcopy", "forward+rowcopy"])
+        #expect(totals.count == 4)
+        #expect(totals.allSatisfy { $0.frameCount == 5 && $0.maxFrameError == 0 && ($0.framesDecoded ?? 0) >= 5 })
+        #expect(Set(totals.map(\.checksum)).count == 1, "exact pipelines made different strips")
+        for pipeline in ["sequential+rowcopy", "forward+rowcopy"] {
+            let phases = rows.filter { $0.pipeline == pipeline }.map(\.phase)
+            #expect(phases.filter { $0 == .extract }.count == 2 && phases.filter { $0 == .compose }.count == 2)
+        }
+        #expect(rows.contains { $0.phase == .calibration })
+        #expect(rows.contains { $0.pipeline == "synthetic+memcpy" && $0.phase == .compose })
+        #expect(Set(rows.map(\.repetition)) == [0, 1])
+
+        let summary = try ResultsFileReader.read(SummaryRow.self, from: name + "-summary.csv")
+        let wall = summary.filter { $0.metric == .wallSeconds }
+        #expect(Set(wall.map(\.configurationKey)) == Set(rows.map(\.configurationKey)))
+        #expect(wall.allSatisfy { $0.n == 2 && $0.min > 0 })
+
+        // A second run appends under a new run id; the first run's rows stay.
+        let second = try CLISupport.run(arguments)
+        #expect(second.status == 0, "\(second.standardError)")
+        let both = try ResultsFileReader.read(RawResultRow.self, from: name + "-raw.csv")
+        #expect(both.count == 2 * rows.count)
+        #expect(Set(both.map(\.run.runID)).count == 2)
+        #expect(Array(both.prefix(rows.count)) == rows)
+    }
+
+    @Test func interruptedBenchKeepsCompleteRowsOnly() async throws {
+        let folder = try CLISupport.scratchDirectory()
+        let name = folder.appendingPathComponent("interrupted").path
+        let rawPath = name + "-raw.csv"
+        let (process, output, error) = try CLISupport.start(
+            ["bench", "--videos", "h264-180p-3s", "--counts", "5,10,20,40", "--repetitions", "50", "--warmup", "0",
+             "--out", name, "--fixtures-dir", CLISupport.fixturesDirectory])
+        let errorText = ReadToEnd(error), outputText = ReadToEnd(output)
+
+        // Wait (without a deadline on speed: generous, only to avoid hanging forever) for the first row.
+        var rowsBefore = 0
+        for _ in 0..<1200 where process.isRunning {
+            if let rows = try? ResultsFileReader.read(RawResultRow.self, from: rawPath), !rows.isEmpty {
+                rowsBefore = rows.count
+                break
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(process.isRunning, "bench ended before it could be interrupted: \(String(decoding: errorText.wait(), as: UTF8.self))")
+        process.interrupt()
+        process.waitUntilExit()
+        _ = outputText.wait()
+        let stderr = String(decoding: errorText.wait(), as: UTF8.self)
+
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 130, "\(stderr)")
+        #expect(stderr.contains("interrupted"))
+        let rows = try ResultsFileReader.read(RawResultRow.self, from: rawPath)
+        #expect(rows.count >= max(1, rowsBefore))
+        #expect(rows.allSatisfy { $0.status == .ok })
+        // Rows come in whole runs: a pipeline run's extract, compose and total rows together.
+        let pipelineRows = rows.filter { $0.extractor != "synthetic" && $0.phase != .calibration }
+        #expect(pipelineRows.count % 3 == 0)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(leftovers == ["interrupted-raw.csv"], "unexpected files: \(leftovers)")
+        let partials = (try? FileManager.default.contentsOfDirectory(atPath: CLISupport.fixturesDirectory)) ?? []
+        #expect(!partials.contains { $0.hasSuffix(".partial") && $0.contains(".\(process.processIdentifier).") })
+    }
+
+    @Test func compareExitsZeroTwoOrThree() throws {
+        let folder = try CLISupport.scratchDirectory()
+        func write(_ rows: [RawResultRow], _ file: String) throws -> String {
+            let path = folder.appendingPathComponent(file).path
+            let writer = try ResultsFileWriter<RawResultRow>(path: path, durable: false)
+            for row in rows { try writer.append(row) }
+            return path
+        }
+        let steady = (0..<8).map { 1.0 + Double($0 % 3) * 0.001 }
+        let baseline = try write(Fixtures.rows(steady), "baseline.csv")
+        let same = try write(Fixtures.rows(steady.reversed()), "same.csv")
+        let slower = try write(Fixtures.rows(steady.map { $0 * 1.5 }), "slower.csv")
+        let garbage = folder.appendingPathComponent("garbage.csv").path
+        try "not,a,results\nfile,at,all\n".write(toFile: garbage, atomically: true, encoding: .utf8)
+
+        let passed = try CLISupport.run(["compare", baseline, same])
+        #expect(passed.status == 0, "\(passed.standardOutput)")
+        #expect(passed.standardOutput.contains("passed"))
+
+        let regressed = try CLISupport.run(["compare", baseline, slower, "--threshold", "10%", "--format", "markdown"])
+        #expect(regressed.status == 2, "\(regressed.standardOutput)")
+        #expect(regressed.standardOutput.contains("| configuration |"))
+
+        #expect(try CLISupport.run(["compare", baseline, garbage]).status == 3)
+        #expect(try CLISupport.run(["compare", baseline, folder.appendingPathComponent("missing.csv").path]).status == 3)
+        // Argument errors are not gate outcomes: ArgumentParser's usage error.
+        #expect(try CLISupport.run(["compare", baseline, same, "--threshold", "lots"]).status == 64)
+    }
+
+    @Test func benchRejectsBadMatrices() throws {
+        for arguments in [["--extractors", "teleport"], ["--counts", "0"], ["--accuracy", "roughly"], ["--videos", "nope"],
+                          ["--repetitions", "0"]] {
+            let result = try CLISupport.run(["bench"] + arguments)
+            #expect(result.status == 64, "\(arguments): \(result.standardError)")
+        }
+    }
+}

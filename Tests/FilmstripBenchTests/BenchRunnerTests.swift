@@ -1,0 +1,54 @@
+import Filmstrip
+import Testing
+@testable import FilmstripBench
+
+struct BenchRunnerTests {
+    @Test(arguments: [(7, 3), (23, 6), (1, 5), (5, 1)])
+    func everyRoundRunsEveryConfigurationOnceInRotatedOrder(count: Int, rounds: Int) {
+        let orders = (0..<rounds).map { BenchSession.order(count: count, round: $0, rounds: rounds) }
+        for order in orders { #expect(order.sorted() == Array(0..<count)) }
+        if count > 1, rounds > 1 { #expect(orders[0].first != orders[1].first) }
+    }
+
+    @Test func checksumCoversVisiblePixelsOnly() {
+        var image = Image(width: 3, height: 2)
+        let before = StripChecksum.of(image)
+        image.pixels[image.bytesPerRow - 1] = 99 // row padding
+        #expect(StripChecksum.of(image) == before)
+        image.pixels[0] = 1
+        #expect(StripChecksum.of(image) != before)
+        #expect(before.count == 16)
+    }
+
+    @Test func matrixSweepsExtractorsAndComposersSeparately() {
+        let matrix = BenchMatrix(extractors: ["sequential", "forward"], composers: ["rowcopy", "simd", "fused"],
+                                 videoIDs: ["h264-180p-3s"], counts: [5, 10], heights: [64], accuracies: ["exact"],
+                                 decoderThreads: [1], repetitions: 1, warmup: 0, timeLimitSeconds: 1)
+        let configurations = matrix.configurations(videoPaths: ["h264-180p-3s": "/v.mp4"])
+        let pipelines = configurations.filter { $0.kind == .pipeline }
+        #expect(pipelines.filter { $0.composer == "rowcopy" }.count == 4)
+        #expect(pipelines.filter { $0.composer != "rowcopy" }.map(\.pipeline) == ["forward+simd", "forward+fused"])
+        #expect(pipelines.filter { $0.composer != "rowcopy" }.allSatisfy { $0.frameCount == 10 })
+        #expect(configurations.filter { $0.kind == .composeSynthetic }.map(\.composer) == ["rowcopy", "simd"])
+        #expect(configurations.filter { $0.kind == .memcpySynthetic }.count == 1)
+        #expect(configurations.filter { $0.phases == [.calibration] }.count == 2)
+    }
+
+    @Test func agreementCheckerFlagsDifferentStripsAndWrongFrames() {
+        var checker = AgreementChecker()
+        let a = BenchConfiguration(kind: .pipeline, extractor: "sequential", composer: "rowcopy", videoID: "v", frameCount: 5, thumbHeight: 64)
+        var b = a
+        b.extractor = "forward"
+        func measurement(_ checksum: String, error: Int? = 0) -> BenchMeasurement {
+            BenchMeasurement(phases: [], checksum: checksum, maxFrameError: error)
+        }
+        #expect(checker.check(a, measurement("aa")).isEmpty)
+        #expect(checker.check(b, measurement("aa")).isEmpty)
+        #expect(checker.check(b, measurement("bb")).count == 1)
+        #expect(checker.check(a, measurement("aa", error: 2)).count == 1)
+        var keyframe = a
+        keyframe.accuracy = "keyframe"
+        #expect(checker.check(keyframe, measurement("cc", error: 3)).isEmpty)
+        #expect(checker.problemCount == 2)
+    }
+}
