@@ -57,6 +57,15 @@ extension FilmstripCommand {
         @Option(name: .customLong("fixtures-dir"), help: "Reference video cache (default: $FILMSTRIP_FIXTURES or ./fixtures-cache).")
         var fixturesDir: String?
 
+        @Flag(help: "Also time real tools on the same videos: the ffmpeg CLI (exact and keyframe strips, decode floors) and ffmpegthumbnailer (one process per thumbnail).")
+        var peers = false
+
+        @Option(name: .customLong("skip-non-reference"), help: "Settings of 'skip non-reference frames' to sweep, e.g. 0,1.")
+        var skipNonReference: String?
+
+        @Option(help: "Worker counts for the taskgroup extractor, e.g. 1,2,4 (default: one per core).")
+        var workers: String?
+
         @Flag(name: .customLong("fail-on-disagreement"), help: "Exit 1 at the end when exact strategies made different strips or wrong frames (for CI).")
         var failOnDisagreement = false
 
@@ -90,6 +99,12 @@ extension FilmstripCommand {
                 guard bad.isEmpty else { throw ValidationError("Unknown accuracy \(bad.joined(separator: ", ")): use exact, keyframe or tolerance:SEC.") }
                 matrix.accuracies = modes.map { Accuracy(parsing: $0)!.description }
             }
+            if peers { matrix.peers = true }
+            if let values = try numbers(skipNonReference, "--skip-non-reference", minimum: 0) {
+                guard values.allSatisfy({ $0 <= 1 }) else { throw ValidationError("--skip-non-reference takes 0 and/or 1.") }
+                matrix.skipNonReference = values.map { $0 == 1 }
+            }
+            if let values = try numbers(workers, "--workers", minimum: 1) { matrix.workerCounts = values }
             if let repetitions {
                 guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1.") }
                 matrix.repetitions = repetitions

@@ -16,6 +16,8 @@ public struct BenchConfiguration: Sendable, Hashable, Codable {
         case calibrationCopy
         /// A fixed extraction of a quick reference video: one `calibration` row.
         case calibrationDecode
+        /// A real external tool (``Peer``) doing the same job, timed as whole processes: one `peer` row.
+        case peer
     }
 
     public var kind: Kind
@@ -35,9 +37,18 @@ public struct BenchConfiguration: Sendable, Hashable, Codable {
     public var accuracy: String
     /// Decoder threads (0: FFmpeg picks one per core).
     public var decoderThreads: Int
+    /// Let the decoder drop non-reference frames that are not shown.
+    public var skipNonReference: Bool
+    /// Skip the deblocking filter (same frames, different pixels: never compared with the others).
+    public var skipLoopFilter: Bool
+    /// Workers of the `taskgroup` extractor (nil: one per core).
+    public var workers: Int?
+    /// The external tool of a `.peer` configuration.
+    public var peer: Peer?
 
     public init(kind: Kind, extractor: String, composer: String, videoID: String? = nil, videoPath: String? = nil,
-                frameCount: Int, thumbHeight: Int, accuracy: String = "exact", decoderThreads: Int = 1) {
+                frameCount: Int, thumbHeight: Int, accuracy: String = "exact", decoderThreads: Int = 1,
+                skipNonReference: Bool = false, skipLoopFilter: Bool = false, workers: Int? = nil, peer: Peer? = nil) {
         self.kind = kind
         self.extractor = extractor
         self.composer = composer
@@ -47,6 +58,16 @@ public struct BenchConfiguration: Sendable, Hashable, Codable {
         self.thumbHeight = thumbHeight
         self.accuracy = accuracy
         self.decoderThreads = decoderThreads
+        self.skipNonReference = skipNonReference
+        self.skipLoopFilter = skipLoopFilter
+        self.workers = workers
+        self.peer = peer
+    }
+
+    /// A peer tool on a reference video.
+    public static func peer(_ peer: Peer, videoID: String, videoPath: String?, frameCount: Int, thumbHeight: Int) -> BenchConfiguration {
+        BenchConfiguration(kind: .peer, extractor: "peer", composer: peer.rawValue, videoID: videoID, videoPath: videoPath,
+                           frameCount: frameCount, thumbHeight: thumbHeight, accuracy: peer.accuracy, peer: peer)
     }
 
     /// Bytes copied by the calibration copy: 64 MiB, far beyond any cache, so it measures memory bandwidth.
@@ -54,11 +75,12 @@ public struct BenchConfiguration: Sendable, Hashable, Codable {
     /// Width of a synthetic thumbnail in pixels: 64 px high at 16:9.
     public static let syntheticThumbWidth = 114
 
-    public var pipeline: String { "\(extractor)+\(composer)" }
+    public var pipeline: String { peer?.rawValue ?? "\(extractor)+\(composer)" }
 
     /// Options recorded in the `options` column: the extraction options for kinds that decode.
     public var extractionOptions: ExtractionOptions {
-        ExtractionOptions(decoder: DecoderOptions(threads: decoderThreads))
+        ExtractionOptions(decoder: DecoderOptions(threads: decoderThreads, skipLoopFilter: skipLoopFilter),
+                          skipNonReferenceFrames: skipNonReference, workers: workers)
     }
 
     /// The phases a run of this configuration reports, in row order.
@@ -67,6 +89,7 @@ public struct BenchConfiguration: Sendable, Hashable, Codable {
         case .pipeline: [.extract, .compose, .total]
         case .composeSynthetic, .memcpySynthetic: [.compose]
         case .calibrationCopy, .calibrationDecode: [.calibration]
+        case .peer: [.peer]
         }
     }
 
@@ -74,9 +97,9 @@ public struct BenchConfiguration: Sendable, Hashable, Codable {
     /// request (same video, count, size), so its checksum is compared.
     public var isCheckedForAgreement: Bool {
         switch kind {
-        case .pipeline: accuracy == Accuracy.exact.description
+        case .pipeline: accuracy == Accuracy.exact.description && !skipLoopFilter
         case .composeSynthetic: true
-        case .memcpySynthetic, .calibrationCopy, .calibrationDecode: false
+        case .memcpySynthetic, .calibrationCopy, .calibrationDecode, .peer: false
         }
     }
 
@@ -85,7 +108,10 @@ public struct BenchConfiguration: Sendable, Hashable, Codable {
         switch kind {
         case .pipeline, .calibrationDecode:
             "\(pipeline) \(videoID ?? "-") ×\(frameCount) h\(thumbHeight) \(accuracy) threads=\(decoderThreads)"
-                + (kind == .calibrationDecode ? " (calibration)" : "")
+                + (workers.map { " workers=\($0)" } ?? "") + (skipNonReference ? " skip-nonref" : "")
+                + (skipLoopFilter ? " skip-loop-filter" : "") + (kind == .calibrationDecode ? " (calibration)" : "")
+        case .peer:
+            "\(pipeline) \(videoID ?? "-") ×\(frameCount) h\(thumbHeight) (peer)"
         case .composeSynthetic, .memcpySynthetic:
             "\(composer) synthetic ×\(frameCount) \(Self.syntheticThumbWidth)x\(thumbHeight) compose only"
         case .calibrationCopy:

@@ -31,6 +31,14 @@ public struct BenchMatrix: Sendable, Hashable {
     public var warmup: Int
     /// Seconds one run may take before its child is killed and the configuration dropped.
     public var timeLimitSeconds: Double
+    /// Settings of "skip non-reference frames" to sweep the extractors over.
+    public var skipNonReference: [Bool] = [false]
+    /// Worker counts for the `taskgroup` extractor (empty: one per core).
+    public var workerCounts: [Int] = []
+    /// Add rows for real tools doing the same job (``Peer``), where they are installed.
+    public var peers = false
+    /// Add the seed study: the 4 min 4 s 1080p H.264 case at 20, 50 and 500 thumbnails (see ``seedStudy``).
+    public var seedStudy = false
 
     public static let syntheticCount = 500
     public static let syntheticHeight = 64
@@ -72,9 +80,13 @@ public struct BenchMatrix: Sendable, Hashable {
                                counts: [10, 100], heights: [64], accuracies: ["exact"], decoderThreads: [1],
                                repetitions: 6, warmup: 0, timeLimitSeconds: 120)
         case .full:
-            return BenchMatrix(extractors: extractors, composers: composers, videoIDs: ReferenceSuite.full.specs.map(\.id),
-                               counts: [10, 100, 500], heights: [64, 128], accuracies: ["exact", "keyframe"],
-                               decoderThreads: [1, 0], repetitions: 6, warmup: 1, timeLimitSeconds: 900)
+            // The standard sweep plus the seed study on the 1080p videos; three repetitions keep
+            // it to about half an hour on 2 cores (the summary flags few_samples).
+            var matrix = defaults(for: .standard)
+            matrix.repetitions = 3
+            matrix.timeLimitSeconds = 900
+            matrix.seedStudy = true
+            return matrix
         }
     }
 
@@ -83,8 +95,13 @@ public struct BenchMatrix: Sendable, Hashable {
 
     /// Every reference video the configurations read, calibration video included.
     public var requiredVideoIDs: [String] {
-        videoIDs + (videoIDs.contains(Self.calibrationVideoID) ? [] : [Self.calibrationVideoID])
+        let all = videoIDs + [Self.calibrationVideoID] + (seedStudy ? Self.seedVideoIDs : [])
+        return all.enumerated().filter { all.firstIndex(of: $0.element) == $0.offset }.map(\.element)
     }
+
+    /// The seed's case (4 min 4 s, 1080p, 30 fps H.264) and its short- and long-GOP variants.
+    public static let seedVideoID = "h264-1080p-244s"
+    public static let seedVideoIDs = [seedVideoID, "h264-1080p-244s-gop30", "h264-1080p-244s-gop600-open"]
 
     /// The configurations, in a fixed order that the session rotates per repetition.
     /// - Parameter videoPaths: file of every id in ``requiredVideoIDs``.
@@ -96,16 +113,27 @@ public struct BenchMatrix: Sendable, Hashable {
                     for accuracy in accuracies {
                         for threads in decoderThreads {
                             for extractor in extractors {
-                                result.append(BenchConfiguration(
-                                    kind: .pipeline, extractor: extractor, composer: sweepComposer, videoID: videoID,
-                                    videoPath: videoPaths[videoID], frameCount: count, thumbHeight: height,
-                                    accuracy: accuracy, decoderThreads: threads))
+                                for skip in skipNonReference {
+                                    for workers in extractor == "taskgroup" && !workerCounts.isEmpty ? workerCounts.map(Optional.some) : [nil] {
+                                        result.append(BenchConfiguration(
+                                            kind: .pipeline, extractor: extractor, composer: sweepComposer, videoID: videoID,
+                                            videoPath: videoPaths[videoID], frameCount: count, thumbHeight: height,
+                                            accuracy: accuracy, decoderThreads: threads, skipNonReference: skip, workers: workers))
+                                    }
+                                }
                             }
                         }
                     }
                 }
             }
         }
+        if peers {
+            for videoID in videoIDs {
+                result += peerConfigurations(videoID: videoID, path: videoPaths[videoID], counts: counts, height: heights[0],
+                                             accuracies: accuracies)
+            }
+        }
+        if seedStudy { result += seedStudyConfigurations(videoPaths: videoPaths) }
         for composer in composers where composer != sweepComposer {
             result.append(BenchConfiguration(
                 kind: .pipeline, extractor: sweepExtractor, composer: composer, videoID: videoIDs[0],
@@ -123,6 +151,87 @@ public struct BenchMatrix: Sendable, Hashable {
         result.append(BenchConfiguration(
             kind: .calibrationDecode, extractor: "forward", composer: "rowcopy", videoID: Self.calibrationVideoID,
             videoPath: videoPaths[Self.calibrationVideoID], frameCount: Self.calibrationCount, thumbHeight: 64))
+        return result
+    }
+
+    /// Peers of one video: the ffmpeg CLI strips per count and accuracy, ffmpegthumbnailer up to
+    /// 100 thumbnails (one process per thumbnail makes larger counts take minutes), and the
+    /// decode floors once per video (they do not depend on the count; recorded at the largest).
+    /// Peers whose program is not installed are left out (`filmstrip bench` says so).
+    func peerConfigurations(videoID: String, path: String?, counts: [Int], height: Int, accuracies: [String]) -> [BenchConfiguration] {
+        var result: [BenchConfiguration] = []
+        for count in counts {
+            if accuracies.contains("exact") {
+                result.append(.peer(.ffmpegExact, videoID: videoID, videoPath: path, frameCount: count, thumbHeight: height))
+                if count <= 100 {
+                    result.append(.peer(.ffmpegthumbnailer, videoID: videoID, videoPath: path, frameCount: count, thumbHeight: height))
+                }
+            }
+            if accuracies.contains("keyframe") {
+                result.append(.peer(.ffmpegKeyframes, videoID: videoID, videoPath: path, frameCount: count, thumbHeight: height))
+            }
+        }
+        let largest = counts.max() ?? 1
+        if accuracies.contains("exact") {
+            result.append(.peer(.decodeAll, videoID: videoID, videoPath: path, frameCount: largest, thumbHeight: height))
+        }
+        if accuracies.contains("keyframe") {
+            result.append(.peer(.decodeKeyframes, videoID: videoID, videoPath: path, frameCount: largest, thumbHeight: height))
+        }
+        return result.filter { ExternalProcess.find($0.peer!.program) != nil }
+    }
+
+    /// The questions the seed's case asks, on the 1080p videos at 64 px high:
+    /// - exact, 500 thumbnails: every extractor that scales (fused) with its decoder options,
+    ///   `taskgroup` with 1, 2 and 4 workers (single-threaded codec) for the scaling curve;
+    /// - exact, 50 thumbnails: the best candidates again, for peak memory against 500;
+    /// - exact and keyframe, 20 thumbnails, and keyframe at 500: the per-target strategies;
+    /// - with `peers`, the ffmpeg CLI, ffmpegthumbnailer and the decode floors beside them;
+    /// - the short- and long-GOP variants with the leading candidates only.
+    func seedStudyConfigurations(videoPaths: [String: String]) -> [BenchConfiguration] {
+        func pipeline(_ extractor: String, _ videoID: String, _ count: Int, _ accuracy: String, threads: Int = 1,
+                      skip: Bool = false, loopFilter: Bool = false, workers: Int? = nil) -> BenchConfiguration {
+            BenchConfiguration(kind: .pipeline, extractor: extractor, composer: "fused", videoID: videoID,
+                               videoPath: videoPaths[videoID], frameCount: count, thumbHeight: 64, accuracy: accuracy,
+                               decoderThreads: threads, skipNonReference: skip, skipLoopFilter: loopFilter, workers: workers)
+        }
+        let seed = Self.seedVideoID
+        var result: [BenchConfiguration] = [
+            pipeline("taskgroup", seed, 500, "exact"),
+            pipeline("taskgroup", seed, 500, "exact", skip: true),
+            pipeline("taskgroup", seed, 500, "exact", skip: true, loopFilter: true),
+            pipeline("taskgroup", seed, 500, "exact", workers: 1),
+            pipeline("taskgroup", seed, 500, "exact", workers: 2),
+            pipeline("taskgroup", seed, 500, "exact", workers: 4),
+            pipeline("forward", seed, 500, "exact"),
+            pipeline("forward", seed, 500, "exact", threads: 0),
+            pipeline("forward", seed, 500, "exact", threads: 0, skip: true),
+            pipeline("scan", seed, 500, "exact", skip: true),
+            pipeline("taskgroup", seed, 50, "exact"),
+            pipeline("taskgroup", seed, 50, "exact", skip: true),
+            pipeline("forward", seed, 50, "exact", threads: 0, skip: true),
+        ]
+        for extractor in ["sequential", "forward", "taskgroup", "scan"] {
+            result.append(pipeline(extractor, seed, 20, "exact", skip: true))
+            result.append(pipeline(extractor, seed, 20, "keyframe"))
+            result.append(pipeline(extractor, seed, 500, "keyframe"))
+        }
+        if peers {
+            result += peerConfigurations(videoID: seed, path: videoPaths[seed], counts: [20, 50, 500], height: 64,
+                                         accuracies: ["exact", "keyframe"])
+        }
+        for variant in Self.seedVideoIDs.dropFirst() {
+            result += [
+                pipeline("taskgroup", variant, 500, "exact", skip: true),
+                pipeline("taskgroup", variant, 500, "keyframe"),
+                pipeline("taskgroup", variant, 20, "keyframe"),
+            ]
+            if peers {
+                result += peerConfigurations(videoID: variant, path: videoPaths[variant], counts: [20, 500], height: 64,
+                                             accuracies: ["exact", "keyframe"])
+                    .filter { $0.peer != .ffmpegthumbnailer && !($0.peer == .ffmpegExact && $0.frameCount == 20) }
+            }
+        }
         return result
     }
 }

@@ -186,7 +186,7 @@ public struct BenchSession {
     private func baseRow(_ configuration: BenchConfiguration, video: PreparedVideo?, phase: Phase, repetition: Int) -> RawResultRow {
         let decodes = configuration.kind == .pipeline || configuration.kind == .calibrationDecode
         let thumbWidth: Int = switch configuration.kind {
-        case .pipeline, .calibrationDecode:
+        case .pipeline, .calibrationDecode, .peer:
             video.map { ThumbnailSize.height(configuration.thumbHeight).pixels(forDisplayAspectRatio: $0.aspect).width } ?? 0
         case .composeSynthetic, .memcpySynthetic: BenchConfiguration.syntheticThumbWidth
         case .calibrationCopy: 0
@@ -200,7 +200,7 @@ public struct BenchSession {
             composer: configuration.composer,
             options: decodes ? KeyValueList.decode(configuration.extractionOptions.summary) ?? [:] : [:],
             video: description, frameCount: configuration.frameCount, thumbWidth: thumbWidth,
-            thumbHeight: configuration.thumbHeight, accuracy: decodes ? configuration.accuracy : "",
+            thumbHeight: configuration.thumbHeight, accuracy: decodes || configuration.kind == .peer ? configuration.accuracy : "",
             phase: phase, repetition: repetition, wallSeconds: nil, cpuUserSeconds: nil, cpuSysSeconds: nil,
             peakRSSBytes: nil, framesDecoded: nil, thumbnailsPerSecond: nil, checksum: "", maxFrameError: nil,
             disagreement: false, status: .ok, error: "")

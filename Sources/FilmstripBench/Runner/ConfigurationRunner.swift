@@ -18,7 +18,39 @@ public enum ConfigurationRunner {
         case .composeSynthetic: try await runSyntheticCompose(configuration)
         case .memcpySynthetic: try runSyntheticMemcpy(configuration)
         case .calibrationCopy: runCalibrationCopy()
+        case .peer: try runPeer(configuration)
         }
+    }
+
+    /// Runs the peer's commands one after another (ffmpegthumbnailer: one per thumbnail) and
+    /// reports their summed CPU time and largest peak RSS, read with `wait4` per process.
+    private static func runPeer(_ configuration: BenchConfiguration) throws -> BenchMeasurement {
+        guard let peer = configuration.peer, let path = configuration.videoPath else {
+            throw SetupError(description: "no peer or video for \(configuration.label)")
+        }
+        guard let program = ExternalProcess.find(peer.program) else {
+            throw SetupError(description: "\(peer.program) is not installed (apt-get install \(peer.program))")
+        }
+        let probe = try VideoProbe(path: path)
+        let width = ThumbnailSize.height(configuration.thumbHeight).pixels(forDisplayAspectRatio: probe.displayAspectRatio).width
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("filmstrip-peer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let commands = peer.commands(video: path, durationSeconds: probe.durationSeconds, count: configuration.frameCount,
+                                     width: width, height: configuration.thumbHeight, folder: folder.path)
+        var total = BenchMeasurement.PhaseCost(phase: .peer, wallSeconds: 0, cpuUserSeconds: 0, cpuSysSeconds: 0,
+                                               peakRSSBytes: 0, framesDecoded: nil)
+        for arguments in commands {
+            let run = try ExternalProcess.run(program, arguments, timeLimit: 3600)
+            guard run.succeeded else {
+                throw SetupError(description: "\(peer.program) \(arguments.joined(separator: " ")) failed (status \(run.exitStatus))")
+            }
+            total.wallSeconds += run.wallSeconds
+            total.cpuUserSeconds += run.userSeconds
+            total.cpuSysSeconds += run.systemSeconds
+            total.peakRSSBytes = max(total.peakRSSBytes, run.peakRSSBytes)
+        }
+        return BenchMeasurement(phases: [total], checksum: "", maxFrameError: nil)
     }
 
     /// Extract then compose, timed per phase. This repeats `Pipeline.run`'s two steps
