@@ -7,7 +7,7 @@ struct FilmstripCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "filmstrip",
         abstract: "Video thumbnail strips, and a benchmark of the ways to make them.",
-        subcommands: [Info.self, Fixtures.self]
+        subcommands: [Info.self, Fixtures.self, Plot.self]
     )
 }
 

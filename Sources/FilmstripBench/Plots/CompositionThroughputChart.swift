@@ -76,7 +76,7 @@ enum CompositionThroughputChart {
             set title \(PlotText.quoted(title))
             set xlabel "composer"
             set ylabel "throughput, median and 95 % CI (GB/s of strip bytes)"
-            plot \(PlotText.quoted("\(stem).dat")) using 2:3:4:xtic(1) lc rgb "#4477aa" title "composer"\(floorPlot)
+            plot \(PlotText.quoted("\(stem).dat")) using 2:3:4:xtic(1) lc rgb "#4477aa" title "composer (median, 95 % CI)"\(floorPlot)
             """
         return .chart(Chart(kind: .compositionThroughput, stem: stem, title: title, data: data, body: body))
     }

@@ -1,4 +1,6 @@
-/// Chart 4: the configurations run on two or more machines, one bar per machine.
+/// Chart 4: the configurations run on two or more machines, one bar per machine. To stay
+/// readable it shows one phase (`total`, else `extract`, else `compose`) at the most common
+/// frame count of the shared configurations: one cluster per pipeline and video.
 ///
 /// When every machine has `calibration` rows of a configuration they all share, each
 /// machine's medians and CI bounds are divided by that machine's calibration median
@@ -13,10 +15,12 @@ enum MachineComparisonChart {
         }
         let machinesByKey = Dictionary(grouping: samples.samples, by: \.key).mapValues { Set($0.map(\.machine)) }
         let sharedCalibration = Set(machinesByKey.filter { $0.key.phase == .calibration && $0.value.count == machines.count }.keys)
-        let compared = Set(machinesByKey.filter { $0.key.phase != .calibration && $0.value.count >= 2 }.keys)
-        guard !compared.isEmpty else {
+        let shared = machinesByKey.filter { $0.key.phase != .calibration && $0.value.count >= 2 }.keys
+        guard let phase = [Phase.total, .extract, .compose].first(where: { phase in shared.contains { $0.phase == phase } }) else {
             return .skipped(.machineComparison, reason: "no configuration was run on two or more of the machines (\(machines.joined(separator: ", ")))")
         }
+        let frameCount = samples.filter { $0.key.phase == phase && shared.contains($0.key) }.mostCommon { $0.key.frameCount }!
+        let compared = Set(shared.filter { $0.phase == phase && $0.frameCount == frameCount })
 
         var calibrationMedian: [String: Double] = [:]
         if !sharedCalibration.isEmpty {
@@ -42,7 +46,7 @@ enum MachineComparisonChart {
         let keys = compared.sorted()
         var data = "# configuration, then per machine (\(machines.joined(separator: ", "))): median, CI low, CI high in \(yUnit)\n"
         for key in keys {
-            let label = labeler.label("\(key.pipeline) \(key.videoID) N=\(key.frameCount) \(key.phase.rawValue)", for: key)
+            let label = labeler.label("\(key.pipeline) \(key.videoID)", for: key)
             let columns = machines.map { points[key]?[$0]?.scaled(by: factor).columns ?? PlotPoint.missingColumns }
             data += ([PlotText.quoted(label)] + columns).joined(separator: " ") + "\n"
         }
@@ -52,12 +56,12 @@ enum MachineComparisonChart {
             return "\(index == 0 ? PlotText.quoted("\(stem).dat") : "\"\"") using \(first):\(first + 1):\(first + 2)\(tics) title \(PlotText.quoted(machine))"
         }
         let how = normalized ? "normalised to each machine's calibration median" : "absolute wall-clock time (no calibration rows shared by every machine)"
-        let title = "Machine against machine: \(how)"
+        let title = "Machine against machine: phase \(phase.rawValue), N = \(frameCount) thumbnails, \(how)"
         let yLabel = normalized ? "wall-clock time / calibration median (ratio)" : "wall-clock time, median and 95 % CI (\(unit.rawValue))"
         let body = """
             \(BarStyle.commands)
             set title \(PlotText.quoted(title))
-            set xlabel "configuration (pipeline, video, thumbnails, phase)"
+            set xlabel "pipeline and video"
             set ylabel \(PlotText.quoted(yLabel))
             set key title "machine"
             plot \(plots.joined(separator: ", \\\n     "))
