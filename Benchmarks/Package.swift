@@ -12,11 +12,16 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [.product(name: "Benchmark", package: "benchmark")]
+        ),
         .executableTarget(
             name: "ComposerBenchmarks",
             dependencies: [
                 .product(name: "Filmstrip", package: "filmstrip"),
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkSupport",
             ],
             path: "Benchmarks/ComposerBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -26,6 +31,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Filmstrip", package: "filmstrip"),
                 .product(name: "Benchmark", package: "benchmark"),
+                "BenchmarkSupport",
             ],
             path: "Benchmarks/ExtractorBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

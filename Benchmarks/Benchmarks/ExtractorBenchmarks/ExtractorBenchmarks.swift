@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Filmstrip
 
 /// Every registered extractor taking 10 thumbnails (64 px high, exact accuracy) from the
@@ -10,15 +11,17 @@ let benchmarks: @Sendable () -> Void = {
         timeUnits: .milliseconds,
         warmupIterations: 1,
         maxDuration: .seconds(3),
-        maxIterations: 50
+        maxIterations: 50,
+        thresholds: FilmstripThresholds.tolerances
     )
 
     let videoID = "h264-180p-3s"
     let thumbnailCount = 10
     guard let spec = ReferenceSuite.spec(id: videoID) else { fatalError("no reference video \(videoID)") }
 
+    // No spaces in names, so that `thresholds check` finds the files `thresholds update` wrote.
     for extractor in Extractors.all {
-        Benchmark("extract \(extractor.name) \(videoID) N=\(thumbnailCount)") { benchmark in
+        Benchmark("extract_\(extractor.name)_\(videoID)_N=\(thumbnailCount)") { benchmark in
             // Generating and probing the video is setup, not extraction: both stay outside the measurement.
             let path = try ReferenceVideoCache().ensure(spec).url.path
             let probe = try VideoProbe(path: path)

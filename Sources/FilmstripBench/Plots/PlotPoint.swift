@@ -31,17 +31,3 @@ struct PlotPoint: Sendable, Hashable {
     /// What an absent bar looks like in a gnuplot data file: gnuplot skips NaN points.
     static let missingColumns = "NaN NaN NaN"
 }
-
-/// Seconds shown in the unit that keeps a chart's numbers readable.
-enum TimeUnit: String, Sendable {
-    case seconds = "s"
-    case milliseconds = "ms"
-
-    /// Milliseconds when every value is below one second, so axes read 12.5 rather than 0.0125.
-    init(forLargest seconds: Double) {
-        self = seconds < 1 ? .milliseconds : .seconds
-    }
-
-    /// Multiply seconds by this to get the unit.
-    var factor: Double { self == .seconds ? 1 : 1000 }
-}

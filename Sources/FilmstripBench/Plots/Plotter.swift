@@ -34,12 +34,6 @@ public struct Plotter: Sendable {
         return try draw(charts(for: rows), sources: paths, with: gnuplot)
     }
 
-    /// Draws the charts of `rows`; `sources` are named in the scripts' comments.
-    public func plot(rows: [RawResultRow], sources: [String]) throws(PlotError) -> PlotReport {
-        let gnuplot = try Gnuplot(path: gnuplotPath)
-        return try draw(charts(for: rows), sources: sources, with: gnuplot)
-    }
-
     /// Every chart of `rows`, or why it is skipped, in `ChartKind` order.
     func charts(for rows: [RawResultRow]) -> [ChartOutcome] {
         let samples = PlotSamples(rows: rows)
