@@ -8,7 +8,7 @@ import Filmstrip
 /// padding): the bytes every composer must write. Composition does not depend on the
 /// extractor or the video, so samples of one composer are pooled across them, for the
 /// most common strip shape. The memcpy floor is, by convention, the compose-phase rows
-/// whose `composer` is `memcpy` (as written by the harness for `memcpyFloor`).
+/// whose `composer` is `memcpy`, timing `memcpyFloor` (see plots/README.md).
 enum CompositionThroughputChart {
     /// The `composer` cell of memcpy floor rows.
     static let memcpyComposer = "memcpy"
