@@ -1,0 +1,83 @@
+import Foundation
+import Filmstrip
+
+/// Chart 3: composition throughput per composer in GB/s of strip bytes, with the memcpy
+/// floor as a horizontal line.
+///
+/// Strip bytes are `frame_count × thumb_width × thumb_height × 4` (RGBA, no gaps or row
+/// padding): the bytes every composer must write. Composition does not depend on the
+/// extractor or the video, so samples of one composer are pooled across them, for the
+/// most common strip shape. The memcpy floor is, by convention, the compose-phase rows
+/// whose `composer` is `memcpy`, timing `memcpyFloor` (see plots/README.md).
+enum CompositionThroughputChart {
+    /// The `composer` cell of memcpy floor rows.
+    static let memcpyComposer = "memcpy"
+
+    private struct StripShape: Hashable, Comparable {
+        var frameCount: Int
+        var thumbWidth: Int
+        var thumbHeight: Int
+
+        /// Bytes of RGBA pixels in the strip's thumbnails.
+        var bytes: Double { Double(frameCount * thumbWidth * thumbHeight * Image.bytesPerPixel) }
+
+        static func < (lhs: StripShape, rhs: StripShape) -> Bool {
+            (lhs.frameCount, lhs.thumbWidth, lhs.thumbHeight) < (rhs.frameCount, rhs.thumbWidth, rhs.thumbHeight)
+        }
+    }
+
+    static func make(_ samples: PlotSamples, machine: String, stem: String) -> ChartOutcome {
+        let compose = samples.filter { $0.key.phase == .compose && $0.seconds > 0 }
+        guard let shape = compose.mostCommon({ StripShape(frameCount: $0.key.frameCount, thumbWidth: $0.key.thumbWidth, thumbHeight: $0.key.thumbHeight) }) else {
+            return .skipped(.compositionThroughput, reason: "no rows with phase compose for machine \(machine)")
+        }
+        let byKey = compose.filter {
+            $0.key.frameCount == shape.frameCount && $0.key.thumbWidth == shape.thumbWidth && $0.key.thumbHeight == shape.thumbHeight
+        }.secondsByKey
+        let labeler = ConfigurationLabeler(byKey.keys)
+        let gigabytes = shape.bytes / 1e9
+
+        var throughputs: [String: [Double]] = [:]
+        var floorThroughputs: [Double] = []
+        for (key, seconds) in byKey {
+            let values = seconds.map { gigabytes / $0 }
+            if key.composer == memcpyComposer {
+                floorThroughputs += values
+            } else {
+                throughputs[labeler.label(key.composer, for: key), default: []] += values
+            }
+        }
+        guard !throughputs.isEmpty else {
+            return .skipped(.compositionThroughput, reason: "only memcpy floor rows in phase compose for machine \(machine)")
+        }
+        // Registry order (naive first) reads as a story from baseline to fastest; names the
+        // registry does not know follow alphabetically.
+        let order = Composers.names
+        let labels = throughputs.keys.sorted { lhs, rhs in
+            let left = order.firstIndex { lhs.hasPrefix($0) } ?? order.count
+            let right = order.firstIndex { rhs.hasPrefix($0) } ?? order.count
+            return (left, lhs) < (right, rhs)
+        }
+        let points = throughputs.compactMapValues { PlotPoint(samples: $0) }
+
+        var data = "# composer, median, CI low, CI high in GB/s of strip bytes (\(shape.frameCount) thumbnails of \(shape.thumbWidth)x\(shape.thumbHeight))\n"
+        for label in labels {
+            data += "\(PlotText.quoted(label)) \(points[label]!.columns)\n"
+        }
+        let floor = PlotPoint(samples: floorThroughputs)
+        let floorPlot = floor.map {
+            ", \\\n     \(PlotText.number($0.median)) with lines dt 2 lw 2 lc rgb \"black\" title \(PlotText.quoted("memcpy floor: \(String(format: "%.2f", $0.median)) GB/s"))"
+        } ?? ""
+        let note = floor == nil ? " (no memcpy floor rows)" : ""
+        let title = "Composition throughput: \(shape.frameCount) thumbnails of \(shape.thumbWidth)x\(shape.thumbHeight) px, machine \(machine)\(note)"
+        let body = """
+            \(BarStyle.commands)
+            set xrange [-0.5:\(labels.count) - 0.5]
+            set title \(PlotText.quoted(title))
+            set xlabel "composer"
+            set ylabel "throughput, median and 95 % CI (GB/s of strip bytes)"
+            plot \(PlotText.quoted("\(stem).dat")) using 2:3:4:xtic(1) lc rgb "#4477aa" title "composer (median, 95 % CI)"\(floorPlot)
+            """
+        return .chart(Chart(kind: .compositionThroughput, stem: stem, title: title, data: data, body: body))
+    }
+}

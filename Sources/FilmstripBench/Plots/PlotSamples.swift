@@ -1,0 +1,68 @@
+/// The successful wall-time samples of raw rows, grouped the ways the charts need.
+struct PlotSamples: Sendable {
+    /// One sample: a row with status `ok` and a wall time.
+    struct Sample: Sendable {
+        var machine: String
+        var key: ConfigurationKey
+        /// Wall-clock seconds.
+        var seconds: Double
+    }
+
+    let samples: [Sample]
+
+    init(rows: [RawResultRow]) {
+        samples = rows.compactMap { row in
+            guard row.status == .ok, let seconds = row.wallSeconds else { return nil }
+            return Sample(machine: row.run.machine.name, key: row.configurationKey, seconds: seconds)
+        }
+    }
+
+    private init(samples: [Sample]) {
+        self.samples = samples
+    }
+
+    /// Machine names in first-seen order, so charts list machines as the input files do.
+    var machines: [String] {
+        var seen = Set<String>()
+        return samples.map(\.machine).filter { seen.insert($0).inserted }
+    }
+
+    func filter(_ isIncluded: (Sample) -> Bool) -> PlotSamples {
+        PlotSamples(samples: samples.filter(isIncluded))
+    }
+
+    /// Wall seconds per configuration.
+    var secondsByKey: [ConfigurationKey: [Double]] {
+        Dictionary(grouping: samples, by: \.key).mapValues { $0.map(\.seconds) }
+    }
+
+    /// The value of `property` held by the most samples; ties go to the largest value,
+    /// so a chart pinned to one frame count picks the biggest of the equally common ones.
+    func mostCommon<Value: Hashable & Comparable>(_ property: (Sample) -> Value) -> Value? {
+        let counts = Dictionary(grouping: samples, by: property).mapValues(\.count)
+        return counts.max { ($0.value, $0.key) < ($1.value, $1.key) }?.key
+    }
+}
+
+/// Names configurations in a chart by pipeline (or composer), adding only the parts of
+/// the key that vary among the chart's configurations, so labels stay short.
+struct ConfigurationLabeler: Sendable {
+    private let optionsVary: Bool
+    private let accuracyVaries: Bool
+    private let sizeVaries: Bool
+
+    init(_ keys: some Collection<ConfigurationKey>) {
+        optionsVary = Set(keys.map(\.options)).count > 1
+        accuracyVaries = Set(keys.map(\.accuracy)).count > 1
+        sizeVaries = Set(keys.map { "\($0.thumbWidth)x\($0.thumbHeight)" }).count > 1
+    }
+
+    /// `name` plus the varying parts, e.g. `taskgroup+simd [threads=4] 160x90`.
+    func label(_ name: String, for key: ConfigurationKey) -> String {
+        var parts = [name]
+        if optionsVary, !key.options.isEmpty { parts.append("[\(KeyValueList.encode(key.options))]") }
+        if accuracyVaries { parts.append(key.accuracy) }
+        if sizeVaries { parts.append("\(key.thumbWidth)x\(key.thumbHeight)") }
+        return parts.joined(separator: " ")
+    }
+}

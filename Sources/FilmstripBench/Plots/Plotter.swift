@@ -1,0 +1,151 @@
+import Foundation
+
+/// Draws the benchmark charts of raw results files with gnuplot, as SVG and PNG.
+///
+/// For each chart it writes, in `outputDirectory`, `STEM.dat` (the medians and 95 % CIs),
+/// `STEM.gp` (the gnuplot script, kept so people can restyle and re-plot), `STEM.svg` and
+/// `STEM.png`. Every file is written under a temporary name and renamed into place, so a
+/// failed or interrupted run never leaves a half-written image behind a good one. Charts 1
+/// to 3 are drawn per machine (the stem gets the machine name) when the inputs hold
+/// several machines.
+public struct Plotter: Sendable {
+    public var outputDirectory: String
+    /// The gnuplot executable; nil searches `PATH`.
+    public var gnuplotPath: String?
+
+    public init(outputDirectory: String, gnuplotPath: String? = nil) {
+        self.outputDirectory = outputDirectory
+        self.gnuplotPath = gnuplotPath
+    }
+
+    /// Reads the raw results files at `paths` (concatenated) and draws every chart their data allows.
+    public func plot(files paths: [String]) throws(PlotError) -> PlotReport {
+        guard !paths.isEmpty else { throw .noInput }
+        // Finding gnuplot first makes a machine without it fail before any file is touched.
+        let gnuplot = try Gnuplot(path: gnuplotPath)
+        var rows: [RawResultRow] = []
+        for path in paths {
+            do {
+                rows += try ResultsFileReader.read(RawResultRow.self, from: path)
+            } catch {
+                throw .unreadable(error)
+            }
+        }
+        return try draw(charts(for: rows), sources: paths, with: gnuplot)
+    }
+
+    /// Every chart of `rows`, or why it is skipped, in `ChartKind` order.
+    func charts(for rows: [RawResultRow]) -> [ChartOutcome] {
+        let samples = PlotSamples(rows: rows)
+        let machines = samples.machines
+        guard !machines.isEmpty else {
+            return ChartKind.allCases.map { .skipped($0, reason: "no rows with status ok and a wall time") }
+        }
+        let perMachine: [(ChartKind, (PlotSamples, String, String) -> ChartOutcome)] = [
+            (.timePerPipeline, TimePerPipelineChart.make),
+            (.timeVersusFrameCount, TimeVersusFrameCountChart.make),
+            (.compositionThroughput, CompositionThroughputChart.make),
+        ]
+        var outcomes: [ChartOutcome] = []
+        for (kind, make) in perMachine {
+            for machine in machines {
+                let stem = machines.count == 1 ? kind.rawValue : "\(kind.rawValue)-\(PlotText.fileStem(machine))"
+                outcomes.append(make(samples.filter { $0.machine == machine }, machine, stem))
+            }
+        }
+        outcomes.append(MachineComparisonChart.make(samples, stem: ChartKind.machineComparison.rawValue))
+        return outcomes
+    }
+
+    private func draw(_ outcomes: [ChartOutcome], sources: [String], with gnuplot: Gnuplot) throws(PlotError) -> PlotReport {
+        let directory = URL(fileURLWithPath: outputDirectory, isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .io(path: outputDirectory, reason: "cannot create the folder: \(error.localizedDescription)")
+        }
+        var report = PlotReport()
+        for outcome in outcomes {
+            switch outcome {
+            case let .skipped(kind, reason):
+                report.skipped.append(.init(kind: kind, reason: reason))
+            case let .chart(chart):
+                report.drawn.append(try draw(chart, sources: sources, in: directory, with: gnuplot))
+            }
+        }
+        return report
+    }
+
+    private func draw(_ chart: Chart, sources: [String], in directory: URL, with gnuplot: Gnuplot) throws(PlotError) -> PlotReport.Drawn {
+        let dataFile = directory.appendingPathComponent("\(chart.stem).dat")
+        let scriptFile = directory.appendingPathComponent("\(chart.stem).gp")
+        try write(chart.data, to: dataFile)
+        try write(script(for: chart, sources: sources, pngTerminal: gnuplot.pngTerminal), to: scriptFile)
+        var files = [dataFile.path, scriptFile.path]
+        for format in ["svg", "png"] {
+            let image = directory.appendingPathComponent("\(chart.stem).\(format)")
+            let temporary = "\(chart.stem).\(format).\(ProcessInfo.processInfo.processIdentifier).tmp"
+            let temporaryURL = directory.appendingPathComponent(temporary)
+            do {
+                try gnuplot.draw(script: scriptFile.lastPathComponent,
+                                 variables: [("fmt", format), ("out", temporary), ("pngterm", gnuplot.pngTerminal)],
+                                 in: directory)
+                try rename(temporaryURL, to: image)
+            } catch {
+                try? FileManager.default.removeItem(at: temporaryURL)
+                throw error
+            }
+            files.append(image.path)
+        }
+        return .init(kind: chart.kind, title: chart.title, files: files)
+    }
+
+    /// The complete script: a header that picks the terminal from `fmt` (and `out`, `pngterm`)
+    /// with defaults, so `gnuplot STEM.gp` alone re-plots the SVG, then the chart's commands.
+    func script(for chart: Chart, sources: [String], pngTerminal: String) -> String {
+        let size = "size \(chart.width),\(chart.height)"
+        return """
+            # \(chart.title)
+            # Made by `filmstrip plot` from: \(sources.joined(separator: ", "))
+            # Re-plot from this folder: gnuplot \(chart.stem).gp   (SVG)
+            #                           gnuplot -e "fmt='png'" \(chart.stem).gp   (PNG)
+            if (!exists("fmt")) fmt = "svg"
+            if (!exists("out")) out = "\(chart.stem)." . fmt
+            if (!exists("pngterm")) pngterm = "\(pngTerminal)"
+            if (fmt eq "svg") {
+                set terminal svg \(size) dynamic noenhanced font "sans,12" background "#ffffff"
+            } else { if (pngterm eq "pngcairo") {
+                set terminal pngcairo \(size) noenhanced font "sans,11" background "#ffffff"
+            } else {
+                set terminal png \(size) noenhanced font "sans,11" background "#ffffff"
+            } }
+            set output out
+            set encoding utf8
+
+            \(chart.body)
+
+            unset output
+
+            """
+    }
+
+    /// Writes `text` to a temporary file beside `url` and renames it over `url`.
+    private func write(_ text: String, to url: URL) throws(PlotError) {
+        let temporary = url.appendingPathExtension("\(ProcessInfo.processInfo.processIdentifier).tmp")
+        do {
+            try Data(text.utf8).write(to: temporary)
+        } catch {
+            throw .io(path: temporary.path, reason: error.localizedDescription)
+        }
+        try rename(temporary, to: url)
+    }
+
+    /// `rename(2)`: atomic within one file system, replacing any older file of that name.
+    private func rename(_ from: URL, to: URL) throws(PlotError) {
+        guard Foundation.rename(from.path, to.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: from)
+            throw .io(path: to.path, reason: "cannot rename the temporary file into place: \(reason)")
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import FilmstripBench
+
+extension FilmstripCommand {
+    struct Plot: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Draw charts of raw benchmark results with gnuplot (SVG and PNG, scripts kept beside them).",
+            discussion: """
+                Charts: time per pipeline per video, time against thumbnail count, composition \
+                throughput with the memcpy floor, and machine against machine when the files come \
+                from several machines. A chart whose data is absent is skipped with a note.
+                """)
+
+        @Argument(help: "Raw results CSV files (*-raw.csv); rows of all files are combined.")
+        var results: [String]
+
+        @Option(name: [.short, .customLong("output")], help: "Folder for the .dat, .gp, .svg and .png files.")
+        var output = "plots"
+
+        @Option(help: "The gnuplot executable (default: gnuplot on PATH).")
+        var gnuplot: String?
+
+        func run() throws {
+            do {
+                let report = try Plotter(outputDirectory: output, gnuplotPath: gnuplot).plot(files: results)
+                report.lines.forEach { print($0) }
+            } catch {
+                throw failWithMessage(error)
+            }
+        }
+    }
+}

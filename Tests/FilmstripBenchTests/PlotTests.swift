@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+@testable import FilmstripBench
+
+@Suite("Plots")
+struct PlotTests {
+    /// A fresh output folder per test.
+    private func outputFolder() -> String {
+        URL(fileURLWithPath: Fixtures.temporaryPath("x")).deletingLastPathComponent().appendingPathComponent("plots").path
+    }
+
+    private func contents(_ path: String) -> Data {
+        FileManager.default.contents(atPath: path) ?? Data()
+    }
+
+    private func expectValidImages(_ drawn: PlotReport.Drawn) {
+        for path in drawn.files {
+            #expect(!contents(path).isEmpty, "\(path) is empty")
+        }
+        let svg = drawn.files.first { $0.hasSuffix(".svg") }.map(contents) ?? Data()
+        let svgStart = String(decoding: svg.prefix(64), as: UTF8.self)
+        #expect(svgStart.hasPrefix("<?xml") || svgStart.hasPrefix("<svg"), "\(drawn.kind): SVG starts with \(svgStart)")
+        let png = drawn.files.first { $0.hasSuffix(".png") }.map(contents) ?? Data()
+        #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "\(drawn.kind): not a PNG")
+    }
+
+    @Test("two machines' files give every chart, per machine where it applies, as SVG and PNG with scripts")
+    func everyChartFromTwoMachines() throws {
+        let paths = try SampleResults.writeFiles(SampleResults.rows())
+        let folder = outputFolder()
+        let report = try Plotter(outputDirectory: folder).plot(files: paths)
+
+        #expect(report.skipped.isEmpty, "\(report.skipped)")
+        #expect(report.drawn.count == 3 * 2 + 1)
+        #expect(Set(report.drawn.map(\.kind)) == Set(ChartKind.allCases))
+        for drawn in report.drawn {
+            #expect(drawn.files.map { URL(fileURLWithPath: $0).pathExtension } == ["dat", "gp", "svg", "png"])
+            expectValidImages(drawn)
+        }
+        let machineStem = PlotText.fileStem(SampleResults.slowMachine.name)
+        #expect(FileManager.default.fileExists(atPath: "\(folder)/composition-throughput-\(machineStem).png"))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".tmp") }
+        #expect(leftovers.isEmpty, "temporary files left: \(leftovers)")
+    }
+
+    @Test("one machine: no machine comparison, with the reason; the other charts are drawn without a machine suffix")
+    func machineComparisonSkippedForOneMachine() throws {
+        let paths = try SampleResults.writeFiles(SampleResults.rows(machines: [SampleResults.fastMachine]))
+        let folder = outputFolder()
+        let report = try Plotter(outputDirectory: folder).plot(files: paths)
+
+        #expect(report.drawn.map(\.kind) == [.timePerPipeline, .timeVersusFrameCount, .compositionThroughput])
+        report.drawn.forEach(expectValidImages)
+        #expect(report.skipped.map(\.kind) == [.machineComparison])
+        #expect(report.skipped.first?.reason.contains("one machine") == true)
+        #expect(report.lines.last?.hasPrefix("skipped machine-comparison: ") == true)
+        #expect(FileManager.default.fileExists(atPath: "\(folder)/time-per-pipeline.svg"))
+        #expect(!FileManager.default.fileExists(atPath: "\(folder)/machine-comparison.svg"))
+    }
+
+    @Test("no compose rows skips the throughput chart; one frame count skips time against frame count")
+    func chartsWithoutTheirDataAreSkipped() {
+        let rows = SampleResults.rows(machines: [SampleResults.fastMachine], phases: [.total, .extract], frameCounts: [100])
+        let outcomes = Plotter(outputDirectory: outputFolder()).charts(for: rows)
+        let skipped = outcomes.compactMap { outcome -> ChartKind? in
+            if case let .skipped(kind, _) = outcome { kind } else { nil }
+        }
+        #expect(skipped == [.timeVersusFrameCount, .compositionThroughput, .machineComparison])
+    }
+
+    @Test("without total rows the time chart uses phase extract")
+    func extractPhaseWhenNoTotal() throws {
+        let rows = SampleResults.rows(machines: [SampleResults.fastMachine], phases: [.extract])
+        guard case let .chart(chart) = Plotter(outputDirectory: outputFolder()).charts(for: rows)[0] else {
+            Issue.record("time per pipeline was skipped")
+            return
+        }
+        #expect(chart.title.contains("phase extract"))
+        #expect(chart.title.contains("N = 500"))
+    }
+
+    @Test("machine comparison divides by each machine's calibration median")
+    func machineComparisonNormalisedToCalibration() throws {
+        let outcome = Plotter(outputDirectory: outputFolder()).charts(for: SampleResults.rows()).last
+        guard case let .chart(chart) = outcome else {
+            Issue.record("machine comparison was skipped")
+            return
+        }
+        #expect(chart.title.contains("calibration"))
+        // The slow machine is 1.5 times slower on calibration too, so the normalised medians agree within the noise.
+        let line = try #require(chart.data.split(separator: "\n").first { $0.hasPrefix("\"forward+simd h264-720p-60s") })
+        let numbers = line.split(separator: " ").compactMap { Double($0) }
+        #expect(numbers.count == 6)
+        #expect(abs(numbers[0] / numbers[3] - 1) < 0.05, "\(line)")
+    }
+
+    @Test("machine comparison without calibration shows absolute times")
+    func machineComparisonAbsoluteWithoutCalibration() throws {
+        let rows = SampleResults.rows(phases: [.total])
+        guard case let .chart(chart) = Plotter(outputDirectory: outputFolder()).charts(for: rows).last else {
+            Issue.record("machine comparison was skipped")
+            return
+        }
+        #expect(chart.title.contains("absolute"))
+    }
+
+    @Test("the memcpy floor is a line, not a bar")
+    func memcpyFloorIsALine() throws {
+        let rows = SampleResults.rows(machines: [SampleResults.fastMachine])
+        let outcome = Plotter(outputDirectory: outputFolder()).charts(for: rows).first { if case let .chart(chart) = $0 { chart.kind == .compositionThroughput } else { false } }
+        guard case let .chart(chart) = outcome else {
+            Issue.record("no throughput chart")
+            return
+        }
+        #expect(!chart.data.contains("\"memcpy"))
+        #expect(chart.body.contains("memcpy floor: 10."))
+        // 500 × 114 × 64 × 4 bytes at 7 GB/s: the simd bar's median is near 7.
+        let simd = try #require(chart.data.split(separator: "\n").first { $0.hasPrefix("\"simd\"") })
+        let median = try #require(Double(simd.split(separator: " ")[1]))
+        #expect(abs(median - 7) < 0.5)
+    }
+
+    @Test("a kept script re-plots on its own from its folder")
+    func scriptReplotsAlone() throws {
+        let paths = try SampleResults.writeFiles(SampleResults.rows(machines: [SampleResults.fastMachine]))
+        let folder = outputFolder()
+        _ = try Plotter(outputDirectory: folder).plot(files: paths)
+        let svg = "\(folder)/time-per-pipeline.svg"
+        try FileManager.default.removeItem(atPath: svg)
+        let gnuplot = try Gnuplot(path: nil)
+        try gnuplot.draw(script: "time-per-pipeline.gp", variables: [], in: URL(fileURLWithPath: folder))
+        #expect(!contents(svg).isEmpty)
+    }
+
+    @Test("missing gnuplot is one clear error before anything is written")
+    func missingGnuplot() throws {
+        let paths = try SampleResults.writeFiles(SampleResults.rows(machines: [SampleResults.fastMachine]))
+        let folder = outputFolder()
+        let error = #expect(throws: PlotError.self) {
+            try Plotter(outputDirectory: folder, gnuplotPath: "/nonexistent/gnuplot").plot(files: paths)
+        }
+        #expect(error?.description.hasPrefix("gnuplot not found") == true)
+        #expect(error?.description.contains("\n") == false)
+        #expect(!FileManager.default.fileExists(atPath: folder))
+    }
+
+    @Test("no rows at all skips every chart")
+    func noRows() {
+        let outcomes = Plotter(outputDirectory: outputFolder()).charts(for: [])
+        #expect(outcomes.count == ChartKind.allCases.count)
+        #expect(outcomes.allSatisfy { if case .skipped = $0 { true } else { false } })
+    }
+
+    @Test("labels cannot break out of gnuplot strings")
+    func quoting() {
+        #expect(PlotText.quoted("a\"b\\c\nd") == "\"a'b/c d\"")
+        #expect(PlotText.fileStem("xeon 8375c/2c") == "xeon-8375c-2c")
+    }
+}
