@@ -12,14 +12,23 @@ public enum Peer: String, Sendable, CaseIterable, Codable {
     case decodeAll = "ffmpeg-decode-all"
     /// Decode floor in keyframe mode: ffmpeg decoding keyframes only to nowhere.
     case decodeKeyframes = "ffmpeg-decode-keyframes"
+    /// filmstrip's own `filmstrip strip` as a whole process, so it is timed exactly like the
+    /// others (start-up, probing and PNG writing included); the pipeline comes from the configuration.
+    case filmstrip = "filmstrip-cli"
 
     /// The program this peer needs.
-    public var program: String { self == .ffmpegthumbnailer ? "ffmpegthumbnailer" : "ffmpeg" }
+    public var program: String {
+        switch self {
+        case .ffmpegthumbnailer: "ffmpegthumbnailer"
+        case .filmstrip: "filmstrip"
+        default: "ffmpeg"
+        }
+    }
 
     /// The accuracy this peer competes in (decode floors are listed with the mode they bound).
     public var accuracy: String {
         switch self {
-        case .ffmpegExact, .decodeAll, .ffmpegthumbnailer: "exact"
+        case .ffmpegExact, .decodeAll, .ffmpegthumbnailer, .filmstrip: "exact"
         case .ffmpegKeyframes, .decodeKeyframes: "keyframe"
         }
     }
@@ -45,6 +54,8 @@ public enum Peer: String, Sendable, CaseIterable, Codable {
             return [["-v", "error", "-nostdin", "-i", video, "-f", "null", "-"]]
         case .decodeKeyframes:
             return [["-v", "error", "-nostdin", "-skip_frame", "nokey", "-i", video, "-f", "null", "-"]]
+        case .filmstrip:
+            preconditionFailure("filmstrip's own command line is built from its configuration")
         case .ffmpegthumbnailer:
             // -t takes a percentage of the duration; the slot centres match filmstrip's plan.
             return (0..<count).map { slot in

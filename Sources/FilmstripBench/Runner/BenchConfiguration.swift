@@ -75,9 +75,32 @@ public struct BenchConfiguration: Sendable, Hashable, Codable {
     /// Width of a synthetic thumbnail in pixels: 64 px high at 16:9.
     public static let syntheticThumbWidth = 114
 
-    public var pipeline: String { peer?.rawValue ?? "\(extractor)+\(composer)" }
+    public var pipeline: String {
+        switch peer {
+        case .filmstrip: "cli:\(extractor)+\(composer)"
+        case let other?: other.rawValue
+        case nil: "\(extractor)+\(composer)"
+        }
+    }
 
-    /// Options recorded in the `options` column: the extraction options for kinds that decode.
+    /// `filmstrip strip` timed as a whole process with this pipeline and its options.
+    public func asCommandLine() -> BenchConfiguration {
+        var copy = self
+        copy.kind = .peer
+        copy.peer = .filmstrip
+        return copy
+    }
+
+    /// Arguments of `filmstrip strip` for this configuration, writing into `folder`.
+    func stripArguments(folder: String) -> [String] {
+        ["strip", videoPath ?? "", "-o", "\(folder)/strip.png", "--count", "\(frameCount)", "--height", "\(thumbHeight)",
+         "--extractor", extractor, "--composer", composer, "--accuracy", accuracy, "--threads", "\(decoderThreads)"]
+            + (skipNonReference ? ["--skip-non-reference"] : []) + (skipLoopFilter ? ["--skip-loop-filter"] : [])
+            + (workers.map { ["--workers", "\($0)"] } ?? [])
+    }
+
+    /// Options recorded in the `options` column: the extraction options for kinds that decode
+    /// (and for filmstrip's own command line).
     public var extractionOptions: ExtractionOptions {
         ExtractionOptions(decoder: DecoderOptions(threads: decoderThreads, skipLoopFilter: skipLoopFilter),
                           skipNonReferenceFrames: skipNonReference, workers: workers)
@@ -111,7 +134,9 @@ public struct BenchConfiguration: Sendable, Hashable, Codable {
                 + (workers.map { " workers=\($0)" } ?? "") + (skipNonReference ? " skip-nonref" : "")
                 + (skipLoopFilter ? " skip-loop-filter" : "") + (kind == .calibrationDecode ? " (calibration)" : "")
         case .peer:
-            "\(pipeline) \(videoID ?? "-") ×\(frameCount) h\(thumbHeight) (peer)"
+            "\(pipeline) \(videoID ?? "-") ×\(frameCount) h\(thumbHeight) \(accuracy) (whole process)"
+                + (peer == .filmstrip ? " threads=\(decoderThreads)" + (workers.map { " workers=\($0)" } ?? "")
+                    + (skipNonReference ? " skip-nonref" : "") + (skipLoopFilter ? " skip-loop-filter" : "") : "")
         case .composeSynthetic, .memcpySynthetic:
             "\(composer) synthetic ×\(frameCount) \(Self.syntheticThumbWidth)x\(thumbHeight) compose only"
         case .calibrationCopy:

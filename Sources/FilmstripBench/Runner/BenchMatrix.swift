@@ -178,7 +178,16 @@ public struct BenchMatrix: Sendable, Hashable {
         if accuracies.contains("keyframe") {
             result.append(.peer(.decodeKeyframes, videoID: videoID, videoPath: path, frameCount: largest, thumbHeight: height))
         }
-        return result.filter { ExternalProcess.find($0.peer!.program) != nil }
+        // filmstrip's own command line beside them, with the pipeline the CLI uses by default
+        // (scaling straight into the strip, keyframe-only decoding in keyframe mode).
+        for count in counts {
+            for accuracy in accuracies where accuracy == "exact" || accuracy == "keyframe" {
+                result.append(BenchConfiguration(kind: .pipeline, extractor: "taskgroup", composer: "fused", videoID: videoID,
+                                                 videoPath: path, frameCount: count, thumbHeight: height, accuracy: accuracy,
+                                                 skipNonReference: accuracy == "exact").asCommandLine())
+            }
+        }
+        return result.filter { $0.peer == .filmstrip || ExternalProcess.find($0.peer!.program) != nil }
     }
 
     /// The questions the seed's case asks, on the 1080p videos at 64 px high:

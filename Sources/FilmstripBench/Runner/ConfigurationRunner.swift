@@ -22,13 +22,18 @@ public enum ConfigurationRunner {
         }
     }
 
+    /// This very `filmstrip` executable.
+    static var ownExecutable: String? {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first
+    }
+
     /// Runs the peer's commands one after another (ffmpegthumbnailer: one per thumbnail) and
     /// reports their summed CPU time and largest peak RSS, read with `wait4` per process.
     private static func runPeer(_ configuration: BenchConfiguration) throws -> BenchMeasurement {
         guard let peer = configuration.peer, let path = configuration.videoPath else {
             throw SetupError(description: "no peer or video for \(configuration.label)")
         }
-        guard let program = ExternalProcess.find(peer.program) else {
+        guard let program = peer == .filmstrip ? Self.ownExecutable : ExternalProcess.find(peer.program) else {
             throw SetupError(description: "\(peer.program) is not installed (apt-get install \(peer.program))")
         }
         let probe = try VideoProbe(path: path)
@@ -36,8 +41,9 @@ public enum ConfigurationRunner {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("filmstrip-peer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let commands = peer.commands(video: path, durationSeconds: probe.durationSeconds, count: configuration.frameCount,
-                                     width: width, height: configuration.thumbHeight, folder: folder.path)
+        let commands = peer == .filmstrip ? [configuration.stripArguments(folder: folder.path)]
+            : peer.commands(video: path, durationSeconds: probe.durationSeconds, count: configuration.frameCount,
+                            width: width, height: configuration.thumbHeight, folder: folder.path)
         var total = BenchMeasurement.PhaseCost(phase: .peer, wallSeconds: 0, cpuUserSeconds: 0, cpuSysSeconds: 0,
                                                peakRSSBytes: 0, framesDecoded: nil)
         for arguments in commands {
