@@ -33,7 +33,7 @@ struct TargetDecoder: ~Copyable {
     private var drainingOneKeyframe = false
 
     init(request: ExtractionRequest) throws(MediaError) {
-        let input = try InputFile(path: request.path)
+        let input = try InputFile(path: request.path, analyzeStreams: false)
         decoder = try Decoder(for: input, options: request.options.decoder)
         self.input = input
         renderer = ThumbnailRenderer(request: request)

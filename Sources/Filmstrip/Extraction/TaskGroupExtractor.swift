@@ -1,6 +1,9 @@
+import Foundation
+
 /// Swift structured concurrency: K workers, each with its own input, decoder and scaler
 /// (FFmpeg contexts are not thread-safe), over K contiguous parts of the plan; each part
-/// runs the `forward` strategy. Results reach the caller in plan order.
+/// runs the `forward` strategy. Parts are cut at keyframe changes so no GOP is decoded
+/// twice. Results reach the caller in plan order.
 public struct TaskGroupExtractor: ThumbnailExtractor {
     public let name = "taskgroup"
     public let summary = "K workers (default: one per core), each with its own decoder, over K parts of the plan"
@@ -9,10 +12,9 @@ public struct TaskGroupExtractor: ThumbnailExtractor {
 
     public func extract(_ request: ExtractionRequest, into delivery: ThumbnailDelivery) async throws {
         let frames = request.plan.distinctFrames
-        let workers = max(1, min(request.options.workers ?? ProcessInfoCores.active, frames.count))
+        let workers = max(1, min(request.options.workers ?? ProcessInfo.processInfo.activeProcessorCount, frames.count))
         try await withThrowingTaskGroup(of: DecodeCounters.self) { group in
-            for part in 0..<workers {
-                let range = frames.count * part / workers..<frames.count * (part + 1) / workers
+            for range in Self.parts(of: frames.map(\.target.keyframePts), workers: workers) {
                 group.addTask {
                     var engine = try TargetDecoder(request: request)
                     return try engine.run(frames[range], policy: .whenKeyframeAhead, delivery: delivery)
@@ -21,10 +23,21 @@ public struct TaskGroupExtractor: ThumbnailExtractor {
             for try await counters in group { delivery.add(counters) }
         }
     }
-}
 
-import Foundation
-
-enum ProcessInfoCores {
-    static var active: Int { ProcessInfo.processInfo.activeProcessorCount }
+    /// Splits targets (ascending, given by their keyframes) into `workers` contiguous parts of
+    /// about equal size, moving each cut to the nearest keyframe change: a cut inside a GOP
+    /// would make two workers decode the start of the same GOP.
+    static func parts(of keyframes: [Int64], workers: Int) -> [Range<Int>] {
+        var cuts = [0]
+        for part in 1..<max(1, workers) {
+            let nominal = keyframes.count * part / workers
+            let low = max(cuts.last! + 1, keyframes.count * (part - 1) / workers + 1)
+            let high = keyframes.count * (part + 1) / workers
+            let boundaries = (low..<max(low, high)).filter { $0 > 0 && $0 < keyframes.count && keyframes[$0] != keyframes[$0 - 1] }
+            let cut = boundaries.min { abs($0 - nominal) < abs($1 - nominal) } ?? nominal
+            cuts.append(max(cuts.last!, cut))
+        }
+        cuts.append(keyframes.count)
+        return zip(cuts, cuts.dropFirst()).map { $0..<$1 }.filter { !$0.isEmpty }
+    }
 }

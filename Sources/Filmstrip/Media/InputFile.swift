@@ -10,7 +10,11 @@ public struct InputFile: ~Copyable {
     let streamIndex: Int32
 
     /// Opens `path` and selects its video stream; every failure is a `MediaError` naming the file.
-    public init(path: String) throws(MediaError) {
+    /// - Parameter analyzeStreams: decode the first frames to complete the stream parameters
+    ///   (`avformat_find_stream_info`). Workers of a file already probed pass false: the
+    ///   container header is enough to set up a decoder, and analysing costs a few
+    ///   full-size decodes per open. They still analyse when the header lacks the codec or size.
+    public init(path: String, analyzeStreams: Bool = true) throws(MediaError) {
         FFmpegLogging.configure()
         try Self.checkIsReadableFile(path)
         var opened: UnsafeMutablePointer<AVFormatContext>?
@@ -24,7 +28,7 @@ public struct InputFile: ~Copyable {
             avformat_close_input(&toClose)
             return MediaError(file: path, reason: reason)
         }
-        let infoResult = avformat_find_stream_info(context, nil)
+        let infoResult = analyzeStreams || !Self.headerDescribesVideo(context) ? avformat_find_stream_info(context, nil) : 0
         if infoResult < 0 {
             throw fail(.notAVideo(FFmpegError(code: infoResult, call: "avformat_find_stream_info").reason))
         }
@@ -103,6 +107,15 @@ public struct InputFile: ~Copyable {
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
         if size == 0 { throw MediaError(file: path, reason: .emptyFile) }
+    }
+
+    /// True when the container header alone names a video codec and picture size.
+    private static func headerDescribesVideo(_ context: UnsafeMutablePointer<AVFormatContext>) -> Bool {
+        (0..<Int(context.pointee.nb_streams)).contains { index in
+            let parameters = context.pointee.streams[index]!.pointee.codecpar.pointee
+            return parameters.codec_type == AVMEDIA_TYPE_VIDEO && parameters.codec_id != AV_CODEC_ID_NONE
+                && parameters.width > 0 && parameters.height > 0
+        }
     }
 
     /// The best video stream, skipping cover art (attached pictures) that audio files carry.

@@ -117,6 +117,7 @@ struct FrameTable {
         Self.lastIndex(in: keyframes, atOrBefore: pts).map { keyframes[$0] } ?? keyframes[0]
     }
 
+    /// Display-order index of the frame starting at `pts` (or the one displayed then).
     func frameIndex(ofPts pts: Int64) -> Int { exactFrame(at: pts) }
 
     func choose(for pts: Int64, accuracy: Accuracy) -> Int {
