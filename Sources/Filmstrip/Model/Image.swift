@@ -58,4 +58,15 @@ public struct Image: Sendable, Equatable {
         }
         return true
     }
+
+    /// True when every visible pixel has alpha 255.
+    public var isOpaque: Bool {
+        pixels.withUnsafeBytes { bytes in
+            for row in 0..<height {
+                let start = row * bytesPerRow
+                for x in 0..<width where bytes[start + x * Self.bytesPerPixel + 3] != 255 { return false }
+            }
+            return true
+        }
+    }
 }
