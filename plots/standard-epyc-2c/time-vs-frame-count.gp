@@ -20,7 +20,7 @@ set grid xtics ytics mxtics mytics
 set key outside right top title "pipeline"
 set title "Wall-clock time against thumbnail count: video av1-360p-5s, phase total, machine epyc-2c"
 set xlabel "thumbnails per strip, N (log scale)"
-set ylabel "wall-clock time, median and 95 % CI (s, log scale)"
+set ylabel "wall-clock time, median and 95 % CI (ms, log scale)"
 plot "time-vs-frame-count.dat" index 0 using 1:2:3:4 with yerrorlines lw 2 pt 7 title "forward+rowcopy", \
      "" index 1 using 1:2:3:4 with yerrorlines lw 2 pt 7 title "scan+rowcopy", \
      "" index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 title "sequential+rowcopy", \

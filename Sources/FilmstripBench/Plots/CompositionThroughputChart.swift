@@ -7,7 +7,7 @@ import Filmstrip
 /// Strip bytes are `frame_count × thumb_width × thumb_height × 4` (RGBA, no gaps or row
 /// padding): the bytes every composer must write. Composition does not depend on the
 /// extractor or the video, so samples of one composer are pooled across them, for the
-/// most common strip shape. The memcpy floor is, by convention, the compose-phase rows
+/// strip shape of the memcpy floor rows (else the most common). The memcpy floor is, by convention, the compose-phase rows
 /// whose `composer` is `memcpy`, timing `memcpyFloor` (see plots/README.md).
 enum CompositionThroughputChart {
     /// The `composer` cell of memcpy floor rows.
@@ -28,7 +28,10 @@ enum CompositionThroughputChart {
 
     static func make(_ samples: PlotSamples, machine: String, stem: String) -> ChartOutcome {
         let compose = samples.filter { $0.key.phase == .compose && $0.seconds > 0 }
-        guard let shape = compose.mostCommon({ StripShape(frameCount: $0.key.frameCount, thumbWidth: $0.key.thumbWidth, thumbHeight: $0.key.thumbHeight) }) else {
+        // The strip shape that has memcpy floor rows (the synthetic composition runs) wins:
+        // a chart against the floor is the point; otherwise the most common shape.
+        let floorRows = compose.filter { $0.key.composer == memcpyComposer }
+        guard let shape = (floorRows.samples.isEmpty ? compose : floorRows).mostCommon({ StripShape(frameCount: $0.key.frameCount, thumbWidth: $0.key.thumbWidth, thumbHeight: $0.key.thumbHeight) }) else {
             return .skipped(.compositionThroughput, reason: "no rows with phase compose for machine \(machine)")
         }
         let byKey = compose.filter {
