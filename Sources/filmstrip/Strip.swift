@@ -105,6 +105,9 @@ extension FilmstripCommand {
                 try StripWriter.checkWritable(output)
                 if let manifest { try StripWriter.checkWritable(manifest) }
                 let probe = try VideoProbe(path: video)
+                if probe.dataEndsEarly {
+                    FileHandle.standardError.write(Data("filmstrip: warning: \(video): data ends early (file truncated?): the strip covers the \(String(format: "%.3f", probe.durationSeconds)) s that can be read\n".utf8))
+                }
                 let plan = try SamplePlan(probe: probe, count: count, from: from.flatMap(TimeParsing.seconds),
                                           to: to.flatMap(TimeParsing.seconds), accuracy: Accuracy(parsing: accuracy)!)
                 let options = ExtractionOptions(decoder: DecoderOptions(threads: threads, skipLoopFilter: skipLoopFilter), skipNonReferenceFrames: skipNonReference,

@@ -71,6 +71,19 @@ struct StripCommandTests {
         #expect(missing.standardError == "filmstrip: /no/such/video.mp4: no such file\n")
     }
 
+    @Test("a truncated file makes a strip of what can be read, with a warning")
+    func truncatedFile() throws {
+        let folder = try TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let original = try Data(contentsOf: URL(fileURLWithPath: try TestSupport.video("h264-360p-20s")))
+        let cut = folder.appendingPathComponent("cut.mp4").path, output = folder.appendingPathComponent("cut.png").path
+        try original.prefix(original.count * 3 / 10).write(to: URL(fileURLWithPath: cut))
+        let result = try TestSupport.runCLI(["strip", cut, "-o", output, "--count", "8"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("data ends early"))
+        #expect(FileManager.default.fileExists(atPath: output))
+    }
+
     @Test("a JPEG wider than 65535 px is a clear error, not a broken file")
     func jpegTooWide() throws {
         let folder = try TestSupport.scratchDirectory()
