@@ -80,16 +80,3 @@ struct PipelineTests {
         #expect(large - small <= extraThumbnails + extraStrip + slack, "peak \(small) -> \(large) bytes")
     }
 }
-
-extension Image {
-    /// The pixels inside `rectangle`, as a new image.
-    func cropped(to rectangle: PixelRect) -> Image {
-        var result = Image(width: rectangle.width, height: rectangle.height)
-        for row in 0..<rectangle.height {
-            let from = (rectangle.y + row) * bytesPerRow + rectangle.x * 4
-            result.pixels.replaceSubrange(row * result.bytesPerRow..<row * result.bytesPerRow + rectangle.width * 4,
-                                          with: pixels[from..<from + rectangle.width * 4])
-        }
-        return result
-    }
-}

@@ -7,8 +7,7 @@ import Foundation
 /// finished bands into the strip while other children still run. The extra copy is the
 /// price of staying within the rules: `Array` only lends a pointer to its storage for the
 /// duration of a synchronous closure, so children cannot safely be handed a pointer into
-/// `strip.pixels` across the `await`, and sharing one needs no `@unchecked Sendable`
-/// wrapper this way.
+/// `strip.pixels` across the `await`; this way no unchecked Sendable wrapper is needed.
 public struct TaskGroupComposer: StripComposer {
     public let name = "taskgroup"
     public let summary = "bands of rows composed in a Swift task group, SIMD inside each band"

@@ -157,7 +157,7 @@ struct TargetDecoder: ~Copyable {
         for slot in slots {
             let requested = request.plan.targets[slot].requestedTime
             delivery.deliver(Thumbnail(slot: slot, requestedTime: requested, actualTime: Timestamp(pts: shownPts, timeBase: timeBase),
-                                       frameIndex: frames.frameIndex(ofPts: shownPts), substituted: shownPts != target.framePts,
+                                       frameIndex: frames.exactFrame(at: shownPts), substituted: shownPts != target.framePts,
                                        image: image))
         }
     }

@@ -117,21 +117,18 @@ struct FrameTable {
         Self.lastIndex(in: keyframes, atOrBefore: pts).map { keyframes[$0] } ?? keyframes[0]
     }
 
-    /// Display-order index of the frame starting at `pts` (or the one displayed then).
-    func frameIndex(ofPts pts: Int64) -> Int { exactFrame(at: pts) }
-
     func choose(for pts: Int64, accuracy: Accuracy) -> Int {
         switch accuracy {
         case .exact:
             return exactFrame(at: pts)
         case .keyframe:
-            return frameIndex(ofPts: nearestKeyframe(to: pts, within: nil))
+            return exactFrame(at: nearestKeyframe(to: pts, within: nil))
         case .tolerance(let before, let after):
             let low = pts - (before / timeBase).floor, high = pts + (after / timeBase).floor
             // A keyframe in the window decodes alone; otherwise the earliest frame in the window
             // needs the fewest frames decoded after its GOP's keyframe.
             let keyframe = nearestKeyframe(to: pts, within: low...high)
-            if keyframe >= low && keyframe <= high { return frameIndex(ofPts: keyframe) }
+            if keyframe >= low && keyframe <= high { return exactFrame(at: keyframe) }
             let exact = exactFrame(at: pts)
             let earliest = (Self.lastIndex(in: times, atOrBefore: low - 1).map { $0 + 1 } ?? 0)
             return earliest <= exact && times[earliest] >= low ? earliest : exact

@@ -1,3 +1,4 @@
+import Filmstrip
 import Foundation
 import Glibc
 
@@ -60,7 +61,7 @@ public enum ExternalProcess {
         let terminatedBySignal = status & 0x7F != 0
         return ExternalRun(exitStatus: terminatedBySignal ? -1 : (status >> 8) & 0xFF,
                            signal: terminatedBySignal ? status & 0x7F : nil,
-                           wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18,
+                           wallSeconds: wall.seconds,
                            userSeconds: Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6,
                            systemSeconds: Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6,
                            peakRSSBytes: usage.ru_maxrss * 1024, timedOut: timedOut)

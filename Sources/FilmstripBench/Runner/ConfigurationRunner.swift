@@ -132,7 +132,7 @@ public enum ConfigurationRunner {
         let layout = try StripLayout(thumbnails: thumbnails)
         var source = layout.makeStrip()
         for (thumbnail, rectangle) in zip(thumbnails, layout.destinations) {
-            copy(thumbnail, into: &source, at: rectangle)
+            source.paste(thumbnail, atX: rectangle.x, y: rectangle.y)
         }
         var strip = layout.makeStrip()
         let start = ResourceSnapshot.now()
@@ -186,31 +186,11 @@ public enum ConfigurationRunner {
     static func maxFrameError(_ thumbnails: [Thumbnail], strip: Image, layout: StripLayout, plan: SamplePlan) -> Int? {
         var largest = 0
         for thumbnail in thumbnails {
-            let image = thumbnail.image ?? crop(strip, to: layout.destinations[thumbnail.slot])
+            let image = thumbnail.image ?? strip.cropped(to: layout.destinations[thumbnail.slot])
             guard let marker = FrameIndexMarker.read(from: image) else { return nil }
             largest = max(largest, abs(marker - plan.targets[thumbnail.slot].frameIndex))
         }
         return largest
-    }
-
-    private static func crop(_ image: Image, to rectangle: PixelRect) -> Image {
-        var result = Image(width: rectangle.width, height: rectangle.height)
-        let rowBytes = rectangle.width * Image.bytesPerPixel
-        for row in 0..<rectangle.height {
-            let from = (rectangle.y + row) * image.bytesPerRow + rectangle.x * Image.bytesPerPixel
-            result.pixels.replaceSubrange(row * result.bytesPerRow..<row * result.bytesPerRow + rowBytes,
-                                          with: image.pixels[from..<from + rowBytes])
-        }
-        return result
-    }
-
-    private static func copy(_ thumbnail: Image, into strip: inout Image, at rectangle: PixelRect) {
-        let rowBytes = thumbnail.width * Image.bytesPerPixel
-        for row in 0..<thumbnail.height {
-            let to = (rectangle.y + row) * strip.bytesPerRow + rectangle.x * Image.bytesPerPixel
-            strip.pixels.replaceSubrange(to..<to + rowBytes,
-                                         with: thumbnail.pixels[row * thumbnail.bytesPerRow..<row * thumbnail.bytesPerRow + rowBytes])
-        }
     }
 }
 
