@@ -121,6 +121,23 @@ struct ExtractionConformanceTests {
         #expect(try await Self.run("sequential", byWidth).allSatisfy { $0.image!.width == 160 && $0.image!.height == 90 })
     }
 
+    @Test("taskgroup workers taking GOPs from the queue, costliest first, give the planned frames in plan order",
+          arguments: [(Accuracy.exact, 2), (.exact, 3), (.keyframe, 2)])
+    func queuedGOPs(accuracy: Accuracy, workers: Int) async throws {
+        // 11 GOPs: enough runs for the queue rather than the contiguous split.
+        let plain = try Self.request("h264-360p-20s", count: 37, accuracy: accuracy)
+        let queued = try Self.request("h264-360p-20s", count: 37, accuracy: accuracy,
+                                      options: ExtractionOptions(skipNonReferenceFrames: true, workers: workers))
+        #expect(Set(queued.plan.targets.map(\.keyframePts)).count >= 2 * workers)
+        let reference = try await Self.run("forward", plain)
+        let thumbnails = try await Self.run("taskgroup", queued)
+        #expect(thumbnails.map(\.slot) == Array(0..<37))
+        #expect(thumbnails.map { $0.image! } == reference.map { $0.image! })
+        for (thumbnail, target) in zip(thumbnails, queued.plan.targets) {
+            #expect(FrameIndexMarker.read(from: thumbnail.image!) == target.frameIndex, "slot \(target.slot)")
+        }
+    }
+
     @Test("decoder options keep exact results identical", arguments: [
         ExtractionOptions(decoder: DecoderOptions(threads: 0)),
         ExtractionOptions(skipNonReferenceFrames: true),

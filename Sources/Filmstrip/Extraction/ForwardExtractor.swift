@@ -8,6 +8,7 @@ public struct ForwardExtractor: ThumbnailExtractor {
 
     public func extract(_ request: ExtractionRequest, into delivery: ThumbnailDelivery) async throws {
         var engine = try TargetDecoder(request: request)
-        delivery.add(try engine.run(request.plan.distinctFrames[...], policy: .whenKeyframeAhead, delivery: delivery))
+        try engine.run(request.plan.distinctFrames[...], policy: .whenKeyframeAhead, delivery: delivery)
+        delivery.add(engine.workDone)
     }
 }

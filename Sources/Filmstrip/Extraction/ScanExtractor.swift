@@ -9,6 +9,7 @@ public struct ScanExtractor: ThumbnailExtractor {
 
     public func extract(_ request: ExtractionRequest, into delivery: ThumbnailDelivery) async throws {
         var engine = try TargetDecoder(request: request)
-        delivery.add(try engine.run(request.plan.distinctFrames[...], policy: .never, delivery: delivery))
+        try engine.run(request.plan.distinctFrames[...], policy: .never, delivery: delivery)
+        delivery.add(engine.workDone)
     }
 }

@@ -31,6 +31,9 @@ struct TargetDecoder: ~Copyable {
     private var decodedAnything = false
     /// Keyframe-only mode: one keyframe packet was sent followed by end-of-stream.
     private var drainingOneKeyframe = false
+    /// Presentation times of the frames the current `run` must show: with
+    /// `skipNonReferenceFrames`, every other frame that no frame refers to is not decoded.
+    private var targetTimes: Set<Int64> = []
 
     init(request: ExtractionRequest) throws(MediaError) {
         let input = try InputFile(path: request.path, analyzeStreams: false)
@@ -45,10 +48,15 @@ struct TargetDecoder: ~Copyable {
         request.options.keyframeOnlyDecoding && request.plan.accuracy == .keyframe
     }
 
-    /// Delivers every target of `targets` (ascending, distinct frames) and returns the work counters.
+    /// The work done so far, over every `run`.
+    var workDone: DecodeCounters { counters }
+
+    /// Delivers every target of `targets` (ascending, distinct frames). May be called again
+    /// with later targets; it goes on from where the last call left the decoder.
     mutating func run(_ targets: ArraySlice<(target: SamplePlan.Target, slots: [Int])>, policy: SeekPolicy,
-                      delivery: ThumbnailDelivery) throws -> DecodeCounters {
+                      delivery: ThumbnailDelivery) throws {
         if keyframeOnly { decoder.skipping = .nonKeyframes }
+        targetTimes = Set(targets.map(\.target.framePts))
         for (target, slots) in targets {
             try Task.checkCancellation()
             let position = holdsFrame ? frame.presentationTime : nil
@@ -68,7 +76,6 @@ struct TargetDecoder: ~Copyable {
             }
             try deliver(target, slots: slots, to: delivery)
         }
-        return counters
     }
 
     private mutating func seek(to keyframePts: Int64) throws(MediaError) {
@@ -88,7 +95,7 @@ struct TargetDecoder: ~Copyable {
                 try previous.reference(frame)
                 holdsPrevious = true
             }
-            guard try decodeNext(skippingNonReferenceBefore: pts) else {
+            guard try decodeNext() else {
                 holdsFrame = false
                 return
             }
@@ -97,7 +104,7 @@ struct TargetDecoder: ~Copyable {
     }
 
     /// Leaves the next good decoded frame in `frame`; false at the end of the stream.
-    private mutating func decodeNext(skippingNonReferenceBefore target: Int64) throws -> Bool {
+    private mutating func decodeNext() throws -> Bool {
         while true {
             switch decoder.receive(into: &frame) {
             case .frame:
@@ -122,8 +129,10 @@ struct TargetDecoder: ~Copyable {
                 counters.packetsRead += 1
                 if keyframeOnly && !packet.isKeyframe { continue }
                 if request.options.skipNonReferenceFrames && !keyframeOnly {
-                    // Frames displayed before the target are never shown; if nothing references them they need no decoding.
-                    decoder.skipping = (packet.pts ?? Int64.max) < target ? .nonReference : .none
+                    // A frame that is not shown and that no other frame refers to needs no decoding,
+                    // whether it comes before the target or between targets. Packets without a
+                    // time are decoded, to be safe.
+                    decoder.skipping = packet.pts.map { !targetTimes.contains($0) } ?? false ? .nonReference : .none
                 }
                 if case .damaged = decoder.send(packet) { counters.damagedFrames += 1 }
                 if keyframeOnly {
