@@ -195,7 +195,8 @@ public struct BenchMatrix: Sendable, Hashable {
     ///   `taskgroup` with 1, 2 and 4 workers (single-threaded codec) for the scaling curve;
     /// - exact, 50 thumbnails: the best candidates again, for peak memory against 500;
     /// - exact and keyframe, 20 thumbnails, and keyframe at 500: the per-target strategies;
-    /// - with `peers`, the ffmpeg CLI, ffmpegthumbnailer and the decode floors beside them;
+    /// - with `peers`, the ffmpeg CLI, ffmpegthumbnailer and the decode floors beside them,
+    ///   and filmstrip's command line at 500 exact with the loop filter skipped;
     /// - the short- and long-GOP variants with the leading candidates only.
     func seedStudyConfigurations(videoPaths: [String: String]) -> [BenchConfiguration] {
         func pipeline(_ extractor: String, _ videoID: String, _ count: Int, _ accuracy: String, threads: Int = 1,
@@ -228,6 +229,9 @@ public struct BenchMatrix: Sendable, Hashable {
         if peers {
             result += peerConfigurations(videoID: seed, path: videoPaths[seed], counts: [20, 50, 500], height: 64,
                                          accuracies: ["exact", "keyframe"])
+            // The same frames with the loop filter skipped (a mode the options column names),
+            // as a whole process beside the ffmpeg CLI.
+            result.append(pipeline("taskgroup", seed, 500, "exact", skip: true, loopFilter: true).asCommandLine())
         }
         for variant in Self.seedVideoIDs.dropFirst() {
             result += [
