@@ -22,6 +22,7 @@ let package = Package(
             pkgConfig: "libavformat libavcodec libswscale libavutil",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
         ),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "CKernels",
             cSettings: [.unsafeFlags(["-fopenmp", "-O3"])],
@@ -32,7 +33,7 @@ let package = Package(
         ),
         .target(
             name: "Filmstrip",
-            dependencies: ["CFFmpeg", "CKernels"],
+            dependencies: ["CFFmpeg", "CZlib", "CKernels"],
             // Tests paint, encode, decode and compare real video frames; unoptimised Swift makes
             // that 20-50x slower, so the library is optimised in debug builds too.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]

@@ -6,6 +6,7 @@ packages=(
   pkg-config
   libavformat-dev libavcodec-dev libswscale-dev libavutil-dev   # FFmpeg 5.1 C libraries and headers
   libomp-dev                                                     # OpenMP runtime for the C kernels
+  zlib1g-dev                                                     # deflate for the streaming PNG writer
   ffmpeg ffmpegthumbnailer                                       # peers measured side by side
   gnuplot-nox                                                    # plots
 )

@@ -74,7 +74,7 @@ extension FilmstripCommand {
         @Flag(help: "Skip the in-loop deblocking filter: faster decoding, slightly blockier thumbnails (same frames).")
         var skipLoopFilter = false
 
-        @Flag(help: "Print a JSON line of measurements (phase seconds, frames decoded, peak RSS before writing) on stdout.")
+        @Flag(help: "Print a JSON line of measurements (phase seconds, frames decoded, peak RSS before and after writing) on stdout.")
         var stats = false
 
         @Option(help: "Also write a JSON manifest: per thumbnail the requested and actual time and its rectangle.")
@@ -118,9 +118,9 @@ extension FilmstripCommand {
                 let stripOptions = StripOptions(columns: columns, gap: gap, background: Self.color(background)!,
                                                 selection: select.flatMap(TimeParsing.range))
                 let result = try await pipeline.run(request, options: stripOptions)
-                // Measured before encoding: the PNG encoder's own copies of the strip are not the pipeline's.
+                // Measured before and after writing: the pipeline's peak, and the run's with the writer's buffers.
                 let pipelinePeakBytes = ResourceUsage.peakResidentBytes
-                try StripWriter.write(result.strip, to: output)
+                try StripWriter.write(result.pixels, to: output)
                 if let manifest {
                     let data = try StripManifest(result: result, request: request, pipeline: pipeline, stripOptions: stripOptions).json()
                     try StripWriter.writeAtomically(data, to: manifest)
@@ -129,7 +129,7 @@ extension FilmstripCommand {
                     let measurements: [String: Double] = [
                         "extract_s": result.extractSeconds, "compose_s": result.composeSeconds,
                         "frames_decoded": Double(result.counters.framesDecoded), "seeks": Double(result.counters.seeks),
-                        "peak_rss_bytes": Double(pipelinePeakBytes),
+                        "peak_rss_bytes": Double(pipelinePeakBytes), "peak_rss_written_bytes": Double(ResourceUsage.peakResidentBytes),
                     ]
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = .sortedKeys
@@ -138,7 +138,7 @@ extension FilmstripCommand {
                 }
                 let substituted = result.thumbnails.filter(\.substituted).count
                 let note = substituted > 0 ? ", \(substituted) shown by a neighbouring frame (damaged data)" : ""
-                print("\(output): \(result.strip.width)x\(result.strip.height), \(count) thumbnails via \(pipeline.name)\(note)")
+                print("\(output): \(result.pixels.width)x\(result.pixels.height), \(count) thumbnails via \(pipeline.name)\(note)")
             } catch let error as PlanError {
                 throw failWithMessage("\(video): \(error)")
             } catch let error as LayoutError {

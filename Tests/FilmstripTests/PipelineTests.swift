@@ -35,8 +35,9 @@ struct PipelineTests {
     func stripCellsShowPlannedFrames() async throws {
         let request = try Self.request(try TestSupport.video("hevc-180p-2s"), count: 12)
         let result = try await Pipeline(named: "forward+fused")!.run(request, options: StripOptions(columns: 5, gap: 4))
+        let strip = result.strip
         for (target, rectangle) in zip(request.plan.targets, result.layout.destinations) {
-            #expect(FrameIndexMarker.read(from: result.strip.cropped(to: rectangle)) == target.frameIndex)
+            #expect(FrameIndexMarker.read(from: strip.cropped(to: rectangle)) == target.frameIndex)
         }
     }
 
@@ -51,6 +52,17 @@ struct PipelineTests {
         }
     }
 
+    @Test("the fused pipeline's RGB canvas makes the same strip as RGBA thumbnails, on every quick reference video",
+          arguments: ReferenceSuite.quick.specs.map(\.id))
+    func fusedCanvasOnEveryReferenceVideo(id: String) async throws {
+        let request = try Self.request(try TestSupport.video(id), count: 7)
+        let fused = try await Pipeline(named: "taskgroup+fused")!.run(request, options: StripOptions(gap: 1))
+        let plain = try await Pipeline(named: "sequential+rowcopy")!.run(request, options: StripOptions(gap: 1))
+        #expect(fused.pixels.pixelFormat == .rgb)
+        let same = fused.strip == plain.strip
+        #expect(same, "\(id)")
+    }
+
     @Test("fused rotated video: upright portrait cells")
     func fusedRotation() async throws {
         let request = try Self.request(try TestSupport.video("h264-180p-2s-rot90"), count: 4)
@@ -60,23 +72,29 @@ struct PipelineTests {
         #expect(fused.strip.width == 4 * 36 && fused.strip.height == 64)
     }
 
-    @Test("peak memory grows with N only by the thumbnails and the strip")
-    func memoryDoesNotGrowWithFrames() throws {
+    @Test("peak memory grows with N only by the thumbnails and the strip, writing included", arguments: ["simd", "fused"])
+    func memoryDoesNotGrowWithFrames(composer: String) throws {
         let path = try TestSupport.video("h264-360p-20s")
-        func peak(_ count: Int) throws -> Double {
+        func peaks(_ count: Int) throws -> (pipeline: Double, written: Double) {
             let result = try TestSupport.runCLI(["strip", path, "-o", FileManager.default.temporaryDirectory
                 .appendingPathComponent("memory-\(count)-\(UUID().uuidString).png").path,
-                "--count", "\(count)", "--height", "32", "--extractor", "forward", "--stats"])
+                "--count", "\(count)", "--height", "32", "--extractor", "forward", "--composer", composer, "--stats"])
             #expect(result.status == 0, "\(result.standardError)")
             let json = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Double]
-            return try #require(json?["peak_rss_bytes"])
+            return (try #require(json?["peak_rss_bytes"]), try #require(json?["peak_rss_written_bytes"]))
         }
-        let small = try peak(50), large = try peak(500)
-        // 57x32 thumbnails: 32 rows of 256 aligned bytes each; the strip grows by 450 cells of 57x32 RGBA.
-        let extraThumbnails = 450.0 * 32 * 256
-        let extraStrip = Double(Image.alignedRowBytes(forWidth: 500 * 57) - Image.alignedRowBytes(forWidth: 50 * 57)) * 32
-        let slack = 4.0 * 1024 * 1024
-        // Keeping one decoded 640x360 frame per thumbnail would add about 450 x 345 KB = 155 MB.
-        #expect(large - small <= extraThumbnails + extraStrip + slack, "peak \(small) -> \(large) bytes")
+        let small = try peaks(50), large = try peaks(500)
+        // 57x32 thumbnails: 32 rows of 256 aligned bytes each. The fused pipeline keeps no thumbnails,
+        // and its canvas is RGB (the video and the background are opaque).
+        let extraThumbnails = composer == "fused" ? 0 : 450.0 * 32 * 256
+        let format: PixelFormat = composer == "fused" ? .rgb : .rgba
+        let extraStrip = Double(format.alignedRowBytes(forWidth: 500 * 57) - format.alignedRowBytes(forWidth: 50 * 57)) * 32
+        // Allocator and decoder-pool noise between runs: a few 640x360 frames (345 KB each).
+        let slack = 2.0 * 1024 * 1024
+        // Keeping one decoded 640x360 frame per thumbnail would add about 450 x 345 KB = 155 MB; a writer
+        // that copies the strip (as libavcodec's PNG encoder did) would add a strip or more.
+        #expect(large.pipeline - small.pipeline <= extraThumbnails + extraStrip + slack, "peak \(small) -> \(large) bytes")
+        #expect(large.written - small.written <= extraThumbnails + extraStrip + slack, "peak \(small) -> \(large) bytes")
+        #expect(large.written - large.pipeline <= slack, "writing raised the peak from \(large.pipeline) to \(large.written) bytes")
     }
 }

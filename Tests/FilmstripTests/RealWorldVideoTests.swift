@@ -34,6 +34,17 @@ struct RealWorldVideoTests {
             #expect(Self.meanAbsoluteDifference(image, cli) < 6, "\(name) frame \(thumbnail.frameIndex)")
         }
     }
+    @Test("the fused pipeline's RGB canvas makes the same strip as composed RGBA thumbnails", arguments: names)
+    func fusedStripMatchesComposed(name: String) async throws {
+        let path = Self.folder.appendingPathComponent(name).path
+        let probe = try VideoProbe(path: path)
+        let request = try ExtractionRequest(path: path, probe: probe, plan: try SamplePlan(probe: probe, count: 8))
+        let fused = try await Pipeline(named: "taskgroup+fused")!.run(request)
+        let composed = try await Pipeline(named: "sequential+rowcopy")!.run(request)
+        #expect(fused.pixels.pixelFormat == .rgb)
+        let same = fused.strip == composed.strip
+        #expect(same, "\(name)")
+    }
 
     static func decodeWithCLI(_ ffmpeg: String, path: String, frame: Int, width: Int, height: Int) throws -> [UInt8] {
         let process = Process()

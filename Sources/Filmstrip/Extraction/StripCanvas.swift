@@ -3,27 +3,51 @@
 /// `@unchecked Sendable` is safe because of how it is used: every slot's rectangle is
 /// written by exactly one worker (slots are partitioned between workers), rectangles do not
 /// overlap, and the owner reads the pixels only after every worker has finished.
-public final class StripCanvas: @unchecked Sendable {
+public final class StripCanvas: PixelRows, @unchecked Sendable {
     let bytes: UnsafeMutableRawPointer
     public let width: Int
     public let height: Int
+    /// `.rgb` only when nothing in the strip can be transparent: then the canvas, the largest
+    /// buffer of a run with many thumbnails, is a quarter smaller.
+    public let pixelFormat: PixelFormat
     public let bytesPerRow: Int
     /// Destination rectangle of each slot, in strip pixels.
     public let rectangles: [PixelRect]
 
-    /// A canvas of the layout's size, filled with its background colour.
-    public init(layout: StripLayout) {
+    /// A canvas of the layout's size, filled with its background colour, which must be
+    /// opaque for an `.rgb` canvas.
+    public init(layout: StripLayout, pixelFormat: PixelFormat = .rgba) {
+        precondition(pixelFormat == .rgba || layout.background.alpha == 255, "an RGB canvas needs an opaque background")
         width = layout.width
         height = layout.height
-        bytesPerRow = Image.alignedRowBytes(forWidth: width)
+        self.pixelFormat = pixelFormat
+        bytesPerRow = pixelFormat.alignedRowBytes(forWidth: width)
         rectangles = layout.destinations
         bytes = UnsafeMutableRawPointer.allocate(byteCount: bytesPerRow * height, alignment: Image.rowAlignment)
         bytes.initializeMemory(as: UInt8.self, repeating: 0, count: bytesPerRow * height)
         let background = layout.background
-        let word = UInt32(background.red) | UInt32(background.green) << 8 | UInt32(background.blue) << 16 | UInt32(background.alpha) << 24
-        for row in 0..<height {
-            (bytes + row * bytesPerRow).initializeMemory(as: UInt32.self, repeating: word, count: width)
+        switch pixelFormat {
+        case .rgba:
+            let word = UInt32(background.red) | UInt32(background.green) << 8 | UInt32(background.blue) << 16 | UInt32(background.alpha) << 24
+            for row in 0..<height {
+                (bytes + row * bytesPerRow).initializeMemory(as: UInt32.self, repeating: word, count: width)
+            }
+        case .rgb:
+            let first = bytes.assumingMemoryBound(to: UInt8.self)
+            for x in 0..<width {
+                (first[3 * x], first[3 * x + 1], first[3 * x + 2]) = (background.red, background.green, background.blue)
+            }
+            for row in 1..<height {
+                (bytes + row * bytesPerRow).copyMemory(from: bytes, byteCount: width * 3)
+            }
         }
+    }
+
+    /// The canvas a fused pipeline scales `request`'s frames into: RGB when neither the
+    /// background nor the video's pixel format (as probed) can be transparent.
+    public convenience init(layout: StripLayout, for request: ExtractionRequest) {
+        let opaque = layout.background.alpha == 255 && !Scaler.hasAlpha(pixelFormatNamed: request.probe.pixelFormat)
+        self.init(layout: layout, pixelFormat: opaque ? .rgb : .rgba)
     }
 
     deinit { bytes.deallocate() }
@@ -31,16 +55,21 @@ public final class StripCanvas: @unchecked Sendable {
     /// Start of slot `slot`'s rectangle.
     func origin(ofSlot slot: Int) -> UnsafeMutableRawPointer {
         let rectangle = rectangles[slot]
-        return bytes + rectangle.y * bytesPerRow + rectangle.x * Image.bytesPerPixel
+        return bytes + rectangle.y * bytesPerRow + rectangle.x * pixelFormat.bytesPerPixel
     }
 
-    /// Copies `image` into slot `slot`'s rectangle.
+    /// Copies RGBA `image` into slot `slot`'s rectangle (dropping alpha on an RGB canvas,
+    /// which only ever receives opaque images).
     func place(_ image: Image, inSlot slot: Int) {
         let target = origin(ofSlot: slot)
+        let rows = min(image.height, rectangles[slot].height), columns = min(image.width, rectangles[slot].width)
         image.pixels.withUnsafeBytes { source in
-            for row in 0..<min(image.height, rectangles[slot].height) {
-                (target + row * bytesPerRow).copyMemory(from: source.baseAddress! + row * image.bytesPerRow,
-                                                        byteCount: min(image.width, rectangles[slot].width) * Image.bytesPerPixel)
+            for row in 0..<rows {
+                let from = source.baseAddress! + row * image.bytesPerRow, to = target + row * bytesPerRow
+                switch pixelFormat {
+                case .rgba: to.copyMemory(from: from, byteCount: columns * 4)
+                case .rgb: for x in 0..<columns { (to + 3 * x).copyMemory(from: from + 4 * x, byteCount: 3) }
+                }
             }
         }
     }
@@ -49,14 +78,42 @@ public final class StripCanvas: @unchecked Sendable {
     func duplicate(slot source: Int, into destination: Int) {
         let from = origin(ofSlot: source), to = origin(ofSlot: destination)
         for row in 0..<rectangles[source].height {
-            (to + row * bytesPerRow).copyMemory(from: from + row * bytesPerRow, byteCount: rectangles[source].width * Image.bytesPerPixel)
+            (to + row * bytesPerRow).copyMemory(from: from + row * bytesPerRow, byteCount: rectangles[source].width * pixelFormat.bytesPerPixel)
         }
     }
 
-    /// The finished strip as an `Image` (one copy of the pixels).
-    public func image() -> Image {
-        let pixels = [UInt8](UnsafeRawBufferPointer(start: bytes, count: bytesPerRow * height))
-        return Image(width: width, height: height, bytesPerRow: bytesPerRow, pixels: pixels)
+    public var isOpaque: Bool {
+        guard pixelFormat == .rgba else { return true }
+        for row in 0..<height {
+            let pixels = (bytes + row * bytesPerRow).assumingMemoryBound(to: UInt8.self)
+            for x in 0..<width where pixels[4 * x + 3] != 255 { return false }
+        }
+        return true
+    }
+
+    public func withUnsafePixels<Result, Failure: Error>(_ body: (UnsafeRawPointer) throws(Failure) -> Result) throws(Failure) -> Result {
+        try body(UnsafeRawPointer(bytes))
+    }
+
+    /// The finished strip as an RGBA `Image` (a copy of the pixels).
+    public func rgbaImage() -> Image {
+        switch pixelFormat {
+        case .rgba:
+            return Image(width: width, height: height, bytesPerRow: bytesPerRow,
+                         pixels: [UInt8](UnsafeRawBufferPointer(start: bytes, count: bytesPerRow * height)))
+        case .rgb:
+            var image = Image(width: width, height: height)
+            image.pixels.withUnsafeMutableBytes { target in
+                for row in 0..<height {
+                    let from = (bytes + row * bytesPerRow).assumingMemoryBound(to: UInt8.self)
+                    let to = (target.baseAddress! + row * image.bytesPerRow).assumingMemoryBound(to: UInt8.self)
+                    for x in 0..<width {
+                        (to[4 * x], to[4 * x + 1], to[4 * x + 2], to[4 * x + 3]) = (from[3 * x], from[3 * x + 1], from[3 * x + 2], 255)
+                    }
+                }
+            }
+            return image
+        }
     }
 }
 
@@ -65,12 +122,13 @@ extension StripCanvas {
     func dim(_ dimming: Dimming?) {
         guard let dimming else { return }
         let outside = [0..<min(max(dimming.selectedFromX, 0), width), min(max(dimming.selectedToX, 0), width)..<width]
+        let stride = pixelFormat.bytesPerPixel
         for row in 0..<height {
             let pixels = (bytes + row * bytesPerRow).assumingMemoryBound(to: UInt8.self)
             for columns in outside {
                 for x in columns {
                     for channel in 0..<3 {
-                        pixels[x * 4 + channel] = Dimming.dim(pixels[x * 4 + channel], factor256: dimming.factor256)
+                        pixels[x * stride + channel] = Dimming.dim(pixels[x * stride + channel], factor256: dimming.factor256)
                     }
                 }
             }

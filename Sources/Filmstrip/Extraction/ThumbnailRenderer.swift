@@ -24,7 +24,8 @@ struct ThumbnailRenderer: ~Copyable {
             canvas.place(try render(frame), inSlot: slot)
             return
         }
-        try scaler.scale(frame, into: canvas.origin(ofSlot: slot), bytesPerRow: canvas.bytesPerRow, width: width, height: height)
+        try scaler.scale(frame, into: canvas.origin(ofSlot: slot), bytesPerRow: canvas.bytesPerRow, width: width, height: height,
+                         format: canvas.pixelFormat)
     }
 
     mutating func render(_ frame: borrowing Frame) throws(FFmpegError) -> Image {

@@ -1,15 +1,8 @@
 import CFFmpeg
 
-/// Encodes a single RGBA `Image` to an image file format with libavcodec.
+/// Encodes a single RGBA `Image` to an image file format with libavcodec (PNG has its own
+/// streaming writer, `PNGWriter`).
 public enum ImageEncoder {
-    /// PNG bytes of `image` (8-bit RGBA, or RGB when `keepAlpha` is false).
-    /// `compressionLevel` is zlib's 0–9: strips are wide and mostly photographic, where level 3
-    /// writes files a few percent larger than the default 6 in about half the time.
-    public static func png(_ image: Image, keepAlpha: Bool = true, compressionLevel: Int = 3) throws(FFmpegError) -> [UInt8] {
-        try encode(image, codecID: AV_CODEC_ID_PNG, pixelFormat: keepAlpha ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24,
-                   compressionLevel: compressionLevel)
-    }
-
     /// JPEG bytes of `image` (alpha dropped), `quality` 1 (worst) to 100 (best).
     /// JPEG cannot describe images wider or taller than 65535 pixels.
     public static func jpeg(_ image: Image, quality: Int = 90) throws(FFmpegError) -> [UInt8] {
@@ -22,7 +15,7 @@ public enum ImageEncoder {
     }
 
     private static func encode(_ image: Image, codecID: AVCodecID, pixelFormat: AVPixelFormat,
-                               qscale: Int? = nil, compressionLevel: Int? = nil) throws(FFmpegError) -> [UInt8] {
+                               qscale: Int) throws(FFmpegError) -> [UInt8] {
         FFmpegLogging.configure()
         guard let codec = avcodec_find_encoder(codecID) else {
             throw FFmpegError(code: filmstrip_averror_encoder_not_found(), call: "avcodec_find_encoder")
@@ -34,28 +27,14 @@ public enum ImageEncoder {
         encoder.pointee.height = Int32(image.height)
         encoder.pointee.pix_fmt = pixelFormat
         encoder.pointee.time_base = AVRational(num: 1, den: 1)
-        if let compressionLevel { encoder.pointee.compression_level = Int32(compressionLevel) }
-        if let qscale {
-            encoder.pointee.flags |= Int32(AV_CODEC_FLAG_QSCALE)
-            encoder.pointee.global_quality = Int32(qscale) * FF_QP2LAMBDA
-        }
+        encoder.pointee.flags |= Int32(AV_CODEC_FLAG_QSCALE)
+        encoder.pointee.global_quality = Int32(qscale) * FF_QP2LAMBDA
         try FFmpegError.check(avcodec_open2(encoder, codec, nil), "avcodec_open2")
 
         let frame = try Frame(width: image.width, height: image.height, pixelFormat: pixelFormat)
-        if let qscale { frame.pointer.pointee.quality = Int32(qscale) * FF_QP2LAMBDA }
-        if pixelFormat == AV_PIX_FMT_RGBA {
-            frame.withPlane(0, rows: image.height) { destination, stride in
-                image.pixels.withUnsafeBytes { source in
-                    for row in 0..<image.height {
-                        (destination + row * stride).copyMemory(from: source.baseAddress! + row * image.bytesPerRow,
-                                                                byteCount: image.width * Image.bytesPerPixel)
-                    }
-                }
-            }
-        } else {
-            var scaler = Scaler(filter: .point)
-            try scaler.convert(image, into: frame)
-        }
+        frame.pointer.pointee.quality = Int32(qscale) * FF_QP2LAMBDA
+        var scaler = Scaler(filter: .point)
+        try scaler.convert(image, into: frame)
         try FFmpegError.check(avcodec_send_frame(encoder, frame.pointer), "avcodec_send_frame")
         try FFmpegError.check(avcodec_send_frame(encoder, nil), "avcodec_send_frame")
         let packet = Packet()

@@ -23,7 +23,7 @@ public enum ScalingFilter: String, Sendable, Codable, CaseIterable {
     }
 }
 
-/// Owns one `SwsContext` and converts decoded frames to RGBA at a fixed output size.
+/// Owns one `SwsContext` and converts decoded frames to RGBA (or RGB) at a fixed output size.
 ///
 /// The context is rebuilt only when the input size or pixel format changes, so one
 /// scaler serves a whole run.
@@ -37,14 +37,16 @@ public struct Scaler: ~Copyable {
 
     deinit { sws_freeContext(context) }
 
-    /// Scales `frame` to `width`x`height` RGBA pixels at `destination`, rows `bytesPerRow` apart.
-    /// `destination` is only written, never kept.
+    /// Scales `frame` to `width`x`height` pixels in `format` at `destination`, rows `bytesPerRow`
+    /// apart. `destination` is only written, never kept. The colour bytes are the same in both
+    /// formats (swscale computes them once and only stores alpha or not).
     public mutating func scale(_ frame: borrowing Frame, into destination: UnsafeMutableRawPointer,
-                               bytesPerRow: Int, width: Int, height: Int) throws(FFmpegError) {
+                               bytesPerRow: Int, width: Int, height: Int, format: PixelFormat = .rgba) throws(FFmpegError) {
         let source = frame.pointer
         context = sws_getCachedContext(
             context, source.pointee.width, source.pointee.height, AVPixelFormat(rawValue: source.pointee.format),
-            Int32(width), Int32(height), AV_PIX_FMT_RGBA, filter.swsFlags | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT,
+            Int32(width), Int32(height), format == .rgba ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24,
+            filter.swsFlags | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT,
             nil, nil, nil)
         guard let context else { throw FFmpegError(code: filmstrip_averror(EINVAL), call: "sws_getCachedContext") }
         var planes: [UnsafeMutablePointer<UInt8>?] = [destination.assumingMemoryBound(to: UInt8.self), nil, nil, nil]
@@ -69,6 +71,13 @@ public struct Scaler: ~Copyable {
 }
 
 extension Scaler {
+    /// True when FFmpeg's pixel format `name` (as `VideoProbe.pixelFormat` reports it) has an
+    /// alpha channel; an unknown name counts as one, since its frames might be transparent.
+    public static func hasAlpha(pixelFormatNamed name: String) -> Bool {
+        guard let descriptor = av_pix_fmt_desc_get(av_get_pix_fmt(name)) else { return true }
+        return descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0
+    }
+
     /// Converts an RGBA `image` into `frame`'s pixel format at the same size (for encoders
     /// that take YUV or RGB24).
     mutating func convert(_ image: Image, into frame: borrowing Frame) throws(FFmpegError) {

@@ -38,8 +38,7 @@ public struct Image: Sendable, Equatable {
     }
 
     public static func alignedRowBytes(forWidth width: Int) -> Int {
-        let raw = width * bytesPerPixel
-        return (raw + rowAlignment - 1) / rowAlignment * rowAlignment
+        PixelFormat.rgba.alignedRowBytes(forWidth: width)
     }
 
     /// The RGBA value at (x, y).

@@ -29,37 +29,45 @@ public struct OutputError: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// Writes strips atomically: bytes go to a temporary file beside the target, which is
 /// renamed over it only once complete, so a failure never leaves a half-written strip.
+/// PNG and raw output stream the strip's rows from where they are, without copying the strip.
 public enum StripWriter {
-    /// Encoded bytes of `image` in `format`.
-    public static func encode(_ image: Image, as format: StripFormat, file: String) throws(OutputError) -> [UInt8] {
-        do {
-            switch format {
-            // An opaque strip needs no alpha channel: a quarter less to compress and store.
-            case .png: return try ImageEncoder.png(image, keepAlpha: !image.isOpaque)
-            case .jpeg: return try ImageEncoder.jpeg(image)
-            case .raw: return rawBytes(image)
-            }
-        } catch {
-            throw OutputError(file: file, reason: "cannot encode \(format.rawValue): \(error.call) (\(error.reason))")
-        }
-    }
-
-    /// The visible pixels row after row, without row padding.
-    public static func rawBytes(_ image: Image) -> [UInt8] {
-        let rowBytes = image.width * Image.bytesPerPixel
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(rowBytes * image.height)
-        for row in 0..<image.height {
-            bytes.append(contentsOf: image.pixels[row * image.bytesPerRow..<row * image.bytesPerRow + rowBytes])
-        }
-        return bytes
-    }
-
-    /// Writes `image` to `path` in `format` (nil: from the extension, PNG when it names none).
-    public static func write(_ image: Image, to path: String, format: StripFormat? = nil) throws(OutputError) {
+    /// Writes `pixels` to `path` in `format` (nil: from the extension, PNG when it names none).
+    public static func write(_ pixels: some PixelRows, to path: String, format: StripFormat? = nil) throws(OutputError) {
         let chosen = format ?? StripFormat(path: path) ?? .png
-        let bytes = try encode(image, as: chosen, file: path)
-        try writeAtomically(Data(bytes), to: path)
+        // JPEG is encoded whole before the file is opened, so an image it cannot describe leaves nothing behind.
+        let jpeg = chosen == .jpeg ? try jpegBytes(pixels.rgbaImage(), file: path) : nil
+        let file = try AtomicFile(path: path)
+        switch chosen {
+        case .png: try PNGWriter.write(pixels, to: file)
+        case .jpeg: try file.write(jpeg!)
+        case .raw: try writeRaw(pixels, to: file)
+        }
+        try file.commit()
+    }
+
+    private static func jpegBytes(_ image: Image, file: String) throws(OutputError) -> [UInt8] {
+        do {
+            return try ImageEncoder.jpeg(image)
+        } catch {
+            throw OutputError(file: file, reason: "cannot encode jpeg: \(error.call) (\(error.reason))")
+        }
+    }
+
+    /// The visible pixels as RGBA, row after row, without row padding.
+    private static func writeRaw(_ pixels: some PixelRows, to file: borrowing AtomicFile) throws(OutputError) {
+        var row = [UInt8](repeating: 255, count: pixels.width * 4)
+        try pixels.withUnsafePixels { (first) throws(OutputError) in
+            for y in 0..<pixels.height {
+                let source = first + y * pixels.bytesPerRow
+                row.withUnsafeMutableBytes { target in
+                    switch pixels.pixelFormat {
+                    case .rgba: target.baseAddress!.copyMemory(from: source, byteCount: target.count)
+                    case .rgb: for x in 0..<pixels.width { (target.baseAddress! + 4 * x).copyMemory(from: source + 3 * x, byteCount: 3) }
+                    }
+                }
+                try file.write(row)
+            }
+        }
     }
 
     /// Checks, before any work is done, that `path` can be created: its folder exists and is writable.
@@ -79,21 +87,8 @@ public enum StripWriter {
 
     /// Writes `data` to a temporary file next to `path`, then renames it into place.
     public static func writeAtomically(_ data: Data, to path: String) throws(OutputError) {
-        try checkWritable(path)
-        let target = URL(fileURLWithPath: path)
-        let temporary = target.deletingLastPathComponent()
-            .appendingPathComponent(".\(target.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
-        do {
-            try data.write(to: temporary)
-            guard rename(temporary.path, target.path) == 0 else {
-                throw OutputError(file: path, reason: String(cString: strerror(errno)))
-            }
-        } catch let error as OutputError {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw OutputError(file: path, reason: "cannot write (\(error.localizedDescription))")
-        }
+        let file = try AtomicFile(path: path)
+        try file.write([UInt8](data))
+        try file.commit()
     }
 }

@@ -24,7 +24,11 @@ public struct StripOptions: Sendable, Hashable {
 
 /// A finished strip, what each thumbnail shows, and what it cost.
 public struct StripResult: Sendable {
-    public let strip: Image
+    /// The strip as the pipeline made it, for writing in place: an `Image`, or for fused
+    /// pipelines the canvas the scalers wrote into (RGB when the strip is opaque).
+    public let pixels: any PixelRows
+    /// The strip as an RGBA image; for fused pipelines a copy of the canvas, made on each use.
+    public var strip: Image { pixels.rgbaImage() }
     /// In plan order; `image` is nil for fused pipelines.
     public let thumbnails: [Thumbnail]
     public let layout: StripLayout
@@ -75,19 +79,18 @@ public struct Pipeline: Sendable {
         let clock = ContinuousClock()
         let extractStart = clock.now
         if isFused {
-            let canvas = StripCanvas(layout: layout)
+            let canvas = StripCanvas(layout: layout, for: request)
             let (thumbnails, counters) = try await extractor.thumbnails(for: request.scaling(into: canvas), onProgress: onProgress)
             let extracted = clock.now
             canvas.dim(layout.dimming)
-            let strip = canvas.image()
-            return StripResult(strip: strip, thumbnails: thumbnails, layout: layout, counters: counters,
+            return StripResult(pixels: canvas, thumbnails: thumbnails, layout: layout, counters: counters,
                                extractSeconds: (extracted - extractStart).seconds, composeSeconds: (clock.now - extracted).seconds)
         }
         let (thumbnails, counters) = try await extractor.thumbnails(for: request, onProgress: onProgress)
         let extracted = clock.now
         var strip = layout.makeStrip()
         try await composer.compose(thumbnails.map { $0.image! }, layout: layout, into: &strip)
-        return StripResult(strip: strip, thumbnails: thumbnails, layout: layout, counters: counters,
+        return StripResult(pixels: strip, thumbnails: thumbnails, layout: layout, counters: counters,
                            extractSeconds: (extracted - extractStart).seconds, composeSeconds: (clock.now - extracted).seconds)
     }
 }

@@ -48,8 +48,8 @@ public struct StripManifest: Codable, Sendable {
             options["select"] = "\(selection.lowerBound.doubleValue)..\(selection.upperBound.doubleValue)"
         }
         self.options = options
-        stripWidth = result.strip.width
-        stripHeight = result.strip.height
+        stripWidth = result.pixels.width
+        stripHeight = result.pixels.height
         let start = request.probe.startTime
         thumbnails = result.thumbnails.map { thumbnail in
             let rectangle = result.layout.destinations[thumbnail.slot]

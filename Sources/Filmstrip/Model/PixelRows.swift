@@ -1,0 +1,40 @@
+/// How one pixel is packed in memory: 8 bits per channel, in this order.
+public enum PixelFormat: Sendable, Hashable {
+    case rgba
+    /// Opaque pixels without the alpha byte.
+    case rgb
+
+    public var bytesPerPixel: Int { self == .rgba ? 4 : 3 }
+
+    /// Bytes per row of `width` pixels, padded to `Image.rowAlignment`.
+    public func alignedRowBytes(forWidth width: Int) -> Int {
+        (width * bytesPerPixel + Image.rowAlignment - 1) / Image.rowAlignment * Image.rowAlignment
+    }
+}
+
+/// Pixels stored row after row in memory that can be read where they are: an `Image`, or
+/// the `StripCanvas` a fused pipeline scaled into. Writers take this, so a strip is written
+/// without first being copied.
+public protocol PixelRows: Sendable {
+    var width: Int { get }
+    var height: Int { get }
+    var pixelFormat: PixelFormat { get }
+    /// Bytes from one row's start to the next (at least `width` pixels).
+    var bytesPerRow: Int { get }
+    /// True when every pixel has alpha 255 (always, for `.rgb`).
+    var isOpaque: Bool { get }
+    /// Calls `body` with the address of the first row; the pointer is valid only inside `body`.
+    func withUnsafePixels<Result, Failure: Error>(_ body: (UnsafeRawPointer) throws(Failure) -> Result) throws(Failure) -> Result
+    /// The pixels as an RGBA `Image`: the image itself, or a copy of a canvas.
+    func rgbaImage() -> Image
+}
+
+extension Image: PixelRows {
+    public var pixelFormat: PixelFormat { .rgba }
+
+    public func withUnsafePixels<Result, Failure: Error>(_ body: (UnsafeRawPointer) throws(Failure) -> Result) throws(Failure) -> Result {
+        try pixels.withUnsafeBufferPointer { (bytes) throws(Failure) -> Result in try body(UnsafeRawPointer(bytes.baseAddress!)) }
+    }
+
+    public func rgbaImage() -> Image { self }
+}

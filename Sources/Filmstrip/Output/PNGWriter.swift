@@ -1,0 +1,95 @@
+/// Writes 8-bit PNG files a row at a time, so the memory it needs is a few rows and zlib's
+/// state whatever the image's size: each row is packed (RGB when every pixel is opaque,
+/// RGBA otherwise), filtered with PNG's Up filter, deflated, and written as IDAT chunks each
+/// time the compressor's buffer fills.
+enum PNGWriter {
+    /// zlib level 2 with the Up filter: on a 57000x64 strip of 1080p video, 2.85 MB in about
+    /// 95 ms, against 5.5 MB in about 135 ms for unfiltered level 3 (libavcodec's PNG encoder
+    /// as filmstrip used it) and 2.5 MB in about 370 ms for level 6.
+    static let defaultCompressionLevel = 2
+
+    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// PNG filter type 2: each byte minus the byte above it (zero above the first row).
+    static let upFilter: UInt8 = 2
+
+    /// Writes `pixels` to `file` as one complete PNG stream.
+    static func write(_ pixels: some PixelRows, to file: borrowing AtomicFile,
+                      compressionLevel: Int = defaultCompressionLevel) throws(OutputError) {
+        precondition(pixels.width <= Int(Int32.max) && pixels.height <= Int(Int32.max), "PNG sides are at most 2^31 - 1 pixels")
+        let keepAlpha = !pixels.isOpaque
+        let channels = keepAlpha ? 4 : 3
+        let rowBytes = pixels.width * channels
+        var deflater: Deflater
+        do {
+            deflater = try Deflater(level: compressionLevel)
+        } catch {
+            throw OutputError(file: file.path, reason: "cannot encode png: \(error.call) (\(error.reason))")
+        }
+
+        try file.write(signature)
+        let header = bigEndian(UInt32(pixels.width)) + bigEndian(UInt32(pixels.height))
+            + [8, keepAlpha ? 6 : 2, 0, 0, 0]  // bit depth, colour type (RGBA or RGB), compression, filter method, no interlace
+        try header.withUnsafeBufferPointer { (bytes) throws(OutputError) in try writeChunk("IHDR", UnsafeRawBufferPointer(bytes), to: file) }
+
+        // The filtered row (filter type byte first), then two packed rows when alpha is dropped.
+        let packs = pixels.pixelFormat.bytesPerPixel != channels
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 + rowBytes + (packs ? 2 * rowBytes : 0), alignment: 64)
+        defer { scratch.deallocate() }
+        let filtered = UnsafeRawBufferPointer(rebasing: scratch[..<(1 + rowBytes)])
+        scratch[0] = upFilter
+        try pixels.withUnsafePixels { (first) throws(OutputError) in
+            var above: UnsafeRawPointer?
+            for y in 0..<pixels.height {
+                var row = first + y * pixels.bytesPerRow
+                if packs {
+                    let packed = scratch.baseAddress! + 1 + rowBytes + (y % 2) * rowBytes
+                    packRGB(from: row, into: packed, pixels: pixels.width)
+                    row = UnsafeRawPointer(packed)
+                }
+                filterUp(row, above: above, into: scratch.baseAddress! + 1, count: rowBytes)
+                try deflater.compress(filtered) { (chunk) throws(OutputError) in try writeChunk("IDAT", chunk, to: file) }
+                above = row
+            }
+        }
+        try deflater.compress(UnsafeRawBufferPointer(start: nil, count: 0), finish: true) { (chunk) throws(OutputError) in
+            try writeChunk("IDAT", chunk, to: file)
+        }
+        try writeChunk("IEND", UnsafeRawBufferPointer(start: nil, count: 0), to: file)
+    }
+
+    /// Length, type, data and CRC of the type and data.
+    private static func writeChunk(_ type: StaticString, _ data: UnsafeRawBufferPointer, to file: borrowing AtomicFile) throws(OutputError) {
+        let typeBytes = UnsafeRawBufferPointer(start: type.utf8Start, count: type.utf8CodeUnitCount)
+        var crc = CRC32()
+        crc.update(typeBytes)
+        crc.update(data)
+        try file.write(bigEndian(UInt32(data.count)) + Array(typeBytes))
+        try file.write(data)
+        try file.write(bigEndian(crc.value))
+    }
+
+    private static func bigEndian(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+    }
+
+    /// R, G and B of each RGBA pixel.
+    private static func packRGB(from source: UnsafeRawPointer, into target: UnsafeMutableRawPointer, pixels: Int) {
+        for x in 0..<pixels {
+            for channel in 0..<3 {
+                target.storeBytes(of: source.load(fromByteOffset: 4 * x + channel, as: UInt8.self), toByteOffset: 3 * x + channel, as: UInt8.self)
+            }
+        }
+    }
+
+    private static func filterUp(_ row: UnsafeRawPointer, above: UnsafeRawPointer?, into target: UnsafeMutableRawPointer, count: Int) {
+        guard let above else {
+            target.copyMemory(from: row, byteCount: count)
+            return
+        }
+        for i in 0..<count {
+            let difference = row.load(fromByteOffset: i, as: UInt8.self) &- above.load(fromByteOffset: i, as: UInt8.self)
+            target.storeBytes(of: difference, toByteOffset: i, as: UInt8.self)
+        }
+    }
+}
