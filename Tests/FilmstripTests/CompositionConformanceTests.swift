@@ -63,6 +63,8 @@ struct ComposerCase: Sendable, CustomTestStringConvertible {
         ComposerCase(label: "taskgroup 1 worker", composer: TaskGroupComposer(workers: 1)),
         ComposerCase(label: "openmp 1 thread", composer: OpenMPComposer(threads: 1)),
         ComposerCase(label: "openmp 3 threads", composer: OpenMPComposer(threads: 3)),
+        ComposerCase(label: "stream without AVX2", composer: StreamComposer(allowsAVX2: false)),
+        ComposerCase(label: "stream 3 cells per call", composer: StreamComposer(cellsPerCall: 3)),
     ]
 }
 

@@ -6,7 +6,7 @@ import Testing
 struct CompositionRegistryTests {
     @Test func registryListsEveryComposerOnce() {
         let names = Composers.names
-        #expect(names == ["naive", "rowcopy", "simd", "tiled", "taskgroup", "openmp", "fused"])
+        #expect(names == ["naive", "rowcopy", "simd", "tiled", "taskgroup", "openmp", "stream", "fused"])
         #expect(Set(names).count == names.count)
         #expect(Composers.named("simd")?.name == "simd")
         #expect(Composers.named("fused")?.name == "fused")

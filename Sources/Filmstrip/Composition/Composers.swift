@@ -9,6 +9,7 @@ public enum Composers {
         TiledComposer(),
         TaskGroupComposer(),
         OpenMPComposer(),
+        StreamComposer(),
         FusedComposer(),
     ]
 
