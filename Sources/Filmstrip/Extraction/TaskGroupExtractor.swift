@@ -13,13 +13,20 @@ public struct TaskGroupExtractor: ThumbnailExtractor {
     public func extract(_ request: ExtractionRequest, into delivery: ThumbnailDelivery) async throws {
         let frames = request.plan.distinctFrames
         let workers = max(1, min(request.options.workers ?? ProcessInfo.processInfo.activeProcessorCount, frames.count))
+        let parts = Self.parts(of: frames.map(\.target.keyframePts), workers: workers)
         try await withThrowingTaskGroup(of: DecodeCounters.self) { group in
-            for range in Self.parts(of: frames.map(\.target.keyframePts), workers: workers) {
+            for range in parts.dropFirst() {
                 group.addTask {
                     var engine = try TargetDecoder(request: request)
                     return try engine.run(frames[range], policy: .whenKeyframeAhead, delivery: delivery)
                 }
             }
+            // The calling task decodes the first part itself instead of waiting for the others:
+            // a child task only starts once a thread of the cooperative pool is free, and with
+            // as many workers as cores that was the calling task's own thread, a few
+            // milliseconds late in a freshly started process.
+            var engine = try TargetDecoder(request: request)
+            delivery.add(try engine.run(frames[parts[0]], policy: .whenKeyframeAhead, delivery: delivery))
             for try await counters in group { delivery.add(counters) }
         }
     }
