@@ -120,6 +120,24 @@ public struct InputFile: ~Copyable {
         }
     }
 
+    /// A keyframe of the demuxer's packet index about `fraction` of the way through the video
+    /// stream's packets (never the first packet): its byte position and index timestamp. Nil
+    /// unless the index lists every packet of the stream, as MP4's sample table does.
+    func keyframeIndexEntry(near fraction: Double) -> (position: Int64, timestamp: Int64)? {
+        let count = Int(avformat_index_get_entries_count(stream))
+        guard count > 2, Int(stream.pointee.nb_frames) == count else { return nil }
+        let target = min(count - 1, max(1, Int(Double(count) * fraction)))
+        for distance in 0..<count {
+            for index in [target - distance, target + distance] where index > 0 && index < count {
+                if let entry = avformat_index_get_entry(stream, Int32(index)), filmstrip_index_entry_is_keyframe(entry) != 0,
+                   entry.pointee.pos >= 0 {
+                    return (entry.pointee.pos, entry.pointee.timestamp)
+                }
+            }
+        }
+        return nil
+    }
+
     /// The container's short name, for example "mov,mp4,m4a,3gp,3g2,mj2".
     public var containerName: String { String(cString: context.pointee.iformat.pointee.name) }
     public var containerLongName: String {

@@ -16,25 +16,67 @@ struct PacketTimeline: Sendable {
     /// time. Such times are filled in by libavformat from what stream analysis learnt (the
     /// decoder's reorder delay), so they can differ between an analysed and an unanalysed file.
     var everyPacketHadPresentationTime = true
+    /// True when reading stopped at the packet asked for rather than at the end of the data.
+    var stoppedBeforeRequestedPacket = false
 
-    /// Reads every packet of `input`'s video stream from its current position to the end of the data.
-    init(scanning input: borrowing InputFile) throws(MediaError) {
+    /// Reads the packets of `input`'s video stream from its current position to the end of the
+    /// data, or up to (not including) the packet at byte position `stopPosition`.
+    init(scanning input: borrowing InputFile, stoppingAt stopPosition: Int64? = nil) throws(MediaError) {
         var packet = Packet()
-        var keyframesAreSorted = true
         while try input.read(into: &packet) == .packet {
-            packetCount += 1
-            if !packet.hasPresentationTime { everyPacketHadPresentationTime = false }
-            guard let pts = packet.pts else { continue }
-            frameTimes.append(pts)
-            firstTime = min(firstTime, pts)
-            endTime = max(endTime, pts + max(packet.duration, 0))
-            if packet.isKeyframe {
-                if let last = keyframes.last, pts < last { keyframesAreSorted = false }
-                keyframes.append(pts)
+            if let stopPosition, packet.position == stopPosition {
+                stoppedBeforeRequestedPacket = true
+                break
             }
-            lastTime = max(lastTime, pts)
+            record(packet)
         }
-        if !keyframesAreSorted { keyframes.sort() }
+        sortTimes()
+    }
+
+    /// Reads from the packet at byte position `start.position` (a keyframe of the packet index,
+    /// at index time `start.timestamp`) to the end of the data. Nil when seeking fails or that
+    /// packet is not where seeking to its keyframe leads.
+    init?(scanning input: borrowing InputFile, startingAt start: (position: Int64, timestamp: Int64)) throws(MediaError) {
+        // A demuxer that cannot seek there says nothing about the file: the caller reads on instead.
+        do { try input.seek(toKeyframeAtOrBefore: start.timestamp) } catch { return nil }
+        var packet = Packet()
+        // The MP4 demuxer takes a seek time for a presentation time and the index holds decode
+        // times, so it may land a keyframe early: skip forward to the packet asked for.
+        repeat {
+            guard try input.read(into: &packet) == .packet, let position = packet.position, position <= start.position else {
+                return nil
+            }
+        } while packet.position != start.position
+        record(packet)
+        while try input.read(into: &packet) == .packet { record(packet) }
+        sortTimes()
+    }
+
+    private mutating func record(_ packet: borrowing Packet) {
+        packetCount += 1
+        if !packet.hasPresentationTime { everyPacketHadPresentationTime = false }
+        guard let pts = packet.pts else { return }
+        frameTimes.append(pts)
+        firstTime = min(firstTime, pts)
+        endTime = max(endTime, pts + max(packet.duration, 0))
+        lastTime = max(lastTime, pts)
+        if packet.isKeyframe { keyframes.append(pts) }
+    }
+
+    private mutating func sortTimes() {
+        keyframes.sort()
         frameTimes.sort()
+    }
+
+    /// Adds the packets read after these, by another reader, as if one reader had read them all.
+    mutating func append(_ later: PacketTimeline) {
+        keyframes += later.keyframes
+        frameTimes += later.frameTimes
+        packetCount += later.packetCount
+        firstTime = min(firstTime, later.firstTime)
+        endTime = max(endTime, later.endTime)
+        lastTime = max(lastTime, later.lastTime)
+        everyPacketHadPresentationTime = everyPacketHadPresentationTime && later.everyPacketHadPresentationTime
+        sortTimes()
     }
 }
