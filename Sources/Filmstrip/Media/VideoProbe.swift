@@ -109,7 +109,7 @@ extension VideoProbe {
     /// Containers whose demuxer sets every packet's presentation time from its own index (MP4's
     /// sample table with composition offsets, Matroska's block times), so that reading the
     /// packets does not depend on stream analysis. Checked against the sequential probe on every
-    /// reference and real-world video (ProbeTests); other containers (MPEG-TS, AVI, raw streams)
+    /// reference and real-world video (ProbeMethodTests); other containers (MPEG-TS, AVI, raw streams)
     /// leave times to libavformat's guesses, which analysis informs.
     private static func containerGivesPresentationTimes(_ name: String) -> Bool {
         name == "mov,mp4,m4a,3gp,3g2,mj2" || name == "matroska,webm"
