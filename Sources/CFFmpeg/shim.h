@@ -26,6 +26,9 @@ static inline int filmstrip_packet_flag_key(void) { return AV_PKT_FLAG_KEY; }
 static inline int filmstrip_packet_flag_corrupt(void) { return AV_PKT_FLAG_CORRUPT; }
 static inline int filmstrip_frame_flag_corrupt(void) { return AV_FRAME_FLAG_CORRUPT; }
 
+/// Whether an entry of a stream's packet index is a keyframe (AVIndexEntry.flags is a 2-bit field).
+static inline int filmstrip_index_entry_is_keyframe(const AVIndexEntry *entry) { return (entry->flags & AVINDEX_KEYFRAME) != 0; }
+
 /// Plane `index` of a frame; AVFrame.data imports into Swift as an 8-tuple.
 static inline uint8_t *filmstrip_frame_plane(const AVFrame *frame, int index) { return frame->data[index]; }
 static inline int filmstrip_frame_linesize(const AVFrame *frame, int index) { return frame->linesize[index]; }

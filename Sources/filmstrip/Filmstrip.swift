@@ -31,3 +31,12 @@ func failWithMessage(_ error: any Error) -> ExitCode {
     }
     return failWithMessage(message)
 }
+
+extension String {
+    /// This string followed by spaces up to `width` characters (never cut). Foundation's
+    /// `padding(toLength:withPad:startingAt:)` goes through NSString, whose first use costs
+    /// about half a millisecond; `strip`'s help text is built at every start.
+    func padded(to width: Int) -> String {
+        self + String(repeating: " ", count: max(0, width - count))
+    }
+}

@@ -66,7 +66,7 @@ extension FilmstripCommand {
                 ("data", probe.dataEndsEarly ? "ENDS EARLY (truncated: fewer frames than the container promises)" : "complete"),
             ]
             let width = rows.map(\.0.count).max() ?? 0
-            return rows.map { "\($0.0.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.1)" }.joined(separator: "\n")
+            return rows.map { "\($0.0.padded(to: width))  \($0.1)" }.joined(separator: "\n")
         }
 
         static func seconds(_ value: Rational) -> String { String(format: "%.3f s", value.doubleValue) }

@@ -8,10 +8,10 @@ extension FilmstripCommand {
             abstract: "Make a thumbnail strip of a video.",
             discussion: """
             Extractors (--extractor):
-            \(Extractors.all.map { "  \($0.name.padding(toLength: 11, withPad: " ", startingAt: 0)) \($0.summary)" }.joined(separator: "\n"))
+            \(Extractors.all.map { "  \($0.name.padded(to: 11)) \($0.summary)" }.joined(separator: "\n"))
 
             Composers (--composer):
-            \(Composers.all.map { "  \($0.name.padding(toLength: 11, withPad: " ", startingAt: 0)) \($0.summary)" }.joined(separator: "\n"))
+            \(Composers.all.map { "  \($0.name.padded(to: 11)) \($0.summary)" }.joined(separator: "\n"))
 
             Times are seconds (12.5) or [hh:]mm:ss(.fff) (1:02.250), counted from the video's first frame.
             Slot i of N shows the frame displayed at the centre of the i-th of N equal parts of the range.

@@ -21,16 +21,22 @@ public struct TaskGroupExtractor: ThumbnailExtractor {
         let workers = max(1, min(request.options.workers ?? ProcessInfo.processInfo.activeProcessorCount, frames.count))
         let queue = PartQueue(Self.parts(of: frames.map { (frame: $0.target.framePts, keyframe: $0.target.keyframePts) },
                                          workers: workers))
-        try await withThrowingTaskGroup(of: DecodeCounters.self) { group in
-            for _ in 0..<min(workers, queue.parts.count) {
-                group.addTask {
-                    var engine = try TargetDecoder(request: request)
-                    while let part = queue.next() {
-                        try engine.run(frames[part], policy: .whenKeyframeAhead, delivery: delivery)
-                    }
-                    return engine.workDone
-                }
+        @Sendable func work() throws -> DecodeCounters {
+            var engine = try TargetDecoder(request: request)
+            while let part = queue.next() {
+                try engine.run(frames[part], policy: .whenKeyframeAhead, delivery: delivery)
             }
+            return engine.workDone
+        }
+        try await withThrowingTaskGroup(of: DecodeCounters.self) { group in
+            for _ in 1..<max(1, min(workers, queue.parts.count)) {
+                group.addTask { try work() }
+            }
+            // The calling task is a worker too instead of waiting for the others: a child task
+            // only starts once a thread of the cooperative pool is free, and with as many
+            // workers as cores that was the calling task's own thread, a few milliseconds late
+            // in a freshly started process.
+            delivery.add(try work())
             for try await counters in group { delivery.add(counters) }
         }
     }

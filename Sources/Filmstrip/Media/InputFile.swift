@@ -7,7 +7,9 @@ import Foundation
 public struct InputFile: ~Copyable {
     let context: UnsafeMutablePointer<AVFormatContext>
     public let path: String
-    let streamIndex: Int32
+    private(set) var streamIndex: Int32
+    /// True once `avformat_find_stream_info` has completed the stream parameters.
+    private(set) var isAnalyzed: Bool
 
     /// Opens `path` and selects its video stream; every failure is a `MediaError` naming the file.
     /// - Parameter analyzeStreams: decode the first frames to complete the stream parameters
@@ -28,17 +30,45 @@ public struct InputFile: ~Copyable {
             avformat_close_input(&toClose)
             return MediaError(file: path, reason: reason)
         }
-        let infoResult = analyzeStreams || !Self.headerDescribesVideo(context) ? avformat_find_stream_info(context, nil) : 0
-        if infoResult < 0 {
-            throw fail(.notAVideo(FFmpegError(code: infoResult, call: "avformat_find_stream_info").reason))
-        }
-        guard let index = Self.videoStreamIndex(in: context) else { throw fail(.noVideoStream) }
-        for other in 0..<Int(context.pointee.nb_streams) where other != Int(index) {
-            context.pointee.streams[other]!.pointee.discard = AVDISCARD_ALL
+        let analyze = analyzeStreams || !Self.headerDescribesVideo(context)
+        let index: Int32
+        do {
+            index = try Self.selectVideoStream(in: context, analyzing: analyze, path: path)
+        } catch {
+            throw fail(error.reason)
         }
         self.context = context
         self.path = path
         self.streamIndex = index
+        self.isAnalyzed = analyze
+    }
+
+    /// Completes the stream parameters of a file opened with `analyzeStreams: false`, as if it
+    /// had been opened with analysis (nothing has been read yet); does nothing when already analysed.
+    mutating func analyze() throws(MediaError) {
+        guard !isAnalyzed else { return }
+        for index in 0..<Int(context.pointee.nb_streams) {
+            context.pointee.streams[index]!.pointee.discard = AVDISCARD_DEFAULT
+        }
+        streamIndex = try Self.selectVideoStream(in: context, analyzing: true, path: path)
+        isAnalyzed = true
+    }
+
+    /// Analyses the streams when asked, picks the video stream and tells the demuxer to drop
+    /// every other stream's packets.
+    private static func selectVideoStream(in context: UnsafeMutablePointer<AVFormatContext>, analyzing: Bool,
+                                          path: String) throws(MediaError) -> Int32 {
+        if analyzing {
+            let result = avformat_find_stream_info(context, nil)
+            if result < 0 {
+                throw MediaError(file: path, reason: .notAVideo(FFmpegError(code: result, call: "avformat_find_stream_info").reason))
+            }
+        }
+        guard let index = videoStreamIndex(in: context) else { throw MediaError(file: path, reason: .noVideoStream) }
+        for other in 0..<Int(context.pointee.nb_streams) where other != Int(index) {
+            context.pointee.streams[other]!.pointee.discard = AVDISCARD_ALL
+        }
+        return index
     }
 
     deinit {
@@ -90,23 +120,44 @@ public struct InputFile: ~Copyable {
         }
     }
 
+    /// A keyframe of the demuxer's packet index about `fraction` of the way through the video
+    /// stream's packets (never the first packet): its byte position and index timestamp. Nil
+    /// unless the index lists every packet of the stream, as MP4's sample table does.
+    func keyframeIndexEntry(near fraction: Double) -> (position: Int64, timestamp: Int64)? {
+        let count = Int(avformat_index_get_entries_count(stream))
+        guard count > 2, Int(stream.pointee.nb_frames) == count else { return nil }
+        let target = min(count - 1, max(1, Int(Double(count) * fraction)))
+        for distance in 0..<count {
+            for index in [target - distance, target + distance] where index > 0 && index < count {
+                if let entry = avformat_index_get_entry(stream, Int32(index)), filmstrip_index_entry_is_keyframe(entry) != 0,
+                   entry.pointee.pos >= 0 {
+                    return (entry.pointee.pos, entry.pointee.timestamp)
+                }
+            }
+        }
+        return nil
+    }
+
     /// The container's short name, for example "mov,mp4,m4a,3gp,3g2,mj2".
     public var containerName: String { String(cString: context.pointee.iformat.pointee.name) }
     public var containerLongName: String {
         context.pointee.iformat.pointee.long_name.map { String(cString: $0) } ?? containerName
     }
 
+    /// Plain `stat` and `access`: Foundation's `attributesOfItem` also looks up the owner's
+    /// account name (NSS), which costs about a millisecond per call at start-up.
     private static func checkIsReadableFile(_ path: String) throws(MediaError) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw MediaError(file: path, reason: .fileNotFound)
-        }
-        if isDirectory.boolValue { throw MediaError(file: path, reason: .isDirectory) }
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            throw MediaError(file: path, reason: .unreadable("permission denied"))
-        }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-        if size == 0 { throw MediaError(file: path, reason: .emptyFile) }
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw MediaError(file: path, reason: .fileNotFound) }
+        if status.st_mode & S_IFMT == S_IFDIR { throw MediaError(file: path, reason: .isDirectory) }
+        guard access(path, R_OK) == 0 else { throw MediaError(file: path, reason: .unreadable("permission denied")) }
+        if status.st_size == 0 { throw MediaError(file: path, reason: .emptyFile) }
+    }
+
+    /// Size of the opened file in bytes, as FFmpeg's I/O layer sees it (0 when unknown).
+    var fileSizeBytes: Int64 {
+        guard let io = context.pointee.pb else { return 0 }
+        return max(0, avio_size(io))
     }
 
     /// True when the container header alone names a video codec and picture size.

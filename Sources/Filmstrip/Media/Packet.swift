@@ -21,6 +21,8 @@ public struct Packet: ~Copyable {
         if pointer.pointee.dts != nopts { return pointer.pointee.dts }
         return nil
     }
+    /// True when the packet carries its own presentation time (`pts` is not the decode time standing in).
+    public var hasPresentationTime: Bool { pointer.pointee.pts != filmstrip_nopts_value() }
     public var decodeTime: Int64? { pointer.pointee.dts == filmstrip_nopts_value() ? nil : pointer.pointee.dts }
     public var duration: Int64 { pointer.pointee.duration }
     public var isKeyframe: Bool { pointer.pointee.flags & filmstrip_packet_flag_key() != 0 }
