@@ -120,6 +120,26 @@ struct PlotTests {
         #expect(abs(median - 7) < 0.5)
     }
 
+    @Test("fused pipelines, which compose while scaling, are left out of the throughput chart")
+    func fusedComposeRowsAreLeftOut() throws {
+        var rows = SampleResults.rows(machines: [SampleResults.fastMachine])
+        // A fused pipeline's compose phase is only the finishing touches: microseconds.
+        rows += rows.filter { $0.phase == .compose && $0.composer == "simd" }.map { row in
+            var fused = row
+            fused.pipeline = "taskgroup+fused"
+            fused.composer = "fused"
+            fused.wallSeconds = 3e-6
+            return fused
+        }
+        let outcome = Plotter(outputDirectory: outputFolder()).charts(for: rows).first { if case let .chart(chart) = $0 { chart.kind == .compositionThroughput } else { false } }
+        guard case let .chart(chart) = outcome else {
+            Issue.record("no throughput chart")
+            return
+        }
+        #expect(!chart.data.contains("fused"))
+        #expect(chart.data.contains("\"simd\""))
+    }
+
     @Test("a kept script re-plots on its own from its folder")
     func scriptReplotsAlone() throws {
         let paths = try SampleResults.writeFiles(SampleResults.rows(machines: [SampleResults.fastMachine]))
