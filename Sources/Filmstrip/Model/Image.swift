@@ -1,8 +1,13 @@
 /// An 8-bit RGBA image: `height` rows of `bytesPerRow` bytes, each row starting with
-/// `width` pixels of 4 bytes (R, G, B, A) and padded to keep rows 64-byte aligned.
+/// `width` pixels of 4 bytes (R, G, B, A) and padded to a multiple of 64 bytes.
+///
+/// Rows are 64 bytes apart in multiples, but `pixels` is a Swift array whose storage is
+/// only 16-byte aligned (measured: 48 bytes past a 64-byte boundary), so code that wants
+/// cache-line-aligned stores must find the alignment itself, as the `stream` kernel does.
 public struct Image: Sendable, Equatable {
     public static let bytesPerPixel = 4
-    /// Row alignment in bytes: swscale's SIMD paths and the composers' vector loops want it.
+    /// Row padding in bytes: swscale's SIMD paths and the composers' vector loops want whole
+    /// vectors per row.
     public static let rowAlignment = 64
 
     public let width: Int
