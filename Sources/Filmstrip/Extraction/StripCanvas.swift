@@ -1,6 +1,6 @@
 /// A strip's pixel memory that extraction workers scale into directly (the `fused` pipeline).
 ///
-/// `@unchecked Sendable` is safe because of how it is used: every slot's rectangle is
+/// Unchecked `Sendable` is safe because of how the canvas is used: every slot's rectangle is
 /// written by exactly one worker (slots are partitioned between workers), rectangles do not
 /// overlap, and the owner reads the pixels only after every worker has finished.
 public final class StripCanvas: PixelRows, @unchecked Sendable {
@@ -28,9 +28,8 @@ public final class StripCanvas: PixelRows, @unchecked Sendable {
         let background = layout.background
         switch pixelFormat {
         case .rgba:
-            let word = UInt32(background.red) | UInt32(background.green) << 8 | UInt32(background.blue) << 16 | UInt32(background.alpha) << 24
             for row in 0..<height {
-                (bytes + row * bytesPerRow).initializeMemory(as: UInt32.self, repeating: word, count: width)
+                (bytes + row * bytesPerRow).initializeMemory(as: UInt32.self, repeating: background.word, count: width)
             }
         case .rgb:
             let first = bytes.assumingMemoryBound(to: UInt8.self)
@@ -65,11 +64,7 @@ public final class StripCanvas: PixelRows, @unchecked Sendable {
         let rows = min(image.height, rectangles[slot].height), columns = min(image.width, rectangles[slot].width)
         image.pixels.withUnsafeBytes { source in
             for row in 0..<rows {
-                let from = source.baseAddress! + row * image.bytesPerRow, to = target + row * bytesPerRow
-                switch pixelFormat {
-                case .rgba: to.copyMemory(from: from, byteCount: columns * 4)
-                case .rgb: for x in 0..<columns { (to + 3 * x).copyMemory(from: from + 4 * x, byteCount: 3) }
-                }
+                pixelFormat.copy(columns, from: source.baseAddress! + row * image.bytesPerRow, in: .rgba, to: target + row * bytesPerRow)
             }
         }
     }
@@ -97,23 +92,13 @@ public final class StripCanvas: PixelRows, @unchecked Sendable {
 
     /// The finished strip as an RGBA `Image` (a copy of the pixels).
     public func rgbaImage() -> Image {
-        switch pixelFormat {
-        case .rgba:
-            return Image(width: width, height: height, bytesPerRow: bytesPerRow,
-                         pixels: [UInt8](UnsafeRawBufferPointer(start: bytes, count: bytesPerRow * height)))
-        case .rgb:
-            var image = Image(width: width, height: height)
-            image.pixels.withUnsafeMutableBytes { target in
-                for row in 0..<height {
-                    let from = (bytes + row * bytesPerRow).assumingMemoryBound(to: UInt8.self)
-                    let to = (target.baseAddress! + row * image.bytesPerRow).assumingMemoryBound(to: UInt8.self)
-                    for x in 0..<width {
-                        (to[4 * x], to[4 * x + 1], to[4 * x + 2], to[4 * x + 3]) = (from[3 * x], from[3 * x + 1], from[3 * x + 2], 255)
-                    }
-                }
+        var image = Image(width: width, height: height)
+        image.pixels.withUnsafeMutableBytes { target in
+            for row in 0..<height {
+                PixelFormat.rgba.copy(width, from: bytes + row * bytesPerRow, in: pixelFormat, to: target.baseAddress! + row * image.bytesPerRow)
             }
-            return image
         }
+        return image
     }
 }
 

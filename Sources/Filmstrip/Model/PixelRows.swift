@@ -10,6 +10,23 @@ public enum PixelFormat: Sendable, Hashable {
     public func alignedRowBytes(forWidth width: Int) -> Int {
         (width * bytesPerPixel + Image.rowAlignment - 1) / Image.rowAlignment * Image.rowAlignment
     }
+
+    /// Copies `count` pixels in `sourceFormat` from `source` to `target` in this format:
+    /// RGB to RGBA adds alpha 255, RGBA to RGB drops alpha (callers only drop it from opaque pixels).
+    func copy(_ count: Int, from source: UnsafeRawPointer, in sourceFormat: PixelFormat, to target: UnsafeMutableRawPointer) {
+        guard sourceFormat != self else {
+            target.copyMemory(from: source, byteCount: count * bytesPerPixel)
+            return
+        }
+        let from = source.assumingMemoryBound(to: UInt8.self), to = target.assumingMemoryBound(to: UInt8.self)
+        let inStride = sourceFormat.bytesPerPixel, outStride = bytesPerPixel
+        for x in 0..<count {
+            to[outStride * x] = from[inStride * x]
+            to[outStride * x + 1] = from[inStride * x + 1]
+            to[outStride * x + 2] = from[inStride * x + 2]
+            if self == .rgba { to[4 * x + 3] = 255 }
+        }
+    }
 }
 
 /// Pixels stored row after row in memory that can be read where they are: an `Image`, or

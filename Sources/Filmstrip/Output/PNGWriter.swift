@@ -44,7 +44,7 @@ enum PNGWriter {
                 var row = first + y * pixels.bytesPerRow
                 if packs {
                     let packed = scratch.baseAddress! + 1 + rowBytes + (y % 2) * rowBytes
-                    packRGB(from: row, into: packed, pixels: pixels.width)
+                    PixelFormat.rgb.copy(pixels.width, from: row, in: pixels.pixelFormat, to: packed)
                     row = UnsafeRawPointer(packed)
                 }
                 filterUp(row, above: above, into: scratch.baseAddress! + 1, count: rowBytes)
@@ -71,15 +71,6 @@ enum PNGWriter {
 
     private static func bigEndian(_ value: UInt32) -> [UInt8] {
         [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
-    }
-
-    /// R, G and B of each RGBA pixel.
-    private static func packRGB(from source: UnsafeRawPointer, into target: UnsafeMutableRawPointer, pixels: Int) {
-        for x in 0..<pixels {
-            for channel in 0..<3 {
-                target.storeBytes(of: source.load(fromByteOffset: 4 * x + channel, as: UInt8.self), toByteOffset: 3 * x + channel, as: UInt8.self)
-            }
-        }
     }
 
     private static func filterUp(_ row: UnsafeRawPointer, above: UnsafeRawPointer?, into target: UnsafeMutableRawPointer, count: Int) {

@@ -55,15 +55,11 @@ public enum StripWriter {
 
     /// The visible pixels as RGBA, row after row, without row padding.
     private static func writeRaw(_ pixels: some PixelRows, to file: borrowing AtomicFile) throws(OutputError) {
-        var row = [UInt8](repeating: 255, count: pixels.width * 4)
+        var row = [UInt8](repeating: 0, count: pixels.width * 4)
         try pixels.withUnsafePixels { (first) throws(OutputError) in
             for y in 0..<pixels.height {
-                let source = first + y * pixels.bytesPerRow
                 row.withUnsafeMutableBytes { target in
-                    switch pixels.pixelFormat {
-                    case .rgba: target.baseAddress!.copyMemory(from: source, byteCount: target.count)
-                    case .rgb: for x in 0..<pixels.width { (target.baseAddress! + 4 * x).copyMemory(from: source + 3 * x, byteCount: 3) }
-                    }
+                    PixelFormat.rgba.copy(pixels.width, from: first + y * pixels.bytesPerRow, in: pixels.pixelFormat, to: target.baseAddress!)
                 }
                 try file.write(row)
             }
@@ -88,7 +84,12 @@ public enum StripWriter {
     /// Writes `data` to a temporary file next to `path`, then renames it into place.
     public static func writeAtomically(_ data: Data, to path: String) throws(OutputError) {
         let file = try AtomicFile(path: path)
-        try file.write([UInt8](data))
+        // Data's `withUnsafeBytes` rethrows untyped errors: carry the typed one out by hand.
+        var failure: OutputError?
+        data.withUnsafeBytes { bytes in
+            do throws(OutputError) { try file.write(bytes) } catch { failure = error }
+        }
+        if let failure { throw failure }
         try file.commit()
     }
 }
