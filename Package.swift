@@ -55,8 +55,10 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-static-stdlib"])],
             linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld"])]
         ),
-        .testTarget(name: "FilmstripTests", dependencies: ["Filmstrip"]),
-        .testTarget(name: "FilmstripBenchTests", dependencies: ["FilmstripBench"]),
+        // Runs the built `filmstrip` from either test target.
+        .target(name: "CLITestSupport", path: "Tests/CLITestSupport"),
+        .testTarget(name: "FilmstripTests", dependencies: ["Filmstrip", "CLITestSupport"]),
+        .testTarget(name: "FilmstripBenchTests", dependencies: ["FilmstripBench", "CLITestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

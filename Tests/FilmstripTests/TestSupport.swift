@@ -1,3 +1,4 @@
+import CLITestSupport
 import Filmstrip
 import Foundation
 
@@ -25,37 +26,10 @@ enum TestSupport {
         return url
     }
 
-    /// The `filmstrip` executable built next to the test bundle.
-    static var executable: URL {
-        var folder = Bundle.main.bundleURL
-        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("filmstrip").path), folder.pathComponents.count > 1 {
-            folder.deleteLastPathComponent()
-        }
-        return folder.appendingPathComponent("filmstrip")
-    }
-
-    struct ProcessResult {
-        var status: Int32
-        var standardOutput: String
-        var standardError: String
-    }
+    typealias ProcessResult = CLIProcess.Result
 
     /// Runs the CLI with `arguments` and waits for it.
-    static func runCLI(_ arguments: [String]) throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return ProcessResult(status: process.terminationStatus,
-                             standardOutput: String(decoding: outputData, as: UTF8.self),
-                             standardError: String(decoding: errorData, as: UTF8.self))
-    }
+    static func runCLI(_ arguments: [String]) throws -> ProcessResult { try CLIProcess.run(arguments) }
 
     /// Decodes every frame of `path` in presentation order and hands each, scaled to
     /// `height` px high RGBA (display aspect of the coded frame), to `body`.
