@@ -18,6 +18,9 @@ static inline int filmstrip_averror(int posixError) { return AVERROR(posixError)
 static inline int filmstrip_averror_eof(void) { return AVERROR_EOF; }
 static inline int filmstrip_averror_eagain(void) { return AVERROR(EAGAIN); }
 static inline int filmstrip_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
+static inline int filmstrip_averror_exit(void) { return AVERROR_EXIT; }
+static inline int filmstrip_averror_patchwelcome(void) { return AVERROR_PATCHWELCOME; }
+static inline int filmstrip_averror_bug(void) { return AVERROR_BUG; }
 static inline int filmstrip_averror_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
 static inline int filmstrip_averror_encoder_not_found(void) { return AVERROR_ENCODER_NOT_FOUND; }
 static inline int64_t filmstrip_nopts_value(void) { return AV_NOPTS_VALUE; }

@@ -16,6 +16,8 @@ extension FilmstripCommand {
         @Flag(help: "Print JSON instead of text.")
         var json = false
 
+        @OptionGroup(title: "Limits (untrusted input)") var limits: InputLimitOptions
+
         func validate() throws {
             if machine == (video != nil) { throw ValidationError("Give either a VIDEO or --machine.") }
         }
@@ -26,7 +28,10 @@ extension FilmstripCommand {
                 return
             }
             do {
+                limits.apply()
                 let probe = try VideoProbe(path: video)
+                // What `strip` needs beyond the probe: one frame that decodes and scales.
+                try FirstFrameCheck.run(path: video)
                 print(json ? try Self.json(probe) : Self.text(probe))
                 if probe.dataEndsEarly {
                     FileHandle.standardError.write(Data("filmstrip: warning: \(video): data ends early (file truncated?): the container promises more frames than it holds\n".utf8))

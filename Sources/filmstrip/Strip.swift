@@ -80,19 +80,11 @@ extension FilmstripCommand {
         @Option(help: "Also write a JSON manifest: per thumbnail the requested and actual time and its rectangle.")
         var manifest: String?
 
+        @OptionGroup(title: "Limits (untrusted input)") var limits: StripLimitOptions
+
         func validate() throws {
             if height != nil && width != nil { throw ValidationError("Give --height or --width, not both.") }
-            if let height, height <= 0 { throw ValidationError("--height must be positive, got \(height).") }
-            if let width, width <= 0 { throw ValidationError("--width must be positive, got \(width).") }
-            if count <= 0 { throw ValidationError("--count must be at least 1, got \(count).") }
-            if gap < 0 { throw ValidationError("--gap must not be negative.") }
-            if let columns, columns <= 0 { throw ValidationError("--columns must be at least 1.") }
-            if threads < 0 { throw ValidationError("--threads must be 0 (auto) or more.") }
-            if let workers, workers <= 0 { throw ValidationError("--workers must be at least 1.") }
-            if let from, TimeParsing.seconds(from) == nil { throw ValidationError("--from '\(from)' is not a time.") }
-            if let to, TimeParsing.seconds(to) == nil { throw ValidationError("--to '\(to)' is not a time.") }
-            if let select, TimeParsing.range(select) == nil { throw ValidationError("--select '\(select)' is not a range FROM..TO.") }
-            if Accuracy(parsing: accuracy) == nil { throw ValidationError("--accuracy '\(accuracy)' is not exact, keyframe or tolerance:SEC.") }
+            try checkRanges()
             if Extractors.named(extractor) == nil { throw ValidationError("unknown --extractor '\(extractor)'.") }
             if Composers.named(composer) == nil { throw ValidationError("unknown --composer '\(composer)'.") }
             if ScalingFilter(rawValue: filter) == nil { throw ValidationError("unknown --filter '\(filter)'.") }
@@ -101,7 +93,11 @@ extension FilmstripCommand {
         }
 
         func run() async throws {
+            limits.input.apply()
+            let signalSources = SignalCleanup.install(doing: "making \(output) from \(video)")
+            defer { signalSources.forEach { $0.cancel() } }
             do {
+                try StripWriter.checkDistinct(input: video, outputs: [("--output", output)] + (manifest.map { [("--manifest", $0)] } ?? []))
                 try StripWriter.checkWritable(output)
                 if let manifest { try StripWriter.checkWritable(manifest) }
                 let probe = try VideoProbe(path: video)
@@ -117,14 +113,14 @@ extension FilmstripCommand {
                 let pipeline = Pipeline(extractor: Extractors.named(extractor)!, composer: Composers.named(composer)!)
                 let stripOptions = StripOptions(columns: columns, gap: gap, background: Self.color(background)!,
                                                 selection: select.flatMap(TimeParsing.range))
+                let layout = try Pipeline.layout(for: request, options: stripOptions)
+                if StripFormat(path: output) == .jpeg { try StripWriter.checkJPEGSize(width: layout.width, height: layout.height, file: output) }
+                try limits.check(MemoryEstimate(request: request, layout: layout, fused: pipeline.isFused, jpeg: StripFormat(path: output) == .jpeg))
                 let result = try await pipeline.run(request, options: stripOptions)
                 // Measured before and after writing: the pipeline's peak, and the run's with the writer's buffers.
                 let pipelinePeakBytes = ResourceUsage.peakResidentBytes
-                try StripWriter.write(result.pixels, to: output)
-                if let manifest {
-                    let data = try StripManifest(result: result, request: request, pipeline: pipeline, stripOptions: stripOptions).json()
-                    try StripWriter.writeAtomically(data, to: manifest)
-                }
+                let manifestData = try manifest.map { ($0, try StripManifest(result: result, request: request, pipeline: pipeline, stripOptions: stripOptions).json()) }
+                try StripWriter.write(result.pixels, to: output, manifest: manifestData)
                 if stats {
                     let measurements: [String: Double] = [
                         "extract_s": result.extractSeconds, "compose_s": result.composeSeconds,
@@ -143,6 +139,8 @@ extension FilmstripCommand {
                 throw failWithMessage("\(video): \(error)")
             } catch let error as LayoutError {
                 throw failWithMessage("\(output): \(error)")
+            } catch let error as RequestTooLarge {
+                throw failWithMessage("\(video): \(error)")
             } catch {
                 throw failWithMessage(error)
             }

@@ -173,7 +173,9 @@ struct PlotTests {
 
     @Test("labels cannot break out of gnuplot strings")
     func quoting() {
-        #expect(PlotText.quoted("a\"b\\c\nd") == "\"a'b/c d\"")
+        #expect(PlotText.dataString("a\"b\\c") == "\"a'b/c\"")
+        #expect(PlotText.scriptString("it's `x` @m") == "'it''s `x` @m'")
+        #expect(PlotText.controlCharacter(in: "a\nb") == "\n")
         #expect(PlotText.fileStem("xeon 8375c/2c") == "xeon-8375c-2c")
     }
 }

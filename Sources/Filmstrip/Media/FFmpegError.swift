@@ -16,6 +16,8 @@ public struct FFmpegError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let endOfFile = filmstrip_averror_eof()
     public static let tryAgain = filmstrip_averror_eagain()
     public static let invalidData = filmstrip_averror_invaliddata()
+    /// What FFmpeg returns when the interrupt callback stopped a call (`AVERROR_EXIT`).
+    public static let exit = filmstrip_averror_exit()
 
     /// FFmpeg's own text for the code, for example "Invalid data found when processing input".
     public var reason: String {

@@ -19,10 +19,16 @@ public struct InputFile: ~Copyable {
     public init(path: String, analyzeStreams: Bool = true) throws(MediaError) {
         FFmpegLogging.configure()
         try Self.checkIsReadableFile(path)
-        var opened: UnsafeMutablePointer<AVFormatContext>?
-        let openResult = avformat_open_input(&opened, path, nil, nil)
+        guard let allocated = avformat_alloc_context() else { fatalError("avformat_alloc_context: out of memory") }
+        allocated.pointee.interrupt_callback = InputPolicy.interruptCallback
+        var opened: UnsafeMutablePointer<AVFormatContext>? = allocated
+        var options = InputPolicy.openOptions()
+        let url = InputPolicy.url(forFileAt: path)
+        // On failure avformat_open_input frees the context it was given.
+        let openResult = avformat_open_input(&opened, url, nil, &options)
+        av_dict_free(&options)
         guard openResult >= 0, let context = opened else {
-            throw MediaError(file: path, reason: .notAVideo(FFmpegError(code: openResult, call: "avformat_open_input").reason))
+            throw MediaError(file: path, reason: Self.openFailure(openResult, url: url))
         }
         // From here on a failure must close `context`: `self` is not yet initialised.
         func fail(_ reason: MediaError.Reason) -> MediaError {
@@ -43,6 +49,16 @@ public struct InputFile: ~Copyable {
         self.isAnalyzed = analyze
     }
 
+    /// Why `avformat_open_input` failed: a container outside `InputPolicy.acceptedContainers`
+    /// (named), the deadline, or what FFmpeg's code means for a file.
+    private static func openFailure(_ code: Int32, url: String) -> MediaError.Reason {
+        if code == FFmpegError.exit { return .timedOut(seconds: InputPolicy.timeout) }
+        if code == filmstrip_averror(EINVAL), let refused = InputPolicy.refusedContainer(at: url) {
+            return .refusedContainer(name: refused.name, longName: refused.longName)
+        }
+        return .unreadableContainer(FFmpegError(code: code, call: "avformat_open_input"))
+    }
+
     /// Completes the stream parameters of a file opened with `analyzeStreams: false`, as if it
     /// had been opened with analysis (nothing has been read yet); does nothing when already analysed.
     mutating func analyze() throws(MediaError) {
@@ -58,17 +74,50 @@ public struct InputFile: ~Copyable {
     /// every other stream's packets.
     private static func selectVideoStream(in context: UnsafeMutablePointer<AVFormatContext>, analyzing: Bool,
                                           path: String) throws(MediaError) -> Int32 {
+        if let oversized = oversizedVideo(in: context) { throw MediaError(file: path, reason: oversized) }
         if analyzing {
-            let result = avformat_find_stream_info(context, nil)
-            if result < 0 {
-                throw MediaError(file: path, reason: .notAVideo(FFmpegError(code: result, call: "avformat_find_stream_info").reason))
-            }
+            let result = findStreamInfo(context)
+            if result == FFmpegError.exit { throw MediaError(file: path, reason: .timedOut(seconds: InputPolicy.timeout)) }
+            if result < 0 { throw MediaError(file: path, reason: .unreadableContainer(FFmpegError(code: result, call: "avformat_find_stream_info"))) }
         }
         guard let index = videoStreamIndex(in: context) else { throw MediaError(file: path, reason: .noVideoStream) }
+        if let oversized = oversizedVideo(in: context, stream: Int(index)) { throw MediaError(file: path, reason: oversized) }
         for other in 0..<Int(context.pointee.nb_streams) where other != Int(index) {
             context.pointee.streams[other]!.pointee.discard = AVDISCARD_ALL
         }
         return index
+    }
+
+    /// `avformat_find_stream_info` with the decoders it opens limited to
+    /// `InputPolicy.maximumPixels` per picture, so a damaged or hostile header cannot make
+    /// analysis allocate gigabytes; one thread per decoder, as FFmpeg does when given no options.
+    private static func findStreamInfo(_ context: UnsafeMutablePointer<AVFormatContext>) -> Int32 {
+        let count = Int(context.pointee.nb_streams)
+        guard count > 0 else { return avformat_find_stream_info(context, nil) }
+        let perStream = UnsafeMutablePointer<OpaquePointer?>.allocate(capacity: count)
+        perStream.initialize(repeating: nil, count: count)
+        for index in 0..<count {
+            av_dict_set(&perStream[index], "threads", "1", 0)
+            av_dict_set(&perStream[index], "max_pixels", "\(InputPolicy.maximumPixels)", 0)
+        }
+        let result = avformat_find_stream_info(context, perStream)
+        for index in 0..<count { av_dict_free(&perStream[index]) }
+        perStream.deallocate()
+        return result
+    }
+
+    /// The refusal for a video stream (`stream`, or any) whose header declares a picture
+    /// larger than `InputPolicy.maximumPixels`, checked before anything decodes it.
+    private static func oversizedVideo(in context: UnsafeMutablePointer<AVFormatContext>, stream: Int? = nil) -> MediaError.Reason? {
+        let indices = stream.map { [$0] } ?? Array(0..<Int(context.pointee.nb_streams))
+        for index in indices {
+            let parameters = context.pointee.streams[index]!.pointee.codecpar.pointee
+            guard parameters.codec_type == AVMEDIA_TYPE_VIDEO, parameters.width > 0, parameters.height > 0 else { continue }
+            if Int(parameters.width) * Int(parameters.height) > InputPolicy.maximumPixels {
+                return .pictureTooLarge(width: Int(parameters.width), height: Int(parameters.height), limit: InputPolicy.maximumPixels)
+            }
+        }
+        return nil
     }
 
     deinit {
@@ -96,8 +145,12 @@ public struct InputFile: ~Copyable {
     public func read(into packet: inout Packet) throws(MediaError) -> ReadOutcome {
         while true {
             packet.unreference()
+            // Demuxers that find nothing to return loop inside av_read_frame without reading, and
+            // decoding a long file is work without I/O: the deadline is checked here as well.
+            if InputPolicy.deadlineHasPassed { throw MediaError(file: path, reason: .timedOut(seconds: InputPolicy.timeout)) }
             let result = av_read_frame(context, packet.pointer)
             if result == FFmpegError.endOfFile { return .endOfFile }
+            if result == FFmpegError.exit { throw MediaError(file: path, reason: .timedOut(seconds: InputPolicy.timeout)) }
             if result < 0 {
                 // A read error in the middle of a file is truncation or corruption: treat as the end,
                 // as players do, rather than failing frames that were already read.

@@ -6,11 +6,21 @@ public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
         case emptyFile
         case unreadable(String)
         case notAVideo(String)
+        /// The container could not be opened or analysed.
+        case unreadableContainer(FFmpegError)
+        /// The file is a container filmstrip does not open (`InputPolicy.acceptedContainers`).
+        case refusedContainer(name: String, longName: String)
+        /// The picture is larger than `InputPolicy.maximumPixels`.
+        case pictureTooLarge(width: Int, height: Int, limit: Int)
+        /// The deadline (`InputPolicy.setTimeout`) passed.
+        case timedOut(seconds: Int)
         case noVideoStream
         case unsupportedCodec(String)
         case noFrames
         case zeroDuration
         case nothingDecodes
+        /// The first frame does not decode; the decoder's last complaint.
+        case firstFrameFails(FFmpegError)
         case ffmpeg(FFmpegError)
 
         public var description: String {
@@ -21,11 +31,20 @@ public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
             case .unreadable(let why): "cannot be read (\(why))"
             case .notAVideo(let why): "not a video file FFmpeg can read (\(why))"
             case .noVideoStream: "has no video stream (audio-only or data-only file)"
+            case .unreadableContainer(let error): "not a video file FFmpeg can read: \(error.explained)"
+            case .refusedContainer(let name, let longName):
+                "is a '\(name)' file (\(longName)), which filmstrip does not open: it reads only video files "
+                    + "(\(InputPolicy.acceptedContainers.joined(separator: ", "))), not playlists, image sequences, devices or raw data"
+            case .pictureTooLarge(let width, let height, let limit):
+                "picture of \(width)x\(height) exceeds the limit of \(limit) pixels (raise it with --max-pixels)"
+            case .timedOut(let seconds): "gave up after \(seconds) s (--timeout): the file takes too long to read"
+            case .unsupportedCodec("none"): "no video codec is named in the stream's header (damaged header)"
             case .unsupportedCodec(let name): "video codec '\(name)' has no decoder in this FFmpeg build"
             case .noFrames: "video stream has no frames"
             case .zeroDuration: "video stream has zero duration"
             case .nothingDecodes: "no frame of the video stream could be decoded (corrupt or truncated data)"
-            case .ffmpeg(let error): "\(error.call) failed: \(error.reason)"
+            case .firstFrameFails(let error): "the first frame cannot be decoded: \(error.explained)"
+            case .ffmpeg(let error): error.explained
             }
         }
     }

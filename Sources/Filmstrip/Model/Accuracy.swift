@@ -16,14 +16,15 @@ public enum Accuracy: Hashable, Sendable, Codable, CustomStringConvertible {
         }
     }
 
-    /// Parses "exact", "keyframe", "tolerance:SEC" or "tolerance:BEFORE,AFTER" (seconds).
+    /// Parses "exact", "keyframe", "tolerance:SEC" or "tolerance:BEFORE,AFTER" (decimal seconds,
+    /// at most `TimeParsing.maximumSeconds` each).
     public init?(parsing text: String) {
         switch text {
         case "exact": self = .exact
         case "keyframe": self = .keyframe
         default:
             guard text.hasPrefix("tolerance:") else { return nil }
-            let parts = text.dropFirst("tolerance:".count).split(separator: ",").map { Rational(parsing: String($0)) }
+            let parts = text.dropFirst("tolerance:".count).split(separator: ",").map { TimeParsing.decimalSeconds(String($0)) }
             guard parts.count == 1 || parts.count == 2, let before = parts[0], let after = parts.last!,
                   before >= .zero, after >= .zero else { return nil }
             self = .tolerance(before: before, after: after)

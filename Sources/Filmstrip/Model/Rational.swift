@@ -66,21 +66,26 @@ public struct Rational: Hashable, Sendable, Codable, Comparable, CustomStringCon
     /// The nearest integer, halves rounded up.
     public var rounded: Int64 { (self + Rational(1, 2)).floor }
 
-    /// Parses "30000/1001", "1.5" or "42".
+    /// Parses "30000/1001", "1.5" or "42"; nil for anything else, or a value whose numerator
+    /// or denominator does not fit in 64 bits (`Int64.min` included, which has no negation).
     public init?(parsing text: String) {
         if let slash = text.firstIndex(of: "/") {
-            guard let n = Int64(text[..<slash]), let d = Int64(text[text.index(after: slash)...]), d != 0 else { return nil }
+            guard let n = Int64(text[..<slash]), let d = Int64(text[text.index(after: slash)...]), d != 0,
+                  n != .min, d != .min else { return nil }
             self.init(n, d)
         } else if let dot = text.firstIndex(of: ".") {
             let whole = text[..<dot], fraction = text[text.index(after: dot)...]
-            guard fraction.count <= 9, fraction.allSatisfy(\.isNumber),
+            guard fraction.count <= 9, fraction.allSatisfy({ $0.isASCII && $0.isNumber }),
                   let digits = Int64(whole.isEmpty || whole == "-" ? "\(whole)0" : String(whole)) else { return nil }
             let scale = Int64((0..<fraction.count).reduce(1) { value, _ in value * 10 })
             let fractional = fraction.isEmpty ? 0 : Int64(fraction)!
             let negative = whole.hasPrefix("-")
-            self.init(digits * scale + (negative ? -fractional : fractional), scale)
+            let (scaled, overflow) = digits.multipliedReportingOverflow(by: scale)
+            let (sum, sumOverflow) = scaled.addingReportingOverflow(negative ? -fractional : fractional)
+            guard !overflow, !sumOverflow, sum != .min else { return nil }
+            self.init(sum, scale)
         } else {
-            guard let n = Int64(text) else { return nil }
+            guard let n = Int64(text), n != .min else { return nil }
             self.init(n, 1)
         }
     }

@@ -124,13 +124,17 @@ struct FrameTable {
         case .keyframe:
             return exactFrame(at: nearestKeyframe(to: pts, within: nil))
         case .tolerance(let before, let after):
-            let low = pts - (before / timeBase).floor, high = pts + (after / timeBase).floor
+            // Saturating: a tolerance longer than any video must not overflow the window's bounds.
+            let lowResult = pts.subtractingReportingOverflow((before / timeBase).floor)
+            let highResult = pts.addingReportingOverflow((after / timeBase).floor)
+            let low = lowResult.overflow ? Int64.min : lowResult.partialValue
+            let high = highResult.overflow ? Int64.max : highResult.partialValue
             // A keyframe in the window decodes alone; otherwise the earliest frame in the window
             // needs the fewest frames decoded after its GOP's keyframe.
             let keyframe = nearestKeyframe(to: pts, within: low...high)
             if keyframe >= low && keyframe <= high { return exactFrame(at: keyframe) }
             let exact = exactFrame(at: pts)
-            let earliest = (Self.lastIndex(in: times, atOrBefore: low - 1).map { $0 + 1 } ?? 0)
+            let earliest = low == .min ? 0 : (Self.lastIndex(in: times, atOrBefore: low - 1).map { $0 + 1 } ?? 0)
             return earliest <= exact && times[earliest] >= low ? earliest : exact
         }
     }
@@ -140,6 +144,8 @@ struct FrameTable {
         let candidates = [before, before.map { $0 + 1 } ?? 0].compactMap { $0 }.filter { $0 < keyframes.count }.map { keyframes[$0] }
         let inWindow = window.map { range in candidates.filter(range.contains) } ?? candidates
         // Ties go to the earlier keyframe, which is displayed at the requested time.
-        return (inWindow.isEmpty ? candidates : inWindow).min { abs($0 - pts) < abs($1 - pts) || (abs($0 - pts) == abs($1 - pts) && $0 < $1) } ?? keyframes[0]
+        // Distances in 128 bits: timestamps of a damaged file may lie far apart.
+        func distance(_ time: Int64) -> Int128 { abs(Int128(time) - Int128(pts)) }
+        return (inWindow.isEmpty ? candidates : inWindow).min { distance($0) < distance($1) || (distance($0) == distance($1) && $0 < $1) } ?? keyframes[0]
     }
 }

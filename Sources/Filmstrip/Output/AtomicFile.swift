@@ -1,7 +1,7 @@
 import Foundation
 
-/// A file written under a temporary name beside its target (`.NAME.PID.tmp`) and renamed
-/// over the target by `commit()`. Dropped without a successful `commit()` (an error on the
+/// A file written under a temporary name beside its target (`TemporaryFiles`) and renamed
+/// over the target by `commit()`. Dropped without a successful commit (an error on the
 /// way), it removes the temporary file, so no partial output is ever left behind.
 struct AtomicFile: ~Copyable {
     /// The target.
@@ -11,34 +11,30 @@ struct AtomicFile: ~Copyable {
     private var isOpen = true
     private var isRenamed = false
 
-    /// Checks that `path` can be created (`StripWriter.checkWritable`), then opens the temporary file.
+    /// Checks that `path` can be created (`StripWriter.checkWritable`), removes temporary
+    /// files of dead processes beside it, then creates a new temporary file.
     init(path: String) throws(OutputError) {
         try StripWriter.checkWritable(path)
-        let target = URL(fileURLWithPath: path)
-        let temporaryPath = target.deletingLastPathComponent()
-            .appendingPathComponent(".\(target.lastPathComponent).\(getpid()).tmp").path
-        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else { throw Self.failure(path) }
+        TemporaryFiles.removeStale(besides: path)
+        do {
+            (temporaryPath, descriptor) = try TemporaryFiles.create(besides: path)
+        } catch {
+            throw Self.failure(path, error)
+        }
         self.path = path
-        self.temporaryPath = temporaryPath
-        self.descriptor = descriptor
     }
 
     deinit {
-        if isOpen { close(descriptor) }
-        if !isRenamed { unlink(temporaryPath) }
+        if isOpen { try? System.close(descriptor, path: temporaryPath) }
+        if !isRenamed { TemporaryFiles.discard(temporaryPath) }
     }
 
     /// Appends all of `bytes`.
     func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw Self.failure(path)
-            }
-            offset += written
+        do {
+            try System.write(descriptor, bytes, path: temporaryPath)
+        } catch {
+            throw Self.failure(path, error)
         }
     }
 
@@ -46,16 +42,46 @@ struct AtomicFile: ~Copyable {
         try bytes.withUnsafeBufferPointer { (buffer) throws(OutputError) in try write(UnsafeRawBufferPointer(buffer)) }
     }
 
+    /// Closes the temporary file; the bytes are then complete, not yet in place.
+    mutating func close() throws(OutputError) {
+        guard isOpen else { return }
+        isOpen = false
+        do {
+            try System.close(descriptor, path: temporaryPath)
+        } catch {
+            throw Self.failure(path, error)
+        }
+    }
+
     /// Closes the temporary file and renames it over the target.
     consuming func commit() throws(OutputError) {
-        isOpen = false
-        guard close(descriptor) == 0 else { throw Self.failure(path) }
-        guard rename(temporaryPath, path) == 0 else { throw OutputError(file: path, reason: String(cString: strerror(errno))) }
+        try close()
+        do {
+            try TemporaryFiles.publish(temporaryPath, as: path)
+        } catch {
+            throw OutputError(file: path, reason: "cannot move the finished file into place (\(error.reason))")
+        }
         isRenamed = true
     }
 
-    /// The error `errno` describes, for a failed open, write or close.
-    private static func failure(_ path: String) -> OutputError {
-        OutputError(file: path, reason: "cannot write (\(String(cString: strerror(errno))))")
+    /// Commits `first`, then `second`, both already written in full: either both targets are
+    /// replaced, or, when the second rename fails, the first target is removed again, so a
+    /// strip is never left without the manifest that was asked for with it.
+    static func commit(_ first: consuming AtomicFile, _ second: consuming AtomicFile) throws(OutputError) {
+        try first.close()
+        try second.close()
+        let firstPath = first.path
+        try first.commit()
+        do {
+            try second.commit()
+        } catch {
+            System.unlink(firstPath)
+            throw error
+        }
+    }
+
+    /// The error a failed open, write or close gives.
+    private static func failure(_ path: String, _ error: SystemError) -> OutputError {
+        OutputError(file: path, reason: "cannot write (\(error.call): \(error.reason))")
     }
 }

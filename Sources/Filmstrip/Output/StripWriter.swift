@@ -31,9 +31,14 @@ public struct OutputError: Error, Hashable, Sendable, CustomStringConvertible {
 /// renamed over it only once complete, so a failure never leaves a half-written strip.
 /// PNG and raw output stream the strip's rows from where they are, without copying the strip.
 public enum StripWriter {
-    /// Writes `pixels` to `path` in `format` (nil: from the extension, PNG when it names none).
-    public static func write(_ pixels: some PixelRows, to path: String, format: StripFormat? = nil) throws(OutputError) {
+    /// Writes `pixels` to `path` in `format` (nil: from the extension, PNG when it names none),
+    /// and `manifest`'s bytes to its path when given: both are written in full under
+    /// temporary names before either is renamed into place, so a manifest that cannot be
+    /// written leaves no strip behind either.
+    public static func write(_ pixels: some PixelRows, to path: String, format: StripFormat? = nil,
+                             manifest: (path: String, data: Data)? = nil) throws(OutputError) {
         let chosen = format ?? StripFormat(path: path) ?? .png
+        if chosen == .jpeg { try checkJPEGSize(width: pixels.width, height: pixels.height, file: path) }
         // JPEG is encoded whole before the file is opened, so an image it cannot describe leaves nothing behind.
         let jpeg = chosen == .jpeg ? try jpegBytes(pixels.rgbaImage(), file: path) : nil
         let file = try AtomicFile(path: path)
@@ -42,7 +47,47 @@ public enum StripWriter {
         case .jpeg: try file.write(jpeg!)
         case .raw: try writeRaw(pixels, to: file)
         }
-        try file.commit()
+        guard let manifest else {
+            try file.commit()
+            return
+        }
+        let manifestFile = try AtomicFile(path: manifest.path)
+        try write(manifest.data, to: manifestFile)
+        try AtomicFile.commit(file, manifestFile)
+    }
+
+    /// Refuses, before anything is allocated, a JPEG larger than the format can describe.
+    public static func checkJPEGSize(width: Int, height: Int, file: String) throws(OutputError) {
+        let limit = ResourceLimits.maximumJPEGSide
+        if width > limit || height > limit {
+            throw OutputError(file: file, reason: "a \(width)x\(height) strip cannot be a JPEG (at most \(limit) px a side); write a .png")
+        }
+    }
+
+    /// Refuses, before any work, an output that is the input video or another output: the same
+    /// file by device and inode (symbolic links followed) when it exists, or the same path in
+    /// the same folder (folders resolved) when it does not yet.
+    public static func checkDistinct(input: String, outputs: [(option: String, path: String)]) throws(OutputError) {
+        let inputIdentity = System.identity(input)
+        for (index, output) in outputs.enumerated() {
+            let identity = System.identity(output.path)
+            if let identity, identity == inputIdentity {
+                throw OutputError(file: output.path, reason: "\(output.option) is the input video \(input); refusing to overwrite it")
+            }
+            for earlier in outputs[..<index] {
+                let same = identity.map { $0 == System.identity(earlier.path) }
+                    ?? (resolvedPath(output.path) == resolvedPath(earlier.path))
+                if same {
+                    throw OutputError(file: output.path, reason: "\(output.option) is the same file as \(earlier.option) \(earlier.path)")
+                }
+            }
+        }
+    }
+
+    /// `path` with its folder's symbolic links and `..` resolved, for comparing files that do not exist yet.
+    private static func resolvedPath(_ path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        return url.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(url.lastPathComponent).path
     }
 
     private static func jpegBytes(_ image: Image, file: String) throws(OutputError) -> [UInt8] {
@@ -84,12 +129,16 @@ public enum StripWriter {
     /// Writes `data` to a temporary file next to `path`, then renames it into place.
     public static func writeAtomically(_ data: Data, to path: String) throws(OutputError) {
         let file = try AtomicFile(path: path)
+        try write(data, to: file)
+        try file.commit()
+    }
+
+    private static func write(_ data: Data, to file: borrowing AtomicFile) throws(OutputError) {
         // Data's `withUnsafeBytes` rethrows untyped errors: carry the typed one out by hand.
         var failure: OutputError?
         data.withUnsafeBytes { bytes in
             do throws(OutputError) { try file.write(bytes) } catch { failure = error }
         }
         if let failure { throw failure }
-        try file.commit()
     }
 }

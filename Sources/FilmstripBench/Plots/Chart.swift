@@ -16,7 +16,7 @@ struct Chart: Sendable {
     /// File stem of the `.dat`, `.gp`, `.svg` and `.png` files, e.g. `time-per-pipeline-xeon-2c`.
     var stem: String
     var title: String
-    /// Whitespace-separated columns; strings double-quoted (see `PlotText.quoted`).
+    /// Whitespace-separated columns; strings double-quoted (see `PlotText.dataString`).
     var data: String
     /// gnuplot commands that draw from `\(stem).dat`.
     var body: String

@@ -68,21 +68,21 @@ enum CompositionThroughputChart {
 
         var data = "# composer, median, CI low, CI high in GB/s of strip bytes (\(shape.frameCount) thumbnails of \(shape.thumbWidth)x\(shape.thumbHeight))\n"
         for label in labels {
-            data += "\(PlotText.quoted(label)) \(points[label]!.columns)\n"
+            data += "\(PlotText.dataString(label)) \(points[label]!.columns)\n"
         }
         let floor = PlotPoint(samples: floorThroughputs)
         let floorPlot = floor.map {
-            ", \\\n     \(PlotText.number($0.median)) with lines dt 2 lw 2 lc rgb \"black\" title \(PlotText.quoted("memcpy floor: \(String(format: "%.2f", $0.median)) GB/s"))"
+            ", \\\n     \(PlotText.number($0.median)) with lines dt 2 lw 2 lc rgb \"black\" title \(PlotText.scriptString("memcpy floor: \(String(format: "%.2f", $0.median)) GB/s"))"
         } ?? ""
         let note = floor == nil ? " (no memcpy floor rows)" : ""
         let title = "Composition throughput: \(shape.frameCount) thumbnails of \(shape.thumbWidth)x\(shape.thumbHeight) px, machine \(machine)\(note)"
         let body = """
             \(BarStyle.commands)
             set xrange [-0.5:\(labels.count) - 0.5]
-            set title \(PlotText.quoted(title))
+            set title \(PlotText.scriptString(title))
             set xlabel "composer"
             set ylabel "throughput, median and 95 % CI (GB/s of strip bytes)"
-            plot \(PlotText.quoted("\(stem).dat")) using 2:3:4:xtic(1) lc rgb "#4477aa" title "composer (median, 95 % CI)"\(floorPlot)
+            plot \(PlotText.scriptString("\(stem).dat")) using 2:3:4:xtic(1) lc rgb "#4477aa" title "composer (median, 95 % CI)"\(floorPlot)
             """
         return .chart(Chart(kind: .compositionThroughput, stem: stem, title: title, data: data, body: body))
     }

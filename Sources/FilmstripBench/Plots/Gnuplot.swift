@@ -24,9 +24,9 @@ struct Gnuplot: Sendable {
     }
 
     /// Runs `script` (a file name in `directory`) with gnuplot variables set first, as
-    /// `gnuplot -e "name='value'; …" script`, from `directory` so relative data paths resolve.
+    /// `gnuplot -e "name='value'; …" script` (values quoted by `PlotText.scriptString`), from `directory` so relative data paths resolve.
     func draw(script: String, variables: [(String, String)], in directory: URL) throws(PlotError) {
-        let assignments = variables.map { "\($0.0)='\($0.1)'" }.joined(separator: "; ")
+        let assignments = variables.map { "\($0.0)=\(PlotText.scriptString($0.1))" }.joined(separator: "; ")
         let result: (status: Int32, output: String)
         do {
             result = try Self.run(executable, arguments: ["-e", assignments, script], in: directory)

@@ -48,21 +48,21 @@ enum MachineComparisonChart {
         for key in keys {
             let label = labeler.label("\(key.pipeline) \(key.videoID)", for: key)
             let columns = machines.map { points[key]?[$0]?.scaled(by: factor).columns ?? PlotPoint.missingColumns }
-            data += ([PlotText.quoted(label)] + columns).joined(separator: " ") + "\n"
+            data += ([PlotText.dataString(label)] + columns).joined(separator: " ") + "\n"
         }
         let plots = machines.enumerated().map { index, machine in
             let first = 2 + 3 * index
             let tics = index == 0 ? ":xtic(1)" : ""
-            return "\(index == 0 ? PlotText.quoted("\(stem).dat") : "\"\"") using \(first):\(first + 1):\(first + 2)\(tics) title \(PlotText.quoted(machine))"
+            return "\(index == 0 ? PlotText.scriptString("\(stem).dat") : "''") using \(first):\(first + 1):\(first + 2)\(tics) title \(PlotText.scriptString(machine))"
         }
         let how = normalized ? "normalised to each machine's calibration median" : "absolute wall-clock time (no calibration rows shared by every machine)"
         let title = "Machine against machine: phase \(phase.rawValue), N = \(frameCount) thumbnails, \(how)"
         let yLabel = normalized ? "wall-clock time / calibration median (ratio)" : "wall-clock time, median and 95 % CI (\(unit.rawValue))"
         let body = """
             \(BarStyle.commands)
-            set title \(PlotText.quoted(title))
+            set title \(PlotText.scriptString(title))
             set xlabel "pipeline and video"
-            set ylabel \(PlotText.quoted(yLabel))
+            set ylabel \(PlotText.scriptString(yLabel))
             set key title "machine"
             plot \(plots.joined(separator: ", \\\n     "))
             """

@@ -8,6 +8,9 @@ public enum PlotError: Error, Hashable, CustomStringConvertible {
     case unreadable(ResultsFileError)
     /// A file or folder of the output could not be written.
     case io(path: String, reason: String)
+    /// A label (or an input's file name) holds a control character, which could end a line
+    /// of a gnuplot script or a data row.
+    case unsafeText(file: String, field: String, scalar: Unicode.Scalar)
 
     public var description: String {
         switch self {
@@ -21,6 +24,8 @@ public enum PlotError: Error, Hashable, CustomStringConvertible {
             error.description
         case let .io(path, reason):
             "\(path): \(reason)"
+        case let .unsafeText(file, field, scalar):
+            "\(file.debugDescription): \(field) holds control character U+\(String(scalar.value, radix: 16, uppercase: true)); refused, as it could end a line of the gnuplot script"
         }
     }
 }

@@ -25,13 +25,31 @@ public struct Plotter: Sendable {
         let gnuplot = try Gnuplot(path: gnuplotPath)
         var rows: [RawResultRow] = []
         for path in paths {
+            let fileRows: [RawResultRow]
             do {
-                rows += try ResultsFileReader.read(RawResultRow.self, from: path)
+                fileRows = try ResultsFileReader.read(RawResultRow.self, from: path)
             } catch {
                 throw .unreadable(error)
             }
+            try Self.refuseControlCharacters(in: fileRows, file: path)
+            rows += fileRows
         }
         return try draw(charts(for: rows), sources: paths, with: gnuplot)
+    }
+
+    /// Refuses text with control characters in any field a chart shows, and in the file names
+    /// the scripts' header comment lists: a line break there would start a new script line.
+    static func refuseControlCharacters(in rows: [RawResultRow], file: String) throws(PlotError) {
+        if let scalar = PlotText.controlCharacter(in: file) { throw .unsafeText(file: file, field: "the file name", scalar: scalar) }
+        for row in rows {
+            let key = row.configurationKey
+            let fields = [("machine_name", row.run.machine.name), ("pipeline", key.pipeline), ("extractor", key.extractor),
+                          ("composer", key.composer), ("video_id", key.videoID), ("accuracy", key.accuracy)]
+                + key.options.flatMap { [("options", $0.key), ("options", $0.value)] }
+            for (field, text) in fields {
+                if let scalar = PlotText.controlCharacter(in: text) { throw .unsafeText(file: file, field: field, scalar: scalar) }
+            }
+        }
     }
 
     /// Every chart of `rows`, or why it is skipped, in `ChartKind` order.
@@ -80,8 +98,17 @@ public struct Plotter: Sendable {
         let dataFile = directory.appendingPathComponent("\(chart.stem).dat")
         let scriptFile = directory.appendingPathComponent("\(chart.stem).gp")
         try write(chart.data, to: dataFile)
-        try write(script(for: chart, sources: sources, pngTerminal: gnuplot.pngTerminal), to: scriptFile)
-        var files = [dataFile.path, scriptFile.path]
+        var files = [dataFile.path]
+        // A chart gnuplot cannot draw leaves none of its files: a script that failed once is
+        // not one to keep for re-plotting.
+        func removeWritten() { files.forEach { unlink($0) } }
+        do {
+            try write(script(for: chart, sources: sources, pngTerminal: gnuplot.pngTerminal), to: scriptFile)
+        } catch {
+            removeWritten()
+            throw error
+        }
+        files.append(scriptFile.path)
         for format in ["svg", "png"] {
             let image = directory.appendingPathComponent("\(chart.stem).\(format)")
             let temporary = "\(chart.stem).\(format).\(ProcessInfo.processInfo.processIdentifier).tmp"
@@ -92,7 +119,8 @@ public struct Plotter: Sendable {
                                  in: directory)
                 try rename(temporaryURL, to: image)
             } catch {
-                try? FileManager.default.removeItem(at: temporaryURL)
+                unlink(temporaryURL.path)
+                removeWritten()
                 throw error
             }
             files.append(image.path)

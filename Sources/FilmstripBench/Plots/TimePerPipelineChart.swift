@@ -24,18 +24,18 @@ enum TimePerPipelineChart {
         var data = "# pipeline, then per video (\(videos.joined(separator: ", "))): median, CI low, CI high in \(unit.rawValue)\n"
         for label in labels {
             let columns = videos.map { points[label]?[$0]?.scaled(by: unit.factor).columns ?? PlotPoint.missingColumns }
-            data += ([PlotText.quoted(label)] + columns).joined(separator: " ") + "\n"
+            data += ([PlotText.dataString(label)] + columns).joined(separator: " ") + "\n"
         }
 
         let plots = videos.enumerated().map { index, video in
             let first = 2 + 3 * index
             let tics = index == 0 ? ":xtic(1)" : ""
-            return "\(index == 0 ? PlotText.quoted("\(stem).dat") : "\"\"") using \(first):\(first + 1):\(first + 2)\(tics) title \(PlotText.quoted(video))"
+            return "\(index == 0 ? PlotText.scriptString("\(stem).dat") : "''") using \(first):\(first + 1):\(first + 2)\(tics) title \(PlotText.scriptString(video))"
         }
         let title = "Wall-clock time per pipeline: phase \(phase.rawValue), N = \(frameCount) thumbnails, machine \(machine)"
         let body = """
             \(BarStyle.commands)
-            set title \(PlotText.quoted(title))
+            set title \(PlotText.scriptString(title))
             set xlabel "pipeline (extractor+composer)"
             set ylabel "wall-clock time, median and 95 % CI (\(unit.rawValue))"
             set key title "video"

@@ -34,14 +34,14 @@ enum TimeVersusFrameCountChart {
             blocks.append(block)
         }
         let plots = labels.enumerated().map { index, label in
-            "\(index == 0 ? PlotText.quoted("\(stem).dat") : "\"\"") index \(index) using 1:2:3:4 with yerrorlines lw 2 pt 7 title \(PlotText.quoted(label))"
+            "\(index == 0 ? PlotText.scriptString("\(stem).dat") : "\"\"") index \(index) using 1:2:3:4 with yerrorlines lw 2 pt 7 title \(PlotText.scriptString(label))"
         }
         let title = "Wall-clock time against thumbnail count: video \(video), phase \(phase.rawValue), machine \(machine)"
         let body = """
             set logscale xy
             set grid xtics ytics mxtics mytics
             set key outside right top title "pipeline"
-            set title \(PlotText.quoted(title))
+            set title \(PlotText.scriptString(title))
             set xlabel "thumbnails per strip, N (log scale)"
             set ylabel "wall-clock time, median and 95 % CI (\(unit.rawValue), log scale)"
             plot \(plots.joined(separator: ", \\\n     "))

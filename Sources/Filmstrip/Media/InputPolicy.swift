@@ -1,0 +1,112 @@
+import CFFmpeg
+import Foundation
+import Synchronization
+
+/// What FFmpeg may do with a file filmstrip is given, which may come from a stranger.
+///
+/// FFmpeg opens a path as a URL with every protocol and demuxer enabled: a file named
+/// `concat:a.ts|b.ts` or `pipe:0` reads other files or standard input, and a playlist named
+/// `x.mp4` reads whatever it lists (other users' uploads on a server) or loops forever.
+/// filmstrip therefore opens `file:` plus the absolute path, allows the `file` protocol alone
+/// (nested opens inherit that), allows only the demuxers of video files, and gives every
+/// blocking call an interrupt callback that stops it at a deadline.
+public enum InputPolicy {
+    /// Demuxers (FFmpeg's short names) of files that hold video: MP4/MOV/3GP, Matroska/WebM,
+    /// MPEG-TS (M2TS too), MPEG-PS, AVI, FLV, Ogg, ASF (WMV), MXF, IVF, and elementary
+    /// streams of H.264, HEVC, MPEG-1/2, MPEG-4 part 2 and AV1; and the common audio files
+    /// (WAV, MP3, FLAC, AAC), so that they get "has no video stream". Left out on purpose:
+    /// playlists and manifests (hls, dash, concat, ffconcat), image sequences and single
+    /// images (image2, *_pipe), devices, network and raw-data demuxers (rawvideo, data,
+    /// tty, subfile), which read other files, wait on something, or take any bytes as pictures.
+    public static let acceptedContainers = [
+        "mov", "matroska", "mpegts", "mpeg", "avi", "flv", "ogg", "asf", "mxf", "ivf",
+        "h264", "hevc", "mpegvideo", "m4v", "obu",
+        "wav", "mp3", "flac", "aac",
+    ]
+
+    /// The FFmpeg URL that opens exactly the file at `path`: the `file:` protocol with the
+    /// absolute path, so no part of a file's name is read as a protocol or option.
+    static func url(forFileAt path: String) -> String {
+        if path.hasPrefix("/") { return "file:" + path }
+        return "file:" + FileManager.default.currentDirectoryPath + "/" + path
+    }
+
+    /// The options every `avformat_open_input` and `avformat_find_stream_info` of an input gets.
+    static func openOptions() -> OpaquePointer? {
+        var options: OpaquePointer?
+        av_dict_set(&options, "protocol_whitelist", "file", 0)
+        av_dict_set(&options, "format_whitelist", acceptedContainers.joined(separator: ","), 0)
+        return options
+    }
+
+    /// The container FFmpeg detects at `url` when it is not one of `acceptedContainers`; nil
+    /// when it is accepted or nothing is detected. Called only after an open failed, to say why.
+    static func refusedContainer(at url: String) -> (name: String, longName: String)? {
+        var callback = interruptCallback
+        var options: OpaquePointer?
+        av_dict_set(&options, "protocol_whitelist", "file", 0)
+        var io: UnsafeMutablePointer<AVIOContext>?
+        let opened = avio_open2(&io, url, AVIO_FLAG_READ, &callback, &options)
+        av_dict_free(&options)
+        guard opened >= 0, let io else { return nil }
+        defer { var toClose: UnsafeMutablePointer<AVIOContext>? = io; avio_closep(&toClose) }
+        var format: UnsafePointer<AVInputFormat>?
+        guard av_probe_input_buffer2(io, &format, url, nil, 0, 0) >= 0, let format else { return nil }
+        let name = String(cString: format.pointee.name)
+        let names = name.split(separator: ",").map(String.init)
+        guard !names.contains(where: acceptedContainers.contains) else { return nil }
+        return (name, format.pointee.long_name.map { String(cString: $0) } ?? name)
+    }
+
+    // MARK: - Deadline
+
+    /// Monotonic nanoseconds after which every FFmpeg call on an input gives up (`UInt64.max`: never).
+    private static let deadlineNanoseconds = Atomic<UInt64>(.max)
+    private static let timeoutSeconds = Atomic<UInt64>(0)
+
+    /// Makes every input opened, probed or read from now on give up `seconds` from now
+    /// (nil: no deadline, the library's default). The command line sets it once per run.
+    public static func setTimeout(seconds: Int?) {
+        guard let seconds, seconds > 0 else {
+            deadlineNanoseconds.store(.max, ordering: .relaxed)
+            return
+        }
+        let clamped = UInt64(min(seconds, 100 * 365 * 86_400))
+        timeoutSeconds.store(clamped, ordering: .relaxed)
+        deadlineNanoseconds.store(monotonicNanoseconds() &+ clamped * 1_000_000_000, ordering: .relaxed)
+    }
+
+    /// The timeout last set, in seconds, for messages.
+    static var timeout: Int { Int(timeoutSeconds.load(ordering: .relaxed)) }
+
+    /// True once the deadline has passed.
+    static var deadlineHasPassed: Bool {
+        let deadline = deadlineNanoseconds.load(ordering: .relaxed)
+        return deadline != .max && monotonicNanoseconds() >= deadline
+    }
+
+    private static func monotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+    }
+
+    /// FFmpeg calls this from blocking reads and long demuxer loops; non-zero stops the call
+    /// with `AVERROR_EXIT`.
+    static var interruptCallback: AVIOInterruptCB {
+        AVIOInterruptCB(callback: { _ in InputPolicy.deadlineHasPassed ? 1 : 0 }, opaque: nil)
+    }
+
+    // MARK: - Decoded picture size
+
+    /// The largest decoded picture accepted by default, in pixels: 8192 × 8192 (64 Mi), about
+    /// 100 MB per decoded frame in 4:2:0 and 256 MB as RGBA.
+    public static let defaultMaximumPixels = 1 << 26
+    private static let maximumPixelsValue = Atomic<Int>(defaultMaximumPixels)
+
+    /// Pictures larger than this are refused before a decoder allocates them.
+    public static var maximumPixels: Int {
+        get { maximumPixelsValue.load(ordering: .relaxed) }
+        set { maximumPixelsValue.store(max(1, newValue), ordering: .relaxed) }
+    }
+}

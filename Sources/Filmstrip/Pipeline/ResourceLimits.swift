@@ -1,0 +1,88 @@
+import Foundation
+
+/// The limits a strip request is held to before any work starts, so that no number from the
+/// command line or from a file can make filmstrip allocate without bound, overflow, or run
+/// forever. The fixed ranges are far beyond any real strip; the memory estimate and the
+/// decoded picture size (`InputPolicy.maximumPixels`) have options that raise them.
+public enum ResourceLimits {
+    /// Thumbnails in one strip (and columns of a contact sheet).
+    public static let maximumThumbnailCount = 100_000
+    /// Thumbnail height or width asked for, in pixels.
+    public static let maximumThumbnailSide = 8192
+    /// Gap between thumbnails, in pixels.
+    public static let maximumGap = 10_000
+    /// Codec threads per decoder (0 means one per core, which FFmpeg caps at 16).
+    public static let maximumThreads = 64
+    /// Parallel extraction workers, each with its own open file and decoder.
+    public static let maximumWorkers = 64
+    /// The memory a request may be estimated to need by default: 2 GiB.
+    public static let defaultMemoryBytes = 2 << 30
+    /// The default deadline of `strip` and `info`, in seconds; generous, since a long video
+    /// in exact mode takes tens of seconds to decode on two cores.
+    public static let defaultTimeoutSeconds = 600
+    /// JPEG stores each side in 16 bits.
+    public static let maximumJPEGSide = 65535
+}
+
+/// What a strip request will need in memory at its peak, estimated from its sizes before
+/// anything is decoded. It errs high: decoders are counted at their worst (every reference
+/// frame plus one frame per thread held at once).
+public struct MemoryEstimate: Sendable, Hashable, CustomStringConvertible {
+    /// The strip itself (RGBA with row padding, or the fused RGB canvas, counted as RGBA).
+    public var stripBytes: Int
+    /// Thumbnails held between extraction and composition (none when scaling into the strip).
+    public var thumbnailBytes: Int
+    /// Decoded frames held by every decoder at once.
+    public var decoderBytes: Int
+    /// Plan, thumbnail records and manifest entries: about 1 KiB per thumbnail.
+    public var bookkeepingBytes: Int
+    /// Extra copies made to write the strip (JPEG encodes from an RGBA copy).
+    public var outputBytes: Int
+
+    public var totalBytes: Int {
+        stripBytes.addingClamped(thumbnailBytes).addingClamped(decoderBytes).addingClamped(bookkeepingBytes).addingClamped(outputBytes)
+    }
+
+    /// Frames one decoder may hold at once besides its threads' own: H.264 and HEVC keep up
+    /// to 16 reference frames, plus the frame being output.
+    static let referenceFramesPerDecoder = 17
+
+    /// - Parameters:
+    ///   - fused: the composer scales straight into the strip (no separate thumbnails).
+    ///   - jpeg: the strip is written as JPEG.
+    public init(request: ExtractionRequest, layout: StripLayout, fused: Bool, jpeg: Bool) {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let (width, height) = request.thumbnailPixels
+        let thumbnail = width.multipliedClamped(by: height).multipliedClamped(by: 4)
+        let count = request.plan.count
+        stripBytes = layout.height.multipliedClamped(by: layout.width).multipliedClamped(by: 4)
+        thumbnailBytes = fused ? 0 : thumbnail.multipliedClamped(by: count)
+        // A decoded picture: 4 bytes a pixel covers 4:2:0 to 4:4:4 at up to 10 bits, with padding.
+        let picture = max(1, request.probe.width).multipliedClamped(by: max(1, request.probe.height)).multipliedClamped(by: 4)
+        let threads = request.options.decoder.threads == 0 ? min(cores, 16) : request.options.decoder.threads
+        let decoders = max(1, request.options.workers ?? cores)
+        decoderBytes = picture.multipliedClamped(by: Self.referenceFramesPerDecoder + threads).multipliedClamped(by: decoders)
+            .addingClamped(thumbnail.multipliedClamped(by: decoders))
+        bookkeepingBytes = count.multipliedClamped(by: 1024)
+        outputBytes = jpeg ? stripBytes.multipliedClamped(by: 2) : 0
+    }
+
+    public var description: String {
+        func megabytes(_ bytes: Int) -> String { "\(bytes / 1_000_000) MB" }
+        return "\(megabytes(totalBytes)) (strip \(megabytes(stripBytes)), thumbnails \(megabytes(thumbnailBytes)), "
+            + "decoders \(megabytes(decoderBytes)), per-thumbnail records \(megabytes(bookkeepingBytes)), writing \(megabytes(outputBytes)))"
+    }
+}
+
+extension Int {
+    /// The product, or `Int.max` where it overflows: an estimate that overflows is simply too large.
+    func multipliedClamped(by other: Int) -> Int {
+        let (product, overflow) = multipliedReportingOverflow(by: other)
+        return overflow ? .max : product
+    }
+
+    func addingClamped(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? .max : sum
+    }
+}

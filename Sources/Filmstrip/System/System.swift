@@ -1,0 +1,71 @@
+import Foundation
+
+/// A failed system call: which call, on which path, and `errno`.
+public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let call: String
+    public let path: String
+    public let code: Int32
+
+    public init(call: String, path: String, code: Int32) {
+        self.call = call
+        self.path = path
+        self.code = code
+    }
+
+    /// `strerror`'s text, for example "Permission denied".
+    public var reason: String { String(cString: strerror(code)) }
+    public var description: String { "\(path): \(call) failed: \(reason)" }
+}
+
+/// The one place filmstrip's own file handling makes system calls: each retries on EINTR
+/// and reports `errno` as a `SystemError`.
+enum System {
+    static func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemError) -> Int32 {
+        while true {
+            let descriptor = Foundation.open(path, flags, mode)
+            if descriptor >= 0 { return descriptor }
+            if errno != EINTR { throw SystemError(call: "open", path: path, code: errno) }
+        }
+    }
+
+    /// Writes all of `bytes`.
+    static func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(SystemError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw SystemError(call: "write", path: path, code: errno)
+            }
+            offset += written
+        }
+    }
+
+    /// Closes `descriptor`; an error here can be the first report of a failed write (NFS, quotas).
+    static func close(_ descriptor: Int32, path: String) throws(SystemError) {
+        // Linux releases the descriptor even when close reports EINTR: never retry.
+        if Foundation.close(descriptor) != 0 && errno != EINTR { throw SystemError(call: "close", path: path, code: errno) }
+    }
+
+    static func rename(_ from: String, to: String) throws(SystemError) {
+        if Foundation.rename(from, to) != 0 { throw SystemError(call: "rename", path: to, code: errno) }
+    }
+
+    /// Removes `path`, ignoring a file already gone.
+    static func unlink(_ path: String) {
+        _ = Foundation.unlink(path)
+    }
+
+    /// Device and inode of the file `path` names, following symbolic links; nil when it does not exist.
+    static func identity(_ path: String) -> FileIdentity? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+    }
+}
+
+/// A file as the kernel knows it: two paths name the same file when these are equal.
+struct FileIdentity: Hashable {
+    var device: UInt64
+    var inode: UInt64
+}
