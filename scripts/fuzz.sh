@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Longer fuzzing than CI's: mutated reference videos through `info` and `strip` (FuzzTests).
+#   scripts/fuzz.sh [CASES [SEED]]     default 2000 cases, seed 1
+# Each case is one mutant (bit flips, truncation, chunks duplicated, removed or zeroed,
+# 32-bit fields set to 0, 1, 2^31-1, 2^31, 2^32-1) run as two child processes with a
+# 60 s limit. A failing case prints its seed and number and keeps its mutant file.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cases="${1:-2000}"
+seed="${2:-1}"
+swift build --build-tests
+FILMSTRIP_FUZZ_CASES="$cases" FILMSTRIP_FUZZ_SEED="$seed" swift test --skip-build --filter 'FuzzTests/mutant'
