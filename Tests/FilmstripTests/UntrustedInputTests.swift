@@ -150,4 +150,25 @@ struct UntrustedInputTests {
         }
         #expect(!FileManager.default.fileExists(atPath: strip))
     }
+
+    @Test("--timeout stops a long decode at its deadline with a clear error and no output")
+    func deadline() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let strip = folder.appendingPathComponent("s.png").path
+        // Every one of 600 frames, each decoded from its keyframe: several seconds of decoding.
+        let started = Date()
+        let outcome = try BoundedCLI.run(["strip", try TestSupport.video("h264-360p-20s"), "-o", strip, "--count", "600",
+                                          "--extractor", "sequential", "--workers", "1", "--timeout", "1"])
+        let seconds = Date().timeIntervalSince(started)
+        if outcome.status == 0 {
+            // A machine that decodes all of it within the second has nothing to stop.
+            #expect(seconds < 1.5)
+            return
+        }
+        #expect(outcome.status == 1)
+        #expect(outcome.standardError.contains("gave up after 1 s (--timeout)"), "\(outcome.standardError)")
+        #expect(seconds < 20, "stopped after \(seconds) s")
+        #expect(BoundedCLI.leftovers(in: folder, besides: []).isEmpty)
+    }
 }
