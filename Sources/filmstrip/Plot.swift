@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import FilmstripBench
 
 extension FilmstripCommand {
@@ -21,6 +22,8 @@ extension FilmstripCommand {
         var gnuplot: String?
 
         func run() throws {
+            let signalSources = SignalCleanup.install(doing: "drawing charts into \(output)")
+            defer { signalSources.forEach { $0.cancel() } }
             do {
                 let report = try Plotter(outputDirectory: output, gnuplotPath: gnuplot).plot(files: results)
                 report.lines.forEach { print($0) }

@@ -24,7 +24,7 @@ struct PNGWriterTests {
 
     /// The single picture of the PNG file at `path`, decoded by FFmpeg, with its pixel format name.
     static func decode(_ path: String) throws -> (image: Image, pixelFormat: String) {
-        let input = try InputFile(path: path)
+        let input = try InputFile(path: path, containers: InputPolicy.stillImageContainers)
         let decoder = try Decoder(for: input)
         var packet = Packet()
         var frame = Frame()

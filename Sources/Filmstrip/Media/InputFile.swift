@@ -16,19 +16,21 @@ public struct InputFile: ~Copyable {
     ///   (`avformat_find_stream_info`). Workers of a file already probed pass false: the
     ///   container header is enough to set up a decoder, and analysing costs a few
     ///   full-size decodes per open. They still analyse when the header lacks the codec or size.
-    public init(path: String, analyzeStreams: Bool = true) throws(MediaError) {
+    /// - Parameter containers: the demuxers allowed (`InputPolicy.acceptedContainers` unless a
+    ///   caller reads something else on purpose, such as a written strip).
+    public init(path: String, analyzeStreams: Bool = true, containers: [String] = InputPolicy.acceptedContainers) throws(MediaError) {
         FFmpegLogging.configure()
         try Self.checkIsReadableFile(path)
         guard let allocated = avformat_alloc_context() else { fatalError("avformat_alloc_context: out of memory") }
         allocated.pointee.interrupt_callback = InputPolicy.interruptCallback
         var opened: UnsafeMutablePointer<AVFormatContext>? = allocated
-        var options = InputPolicy.openOptions()
+        var options = InputPolicy.openOptions(containers: containers)
         let url = InputPolicy.url(forFileAt: path)
         // On failure avformat_open_input frees the context it was given.
         let openResult = avformat_open_input(&opened, url, nil, &options)
         av_dict_free(&options)
         guard openResult >= 0, let context = opened else {
-            throw MediaError(file: path, reason: Self.openFailure(openResult, url: url))
+            throw MediaError(file: path, reason: Self.openFailure(openResult, url: url, containers: containers))
         }
         // From here on a failure must close `context`: `self` is not yet initialised.
         func fail(_ reason: MediaError.Reason) -> MediaError {
@@ -51,9 +53,9 @@ public struct InputFile: ~Copyable {
 
     /// Why `avformat_open_input` failed: a container outside `InputPolicy.acceptedContainers`
     /// (named), the deadline, or what FFmpeg's code means for a file.
-    private static func openFailure(_ code: Int32, url: String) -> MediaError.Reason {
+    private static func openFailure(_ code: Int32, url: String, containers: [String]) -> MediaError.Reason {
         if code == FFmpegError.exit { return .timedOut(seconds: InputPolicy.timeout) }
-        if code == filmstrip_averror(EINVAL), let refused = InputPolicy.refusedContainer(at: url) {
+        if code == filmstrip_averror(EINVAL), let refused = InputPolicy.refusedContainer(at: url, accepted: containers) {
             return .refusedContainer(name: refused.name, longName: refused.longName)
         }
         return .unreadableContainer(FFmpegError(code: code, call: "avformat_open_input"))

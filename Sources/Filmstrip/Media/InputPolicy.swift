@@ -24,6 +24,10 @@ public enum InputPolicy {
         "wav", "mp3", "flac", "aac",
     ]
 
+    /// Single still images, which the tests read back as FFmpeg decodes them (the outside
+    /// reference for written strips); never accepted from the command line.
+    public static let stillImageContainers = ["png_pipe", "jpeg_pipe"]
+
     /// The FFmpeg URL that opens exactly the file at `path`: the `file:` protocol with the
     /// absolute path, so no part of a file's name is read as a protocol or option.
     static func url(forFileAt path: String) -> String {
@@ -32,16 +36,16 @@ public enum InputPolicy {
     }
 
     /// The options every `avformat_open_input` and `avformat_find_stream_info` of an input gets.
-    static func openOptions() -> OpaquePointer? {
+    static func openOptions(containers: [String]) -> OpaquePointer? {
         var options: OpaquePointer?
         av_dict_set(&options, "protocol_whitelist", "file", 0)
-        av_dict_set(&options, "format_whitelist", acceptedContainers.joined(separator: ","), 0)
+        av_dict_set(&options, "format_whitelist", containers.joined(separator: ","), 0)
         return options
     }
 
     /// The container FFmpeg detects at `url` when it is not one of `acceptedContainers`; nil
     /// when it is accepted or nothing is detected. Called only after an open failed, to say why.
-    static func refusedContainer(at url: String) -> (name: String, longName: String)? {
+    static func refusedContainer(at url: String, accepted: [String]) -> (name: String, longName: String)? {
         var callback = interruptCallback
         var options: OpaquePointer?
         av_dict_set(&options, "protocol_whitelist", "file", 0)
@@ -54,7 +58,7 @@ public enum InputPolicy {
         guard av_probe_input_buffer2(io, &format, url, nil, 0, 0) >= 0, let format else { return nil }
         let name = String(cString: format.pointee.name)
         let names = name.split(separator: ",").map(String.init)
-        guard !names.contains(where: acceptedContainers.contains) else { return nil }
+        guard !names.contains(where: accepted.contains) else { return nil }
         return (name, format.pointee.long_name.map { String(cString: $0) } ?? name)
     }
 

@@ -42,8 +42,22 @@ public enum TemporaryFiles {
         throw SystemError(call: "open", path: "\(folder)/.\(name)\(marker)…", code: EEXIST)
     }
 
+    /// A new empty temporary file beside `target`, closed, for another program (gnuplot) to
+    /// write into: made exclusively here, so that program opens a regular file this process
+    /// owns, never a planted link.
+    public static func createEmpty(besides target: String) throws(SystemError) -> String {
+        let (path, descriptor) = try create(besides: target)
+        do {
+            try System.close(descriptor, path: path)
+        } catch {
+            discard(path)
+            throw error
+        }
+        return path
+    }
+
     /// Renames the temporary file at `temporary` over `target`, unless the process is exiting on a signal.
-    static func publish(_ temporary: String, as target: String) throws(SystemError) {
+    public static func publish(_ temporary: String, as target: String) throws(SystemError) {
         try state.withLock { state throws(SystemError) in
             if state.exiting { throw SystemError(call: "rename", path: target, code: EINTR) }
             try System.rename(temporary, to: target)
@@ -52,7 +66,7 @@ public enum TemporaryFiles {
     }
 
     /// Removes the temporary file at `path` (an abandoned output).
-    static func discard(_ path: String) {
+    public static func discard(_ path: String) {
         state.withLock { state in
             System.unlink(path)
             state.live.remove(path)

@@ -1,3 +1,4 @@
+import Filmstrip
 import Foundation
 
 /// Draws the benchmark charts of raw results files with gnuplot, as SVG and PNG.
@@ -111,17 +112,29 @@ public struct Plotter: Sendable {
         files.append(scriptFile.path)
         for format in ["svg", "png"] {
             let image = directory.appendingPathComponent("\(chart.stem).\(format)")
-            let temporary = "\(chart.stem).\(format).\(ProcessInfo.processInfo.processIdentifier).tmp"
-            let temporaryURL = directory.appendingPathComponent(temporary)
+            let temporary: String
+            do {
+                temporary = try TemporaryFiles.createEmpty(besides: image.path)
+            } catch {
+                removeWritten()
+                throw .io(path: image.path, reason: "cannot create a temporary file: \(error.reason)")
+            }
             do {
                 try gnuplot.draw(script: scriptFile.lastPathComponent,
-                                 variables: [("fmt", format), ("out", temporary), ("pngterm", gnuplot.pngTerminal)],
+                                 variables: [("fmt", format), ("out", URL(fileURLWithPath: temporary).lastPathComponent),
+                                             ("pngterm", gnuplot.pngTerminal)],
                                  in: directory)
-                try rename(temporaryURL, to: image)
             } catch {
-                unlink(temporaryURL.path)
+                TemporaryFiles.discard(temporary)
                 removeWritten()
                 throw error
+            }
+            do {
+                try TemporaryFiles.publish(temporary, as: image.path)
+            } catch {
+                TemporaryFiles.discard(temporary)
+                removeWritten()
+                throw .io(path: image.path, reason: "cannot rename the temporary file into place: \(error.reason)")
             }
             files.append(image.path)
         }
@@ -159,21 +172,10 @@ public struct Plotter: Sendable {
 
     /// Writes `text` to a temporary file beside `url` and renames it over `url`.
     private func write(_ text: String, to url: URL) throws(PlotError) {
-        let temporary = url.appendingPathExtension("\(ProcessInfo.processInfo.processIdentifier).tmp")
         do {
-            try Data(text.utf8).write(to: temporary)
+            try StripWriter.writeAtomically(Data(text.utf8), to: url.path)
         } catch {
-            throw .io(path: temporary.path, reason: error.localizedDescription)
-        }
-        try rename(temporary, to: url)
-    }
-
-    /// `rename(2)`: atomic within one file system, replacing any older file of that name.
-    private func rename(_ from: URL, to: URL) throws(PlotError) {
-        guard Foundation.rename(from.path, to.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: from)
-            throw .io(path: to.path, reason: "cannot rename the temporary file into place: \(reason)")
+            throw .io(path: url.path, reason: error.reason)
         }
     }
 }
