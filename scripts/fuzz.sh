@@ -9,4 +9,14 @@ cd "$(dirname "$0")/.."
 cases="${1:-2000}"
 seed="${2:-1}"
 swift build --build-tests
-FILMSTRIP_FUZZ_CASES="$cases" FILMSTRIP_FUZZ_SEED="$seed" swift test --skip-build --filter 'FuzzTests/mutant'
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+status=0
+FILMSTRIP_FUZZ_CASES="$cases" FILMSTRIP_FUZZ_SEED="$seed" FILMSTRIP_FUZZ_VERBOSE=1 \
+    swift test --skip-build --filter 'FuzzTests/mutant' > "$log" 2>&1 || status=$?
+grep -E '✘|recorded an issue' "$log" || true
+echo "fuzz: $cases mutants, seed $seed: $(grep -c '^fuzz-reason' "$log" || true) failing runs; $(grep -c '^fuzz-info-accepted-strip-refused' "$log" || true) mutants info accepts and strip refuses"
+echo "fuzz: the most common reasons (FFmpeg's text after the meaning):"
+grep '^fuzz-reason' "$log" | sed -E 's/^fuzz-reason ([a-z]+) [A-Za-z]+: filmstrip: MUTANT: /\1: /' | sort | uniq -c | sort -rn | head -25
+tail -1 "$log"
+exit "$status"

@@ -34,8 +34,13 @@ struct StripLimitOptions: ParsableArguments {
         guard (1...1_000_000_000).contains(maxMemory) else { throw ValidationError("--max-memory must be 1 to 1000000000 MB, got \(maxMemory).") }
     }
 
-    /// Throws when `estimate` exceeds `--max-memory`.
-    func check(_ estimate: MemoryEstimate) throws(RequestTooLarge) {
+    /// Before anything is decoded: the strip's layout fits its format (JPEG: 65535 px a side)
+    /// and the request's estimated memory fits `--max-memory`.
+    func check(_ request: ExtractionRequest, stripOptions: StripOptions, pipeline: Pipeline, output: String) throws {
+        let layout = try Pipeline.layout(for: request, options: stripOptions)
+        let jpeg = StripFormat(path: output) == .jpeg
+        if jpeg { try StripWriter.checkJPEGSize(width: layout.width, height: layout.height, file: output) }
+        let estimate = MemoryEstimate(request: request, layout: layout, fused: pipeline.isFused, jpeg: jpeg)
         if estimate.totalBytes / 1_000_000 > maxMemory { throw RequestTooLarge(estimate: estimate, limitMegabytes: maxMemory) }
     }
 }

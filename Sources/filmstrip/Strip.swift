@@ -113,9 +113,7 @@ extension FilmstripCommand {
                 let pipeline = Pipeline(extractor: Extractors.named(extractor)!, composer: Composers.named(composer)!)
                 let stripOptions = StripOptions(columns: columns, gap: gap, background: Self.color(background)!,
                                                 selection: select.flatMap(TimeParsing.range))
-                let layout = try Pipeline.layout(for: request, options: stripOptions)
-                if StripFormat(path: output) == .jpeg { try StripWriter.checkJPEGSize(width: layout.width, height: layout.height, file: output) }
-                try limits.check(MemoryEstimate(request: request, layout: layout, fused: pipeline.isFused, jpeg: StripFormat(path: output) == .jpeg))
+                try limits.check(request, stripOptions: stripOptions, pipeline: pipeline, output: output)
                 let result = try await pipeline.run(request, options: stripOptions)
                 // Measured before and after writing: the pipeline's peak, and the run's with the writer's buffers.
                 let pipelinePeakBytes = ResourceUsage.peakResidentBytes

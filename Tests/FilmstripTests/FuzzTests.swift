@@ -11,6 +11,9 @@ struct FuzzTests {
     static let environment = ProcessInfo.processInfo.environment
     static let seed = environment["FILMSTRIP_FUZZ_SEED"].flatMap { UInt64($0) } ?? 11
     static let caseCount = environment["FILMSTRIP_FUZZ_CASES"].flatMap { Int($0) } ?? 40
+    /// `FILMSTRIP_FUZZ_VERBOSE=1` prints every error line (`fuzz-reason`) and every mutant
+    /// `info` accepts but `strip` refuses, for `scripts/fuzz.sh` to summarise.
+    static let verbose = environment["FILMSTRIP_FUZZ_VERBOSE"] == "1"
     /// The quick suite's videos, but the 20-second one, whose mutants take longest to decode.
     static let videos = ReferenceSuite.quick.specs.map(\.id).filter { $0 != "h264-360p-20s" }
     static let stripVariants: [[String]] = [
@@ -34,11 +37,16 @@ struct FuzzTests {
         let variant = Self.stripVariants[caseNumber % Self.stripVariants.count]
         let reproduce = "FILMSTRIP_FUZZ_SEED=\(Self.seed) case \(caseNumber) (\(video), \(kind.rawValue)); the mutant is kept at \(path)"
         var failed = false
+        var statuses: [Int32] = []
         for arguments in [["info", path], ["strip", path, "-o", strip] + variant] {
             let outcome = try BoundedCLI.run(arguments, timeout: 60)
             let errors = outcome.standardError.split(separator: "\n").filter { !$0.hasPrefix("filmstrip: warning:") }
             func check(_ condition: Bool, _ what: String) {
                 if !condition { failed = true; Issue.record("\(arguments.first!): \(what). \(reproduce). stderr: \(outcome.standardError)") }
+            }
+            statuses.append(outcome.status)
+            if Self.verbose, let reason = errors.first {
+                print("fuzz-reason \(arguments[0]) \(kind.rawValue): \(reason.replacingOccurrences(of: path, with: "MUTANT"))")
             }
             check(!outcome.timedOut, "hung for 60 s")
             check(!outcome.crashed, "crashed (signal \(outcome.status))")
@@ -52,6 +60,7 @@ struct FuzzTests {
                 check(FileManager.default.fileExists(atPath: strip) == (outcome.status == 0), "strip file present after exit \(outcome.status)")
             }
         }
+        if Self.verbose, statuses == [0, 1] { print("fuzz-info-accepted-strip-refused case \(caseNumber) \(video) \(kind.rawValue)") }
         let left = BoundedCLI.leftovers(in: folder, besides: [name, "strip.png"])
         if !left.isEmpty { failed = true; Issue.record("left behind: \(left). \(reproduce)") }
         if !failed { try? FileManager.default.removeItem(at: folder) }
