@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Longer fuzzing than CI's: mutated reference videos through `info` and `strip` (FuzzTests).
 #   scripts/fuzz.sh [CASES [SEED]]     default 2000 cases, seed 1
+#   FILMSTRIP_FUZZ_EXECUTABLE=/other/build/filmstrip scripts/fuzz.sh ...   the same mutants through another build
 # Each case is one mutant (bit flips, truncation, chunks duplicated, removed or zeroed,
 # 32-bit fields set to 0, 1, 2^31-1, 2^31, 2^32-1) run as two child processes with a
 # 60 s limit. A failing case prints its seed and number and keeps its mutant file.

@@ -1,3 +1,4 @@
+import CLITestSupport
 @testable import Filmstrip
 import Foundation
 import Testing
@@ -14,6 +15,8 @@ struct FuzzTests {
     /// `FILMSTRIP_FUZZ_VERBOSE=1` prints every error line (`fuzz-reason`) and every mutant
     /// `info` accepts but `strip` refuses, for `scripts/fuzz.sh` to summarise.
     static let verbose = environment["FILMSTRIP_FUZZ_VERBOSE"] == "1"
+    /// `FILMSTRIP_FUZZ_EXECUTABLE` runs another build's `filmstrip` on the same mutants, to compare versions.
+    static let executable = environment["FILMSTRIP_FUZZ_EXECUTABLE"].map { URL(fileURLWithPath: $0) } ?? CLIProcess.executable
     /// The quick suite's videos, but the 20-second one, whose mutants take longest to decode.
     static let videos = ReferenceSuite.quick.specs.map(\.id).filter { $0 != "h264-360p-20s" }
     static let stripVariants: [[String]] = [
@@ -39,7 +42,7 @@ struct FuzzTests {
         var failed = false
         var statuses: [Int32] = []
         for arguments in [["info", path], ["strip", path, "-o", strip] + variant] {
-            let outcome = try BoundedCLI.run(arguments, timeout: 60)
+            let outcome = try BoundedCLI.run(arguments, timeout: 60, executable: Self.executable)
             let errors = outcome.standardError.split(separator: "\n").filter { !$0.hasPrefix("filmstrip: warning:") }
             func check(_ condition: Bool, _ what: String) {
                 if !condition { failed = true; Issue.record("\(arguments.first!): \(what). \(reproduce). stderr: \(outcome.standardError)") }

@@ -14,9 +14,10 @@ enum BoundedCLI {
         var standardError: String
     }
 
-    static func run(_ arguments: [String], timeout: Double = 20, environment: [String: String]? = nil, in folder: URL? = nil) throws -> Outcome {
+    static func run(_ arguments: [String], timeout: Double = 20, environment: [String: String]? = nil, in folder: URL? = nil,
+                    executable: URL = CLIProcess.executable) throws -> Outcome {
         let process = Process()
-        process.executableURL = CLIProcess.executable
+        process.executableURL = executable
         process.arguments = arguments
         if let folder { process.currentDirectoryURL = folder }
         if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }

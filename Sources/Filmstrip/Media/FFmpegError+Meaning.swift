@@ -8,6 +8,9 @@ extension FFmpegError {
     public var meaning: String {
         let opening = call.hasPrefix("avformat_open_input") || call.hasPrefix("avformat_find_stream_info")
         let decoding = call.hasPrefix("avcodec_")
+        if call.hasPrefix("av_seek_frame") || call.hasPrefix("avformat_seek_file"), code != Self.exit {
+            return "cannot seek in the file (damaged index or timestamps)"
+        }
         switch code {
         case Self.invalidData:
             return opening ? "damaged container header, or not a video file" : decoding ? "damaged video data" : "damaged container data"
