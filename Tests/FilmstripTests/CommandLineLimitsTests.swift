@@ -84,4 +84,11 @@ struct CommandLineLimitsTests {
         #expect(Accuracy(parsing: "tolerance:600479950316000") == nil)
         #expect(Accuracy(parsing: "tolerance:0.5,2") == .tolerance(before: Rational(1, 2), after: Rational(2)))
     }
+
+    @Test("the library's plan refuses a count beyond the limit before allocating slots")
+    func planCountLimit() throws {
+        let probe = try VideoProbe(path: try TestSupport.video("h264-180p-3s"))
+        #expect(throws: PlanError.countTooLarge(1 << 40)) { try SamplePlan(probe: probe, count: 1 << 40) }
+        #expect(try SamplePlan(probe: probe, count: 3, accuracy: .tolerance(before: Rational(1_000_000_000), after: Rational(1_000_000_000))).count == 3)
+    }
 }

@@ -1,6 +1,7 @@
 /// Why a plan cannot be made; each case reads as a one-line reason.
 public enum PlanError: Error, Hashable, Sendable, CustomStringConvertible {
     case countNotPositive(Int)
+    case countTooLarge(Int)
     case sizeNotPositive(ThumbnailSize)
     case emptyRange(from: Double, to: Double)
     case rangeOutsideVideo(from: Double, to: Double, duration: Double)
@@ -9,6 +10,7 @@ public enum PlanError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .countNotPositive(let count): "thumbnail count must be at least 1, got \(count)"
+        case .countTooLarge(let count): "thumbnail count must be at most \(ResourceLimits.maximumThumbnailCount), got \(count)"
         case .sizeNotPositive(let size): "thumbnail size must be positive, got \(size)"
         case .emptyRange(let from, let to): "range start \(from) s must be before its end \(to) s"
         case .rangeOutsideVideo(let from, let to, let duration):
@@ -52,6 +54,8 @@ public struct SamplePlan: Sendable, Hashable {
     public init(probe: VideoProbe, count: Int, from: Rational? = nil, to: Rational? = nil,
                 accuracy: Accuracy = .exact) throws(PlanError) {
         guard count > 0 else { throw .countNotPositive(count) }
+        // Checked here too, not only on the command line: the plan allocates per slot.
+        guard count <= ResourceLimits.maximumThumbnailCount else { throw .countTooLarge(count) }
         if case .tolerance(let before, let after) = accuracy, before < .zero || after < .zero { throw .negativeTolerance }
         let duration = probe.duration.seconds
         let start = from ?? .zero, end = to ?? duration
