@@ -159,7 +159,8 @@ struct TargetDecoder: ~Copyable {
             if let canvas = request.canvas { try renderer.render(previous, into: canvas, slot: slots[0]) } else { image = try renderer.render(previous) }
             shownPts = previousPts
         } else {
-            throw MediaError(file: request.path, reason: decodedAnything ? .noFrames : .nothingDecodes)
+            let seconds = (Rational(target.framePts) * request.probe.timeBase - request.probe.startTime.seconds).doubleValue
+            throw MediaError(file: request.path, reason: decodedAnything ? .noFrameNear(seconds: seconds) : .nothingDecodes)
         }
         for slot in slots.dropFirst() { request.canvas?.duplicate(slot: slots[0], into: slot) }
         let timeBase = request.probe.timeBase

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a file cannot be used as a video, phrased for a one-line message that names the file.
 public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Reason: Hashable, Sendable, CustomStringConvertible {
@@ -19,6 +21,8 @@ public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
         case noFrames
         case zeroDuration
         case nothingDecodes
+        /// Frames decode, but none from the keyframe before a thumbnail's time up to it.
+        case noFrameNear(seconds: Double)
         /// The first frame does not decode; the decoder's last complaint.
         case firstFrameFails(FFmpegError)
         case ffmpeg(FFmpegError)
@@ -43,6 +47,8 @@ public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
             case .noFrames: "video stream has no frames"
             case .zeroDuration: "video stream has zero duration"
             case .nothingDecodes: "no frame of the video stream could be decoded (corrupt or truncated data)"
+            case .noFrameNear(let seconds):
+                "no frame near \(String(format: "%.3f", seconds)) s could be decoded (the data there is damaged or missing)"
             case .firstFrameFails(let error): "the first frame cannot be decoded: \(error.explained)"
             case .ffmpeg(let error): error.explained
             }
