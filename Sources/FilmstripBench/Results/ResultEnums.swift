@@ -8,6 +8,11 @@ public enum Phase: String, Sendable, Hashable, Codable, CaseIterable {
     case peer
 }
 
+/// Which executable ran a row in a two-build run (`bench --baseline-binary`).
+public enum BuildRole: String, Sendable, Hashable, Codable, CaseIterable {
+    case baseline, candidate
+}
+
 /// Outcome of one repetition.
 public enum RunStatus: String, Sendable, Hashable, Codable, CaseIterable {
     case ok, error, skipped
