@@ -40,6 +40,7 @@ public struct BenchSession {
         let videos = try prepareVideos(interruption: interruption, progress: progress)
         let configurations = matrix.configurations(videoPaths: videos.mapValues(\.path))
         let writer = try ResultsFileWriter<RawResultRow>(path: rawPath)
+        for repair in writer.repairs { progress.note("filmstrip: warning: \(repair)") }
         var checker = AgreementChecker()
         var rows: [RawResultRow] = []
         var failures = 0
