@@ -4,25 +4,27 @@ import Testing
 
 struct ShiftIntervalTests {
     /// Published critical values: with 10 pairs the two-sided 5 % critical T is 8, so the
-    /// 95 % interval drops 9 Walsh averages at each end (coverage 1 − 2·P(T ≤ 8) = 1 − 2·25/1024).
+    /// 95 % interval starts at the 9th Walsh average (coverage 1 − 2·P(T ≤ 8) = 1 − 2·25/1024).
     @Test func signedRankIntervalMatchesTables() {
         let distribution = ShiftInterval.signedRankDistribution(10)
         #expect(abs(distribution.reduce(0, +) - 1) < 1e-12)
         let (excluded, coverage) = ShiftInterval.excludedRanks(distribution: distribution, level: 0.95)
-        #expect(excluded == 9)
+        #expect(excluded == 8)
         #expect(abs(coverage - (1 - 2 * 25.0 / 1024)) < 1e-12)
-        // 6 pairs: only min…max of the Walsh averages, 1 − 2/64 = 0.969.
+        // 6 pairs: min…max of the Walsh averages, 1 − 2/64 = 0.969; 5 pairs cannot reach 95 %.
         let six = ShiftInterval.excludedRanks(distribution: ShiftInterval.signedRankDistribution(6), level: 0.95)
-        #expect(six.0 == 1 && abs(six.1 - (1 - 2.0 / 64)) < 1e-12)
+        #expect(six.0 == 0 && abs(six.1 - (1 - 2.0 / 64)) < 1e-12)
+        let five = ShiftInterval.excludedRanks(distribution: ShiftInterval.signedRankDistribution(5), level: 0.95)
+        #expect(five.0 == 0 && abs(five.1 - (1 - 2.0 / 32)) < 1e-12)
     }
 
     /// Mann–Whitney with 6 and 6: the two-sided 5 % critical U is 5 (P(U ≤ 5) = 19/924 ≤ 0.025 <
-    /// P(U ≤ 6) = 30/924), so 6 of the 36 differences are dropped at each end.
+    /// P(U ≤ 6) = 30/924), so the interval starts at the 6th of the 36 differences.
     @Test func mannWhitneyIntervalMatchesTables() {
         let distribution = ShiftInterval.mannWhitneyDistribution(6, 6)
         #expect(abs(distribution[0] * 924 - 1) < 1e-9 && abs(distribution[5] * 924 - 7) < 1e-9)
         let (excluded, coverage) = ShiftInterval.excludedRanks(distribution: distribution, level: 0.95)
-        #expect(excluded == 6)
+        #expect(excluded == 5)
         #expect(abs(coverage - (1 - 2 * 19.0 / 924)) < 1e-9)
         // Sizes past the exact table agree with the normal approximation to a rank.
         let exact = ShiftInterval.excludedRanks(distribution: ShiftInterval.mannWhitneyDistribution(60, 60), level: 0.95).0

@@ -84,7 +84,7 @@ public struct RegressionGate: Sendable {
             let logRatios = pairs.map { log(after[$0]! / before[$0]!) }
             let interval = ShiftInterval.paired(logRatios, level: level)
             if interval.coverage < level {
-                report.warnings.append("\(key): \(pairs.count) pair(s) give only \(Self.percentText(interval.coverage)) coverage; run at least 6 repetitions")
+                report.warnings.append("\(key): \(pairs.count) pair(s) give only \(Self.percentText(interval.coverage)) coverage, so no verdict; run at least 6 repetitions")
             }
             report.comparisons.append(comparison(
                 key: key, baseline: pairs.map { before[$0]! }, candidate: pairs.map { after[$0]! }, interval: interval))
@@ -156,7 +156,7 @@ public struct RegressionGate: Sendable {
             let before = baselineSamples[key]!, after = candidateSamples[key]!
             let interval = ShiftInterval.twoSample(baseline: before.values.map(log), candidate: after.values.map(log), level: level)
             if interval.coverage < level {
-                report.warnings.append("\(key): fewer than 4 samples in a run; its interval covers only \(Self.percentText(interval.coverage))")
+                report.warnings.append("\(key): too few samples in a run; its interval covers only \(Self.percentText(interval.coverage)), so no verdict")
             }
             var entry = comparison(key: key, baseline: before.values, candidate: after.values, interval: interval)
             entry.normalisedBy = normalised ? CalibrationKind(for: key) : nil
@@ -180,7 +180,8 @@ public struct RegressionGate: Sendable {
             key: key, baselineMedian: Quantile.median(sorted: baseline.sorted()),
             candidateMedian: Quantile.median(sorted: candidate.sorted()), count: interval.count,
             ratio: ratio, ratioLow: low, ratioHigh: high, coverage: interval.coverage,
-            verdict: verdict(ratio: ratio, low: low, high: high))
+            // Too few samples for the level: the interval is min…max with less coverage; no call.
+            verdict: interval.coverage < level ? .same : verdict(ratio: ratio, low: low, high: high))
     }
 
     private func verdict(ratio: Double, low: Double, high: Double) -> Verdict {

@@ -4,14 +4,14 @@ import Glibc
 /// ratio), from ranks: Hodges–Lehmann estimates with the exact Wilcoxon intervals.
 ///
 /// - ``paired(_:level:)``: the differences `d₁…dₙ` of pairs (candidate − baseline of the
-///   same repetition). Estimate: the median of the `n(n+1)/2` Walsh averages `(dᵢ+dⱼ)/2`,
-///   `i ≤ j`. Interval: the Walsh averages of ranks `c+1` and `M−c`, where `c` is the
-///   largest count with `P(T ≤ c−1) ≤ (1−level)/2` under the exact null distribution of
+///   same repetition). Estimate: the median of the `M = n(n+1)/2` Walsh averages
+///   `(dᵢ+dⱼ)/2`, `i ≤ j`. Interval: the Walsh averages of ranks `k` and `M+1−k`, with `k`
+///   the largest such that `P(T ≤ k−1) ≤ (1−level)/2` under the exact null distribution of
 ///   the signed-rank statistic `T` (a subset-sum count over ranks `1…n`).
 /// - ``twoSample(baseline:candidate:level:)``: two independent samples. Estimate: the
-///   median of the `n·m` differences `yⱼ − xᵢ`; interval: the differences of ranks `c+1`
-///   and `nm−c`, `c` from the exact Mann–Whitney distribution (Gaussian binomial
-///   coefficients), a normal approximation past 60 samples a side.
+///   median of the `n·m` differences `yⱼ − xᵢ`; interval: the differences of ranks `k`
+///   and `nm+1−k`, `k` likewise from the exact Mann–Whitney distribution (Gaussian
+///   binomial coefficients), a normal approximation past 60 samples a side.
 ///
 /// Why ranks and not a bootstrap of means: run times have a floor and a long right tail
 /// (another process takes the core for a while), so one pair in ten can be off by 30 % or
@@ -64,18 +64,22 @@ public struct ShiftInterval: Sendable, Hashable {
                              count: min(n, m))
     }
 
-    /// The number `c` of order statistics left out at each end, and the coverage `1 − 2·P(S ≤ c−1)`,
-    /// for a statistic `S` symmetric about its mean with point probabilities `distribution`.
+    /// The 0-based index `c` of the lower bound among the sorted averages or differences
+    /// (the upper bound is the `c`-th from the top), and the coverage. The lower bound
+    /// misses with probability `P(S ≤ c)`, for `S` the rank statistic with point
+    /// probabilities `distribution` (symmetric), so `c` is the largest with `P(S ≤ c) ≤ (1−level)/2`;
+    /// when even `c = 0` misses more often, the interval is min…max with coverage below `level`.
     static func excludedRanks(distribution: [Double], level: Double) -> (Int, Double) {
         let tail = (1 - level) / 2
-        var excluded = 0, cumulative = 0.0
-        while excluded < distribution.count / 2 {
-            let next = cumulative + distribution[excluded]
+        var accepted = 0, cumulative = 0.0
+        while accepted < distribution.count / 2 {
+            let next = cumulative + distribution[accepted]
             if next > tail { break }
             cumulative = next
-            excluded += 1
+            accepted += 1
         }
-        return (excluded, 1 - 2 * cumulative)
+        if accepted == 0 { return (0, 1 - 2 * distribution[0]) }
+        return (accepted - 1, 1 - 2 * cumulative)
     }
 
     /// P(T = t) for the Wilcoxon signed-rank statistic of `n` pairs, `t` in `0...n(n+1)/2`:
@@ -121,8 +125,9 @@ public struct ShiftInterval: Sendable, Hashable {
     static func normalExcludedRanks(n: Int, m: Int, level: Double) -> (Int, Double) {
         let mean = Double(n * m) / 2, deviation = (Double(n * m) * Double(n + m + 1) / 12).squareRoot()
         let z = normalQuantile(1 - (1 - level) / 2)
-        let excluded = max(0, Int((mean - z * deviation).rounded(.down)))
-        return (excluded, level)
+        // The lower bound is the k-th smallest difference, k = ⌊mean − z·sd⌋ (1-based).
+        let k = Int((mean - z * deviation).rounded(.down))
+        return (max(0, k - 1), level)
     }
 
     /// Φ⁻¹(p) by bisection on erfc: a handful of calls per gate, so simplicity wins.
