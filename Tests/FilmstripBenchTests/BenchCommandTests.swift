@@ -116,9 +116,44 @@ import Testing
         #expect(try CLISupport.run(["compare", baseline, same, "--threshold", "lots"]).status == 64)
     }
 
+    /// A two-build run: every configuration under both executables in every repetition,
+    /// rows marked with the build and the commit each executable recorded when it was built,
+    /// work counters filled in, and `compare FILE` judging it pair by pair.
+    @Test func twoBuildRunPairsEveryRepetition() throws {
+        let folder = try CLISupport.scratchDirectory()
+        let name = folder.appendingPathComponent("ab").path
+        let executable = CLIProcess.executable.path
+        let matrix = ["--videos", "h264-180p-3s", "--extractors", "sequential,forward", "--composers", "rowcopy",
+                      "--counts", "5", "--repetitions", "1", "--warmup", "0"]
+        let result = try CLISupport.run(["bench"] + matrix
+            + ["--out", name, "--fixtures-dir", CLISupport.fixturesDirectory, "--baseline-binary", executable])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("filmstrip compare \(name)-raw.csv"))
+        let rows = try ResultsFileReader.read(RawResultRow.self, from: name + "-raw.csv")
+        let version = try CLISupport.run(["--version"]).standardOutput
+        let commit = try #require(rows.first?.executableCommit)
+        #expect(commit.count >= 40 && commit != "unknown" && version.contains(commit), "\(version)")
+        for role in BuildRole.allCases {
+            let built = rows.filter { $0.build == role }
+            #expect(Set(built.map(\.configurationKey)) == Set(rows.map(\.configurationKey)))
+            #expect(built.filter { $0.phase == .total }.count == 2)
+        }
+        let totals = rows.filter { $0.phase == .total }
+        #expect(totals.allSatisfy { ($0.packetsRead ?? 0) >= 5 && ($0.seeks ?? -1) >= 0 && ($0.bytesRead ?? 0) > 0 && ($0.heapAllocations ?? 0) > 0 })
+        // Work counters of single-threaded decoding do not depend on the run: equal in every repetition and build.
+        for pipeline in ["sequential+rowcopy", "forward+rowcopy"] {
+            let counts = Set(totals.filter { $0.pipeline == pipeline }.map { [$0.framesDecoded, $0.packetsRead, $0.bytesRead, $0.seeks, $0.heapAllocations] })
+            #expect(counts.count == 1, "\(pipeline): \(counts)")
+        }
+        // One pair is too few for a 95 % verdict: the gate says so and passes.
+        let compare = try CLISupport.run(["compare", name + "-raw.csv"])
+        #expect(compare.status == 0, "\(compare.standardOutput)\(compare.standardError)")
+        #expect(compare.standardOutput.contains("paired:") && compare.standardError.contains("no verdict"))
+    }
+
     @Test func benchRejectsBadMatrices() throws {
         for arguments in [["--extractors", "teleport"], ["--counts", "0"], ["--accuracy", "roughly"], ["--videos", "nope"],
-                          ["--repetitions", "0"]] {
+                          ["--repetitions", "0"], ["--baseline-binary", "/nonexistent"], ["--candidate-binary", "/bin/true"]] {
             let result = try CLISupport.run(["bench"] + arguments)
             #expect(result.status == 64, "\(arguments): \(result.standardError)")
         }

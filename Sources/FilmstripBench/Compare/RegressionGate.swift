@@ -248,8 +248,9 @@ public struct RegressionGate: Sendable {
         return result
     }
 
-    /// Counter changes between the builds, per configuration. A counter that varies within
-    /// one build (threads racing) counts as changed only when the two ranges do not meet.
+    /// Counter changes between the builds, per configuration: any difference when each side
+    /// is constant. A counter that varies within a build (threads racing for a task
+    /// allocation) counts as changed only when the ranges are further apart than that spread.
     func workChanges(baseline: [RawResultRow], candidate: [RawResultRow]) -> [WorkChange] {
         let before = Dictionary(grouping: baseline.filter { $0.status == .ok }, by: \.configurationKey)
         let after = Dictionary(grouping: candidate.filter { $0.status == .ok }, by: \.configurationKey)
@@ -258,7 +259,8 @@ public struct RegressionGate: Sendable {
             for counter in WorkCounter.allCases {
                 let old = before[key]!.compactMap(counter.value(in:)), new = after[key]!.compactMap(counter.value(in:))
                 guard let oldLow = old.min(), let oldHigh = old.max(), let newLow = new.min(), let newHigh = new.max() else { continue }
-                if newLow > oldHigh || newHigh < oldLow {
+                let spread = max(oldHigh - oldLow, newHigh - newLow)
+                if newLow > oldHigh + spread || newHigh < oldLow - spread {
                     changes.append(WorkChange(key: key, counter: counter, baseline: oldLow...oldHigh, candidate: newLow...newHigh))
                 }
             }

@@ -84,12 +84,13 @@ public enum ConfigurationRunner {
         // A fused pipeline's strip is its canvas; the RGBA copy the checksum reads is made after the clocks stop.
         let strip = result.strip
         let counters = result.counters
+        let extract = extracted.cost(since: start, phase: .extract, counters: counters)
+        let compose = composed.cost(since: extracted, phase: .compose, counters: nil)
+        var total = composed.cost(since: start, phase: .total, counters: counters)
+        // The middle snapshot's own reading of /proc/self/io is in neither phase.
+        total.bytesRead = extract.bytesRead.flatMap { first in compose.bytesRead.map { first + $0 } }
         return BenchMeasurement(
-            phases: [
-                extracted.cost(since: start, phase: .extract, counters: counters),
-                composed.cost(since: extracted, phase: .compose, counters: nil),
-                composed.cost(since: start, phase: .total, counters: counters),
-            ],
+            phases: [extract, compose, total],
             checksum: StripChecksum.of(strip),
             maxFrameError: maxFrameError(result.thumbnails, strip: strip, layout: result.layout, plan: plan)
         )
