@@ -42,7 +42,10 @@ let package = Package(
         .target(name: "CAllocationCounter"),
         .target(
             name: "FilmstripBench",
-            dependencies: ["Filmstrip", "CAllocationCounter", .product(name: "CSV", package: "CSV.swift")]
+            dependencies: ["Filmstrip", "CAllocationCounter", .product(name: "CSV", package: "CSV.swift")],
+            // The bench child paints 500 synthetic thumbnails pixel by pixel before each compose
+            // run; unoptimised that takes seconds per run in the tests.
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         .executableTarget(
             name: "filmstrip",

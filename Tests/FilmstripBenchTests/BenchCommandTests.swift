@@ -1,4 +1,5 @@
 import CLITestSupport
+import Filmstrip
 import Foundation
 import Testing
 @testable import FilmstripBench
@@ -149,6 +150,24 @@ import Testing
         let compare = try CLISupport.run(["compare", name + "-raw.csv"])
         #expect(compare.status == 0, "\(compare.standardOutput)\(compare.standardError)")
         #expect(compare.standardOutput.contains("paired:") && compare.standardError.contains("no verdict"))
+    }
+
+    /// Allocation counts are the micro-benchmark gate that a shared machine cannot make noisy:
+    /// no composer may allocate per thumbnail or per tile (tiled once made 781 allocations per
+    /// 500-thumbnail strip, an array per tile; it makes 1; openmp's threads make about 130).
+    /// Measured by the bench child's counter.
+    @Test func composersDoNotAllocatePerThumbnail() throws {
+        for composer in Composers.all {
+            let configuration = BenchConfiguration(kind: .composeSynthetic, extractor: "synthetic", composer: composer.name,
+                                                   frameCount: BenchMatrix.syntheticCount, thumbHeight: BenchMatrix.syntheticHeight)
+            let json = String(decoding: try JSONEncoder().encode(configuration), as: UTF8.self)
+            let result = try CLISupport.run(["bench-run", "--config", json])
+            #expect(result.status == 0, "\(result.standardError)")
+            let line = try #require(result.standardOutput.split(separator: "\n").last)
+            let measurement = try JSONDecoder().decode(BenchMeasurement.self, from: Data(line.utf8))
+            let allocations = try #require(measurement.phases.first?.heapAllocations)
+            #expect(allocations < BenchMatrix.syntheticCount, "\(composer.name): \(allocations) allocations")
+        }
     }
 
     @Test func benchRejectsBadMatrices() throws {
