@@ -10,7 +10,9 @@
 # block is one independent gate (`filmstrip compare BLOCK.csv`).
 #
 # usage: scripts/gate-error-rates.sh [--binary PATH] [--gates 20] [--pairs 10] [--slowdown 0.10]
-#        [--threshold 5%] [--out DIR] [--fixtures-dir DIR] [-- BENCH MATRIX OPTIONS…]
+#        [--threshold 5%] [--out DIR] [--fixtures-dir DIR] [--judge-only] [-- BENCH MATRIX OPTIONS…]
+# Every gate is judged on wall time (wall_s) and on CPU time (cpu_s); --judge-only re-judges
+# the runs already in --out (e.g. with another --pairs or --threshold).
 # The default matrix is a decode-bound subset of the quick suite (about 6 configurations).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +24,7 @@ slowdown=0.10
 threshold=5%
 out=results/local/gate-error-rates
 fixtures=()
+judge_only=false
 matrix=(--suite quick --videos h264-180p-3s,hevc-180p-2s --extractors forward --composers rowcopy --counts 10)
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -32,6 +35,7 @@ while [ $# -gt 0 ]; do
         --threshold) threshold=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
         --fixtures-dir) fixtures=(--fixtures-dir "$2"); shift 2 ;;
+        --judge-only) judge_only=true; shift ;;
         --) shift; matrix=("$@"); break ;;
         *) echo "gate-error-rates: unknown option $1" >&2; exit 64 ;;
     esac
@@ -40,7 +44,8 @@ done
 binary=$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-rm -f "$out"/aa-* "$out"/ab-* "$out"/block-*
+rm -f "$out"/block-*
+$judge_only || rm -f "$out"/aa-* "$out"/ab-*
 
 # The slower candidate: the same executable with the shim preloaded.
 cc -O2 -shared -fPIC -o "$out/slowdown-shim.so" scripts/slowdown-shim.c -ldl
@@ -59,7 +64,7 @@ run() { # NAME CANDIDATE
 }
 
 # Splits NAME-raw.csv into GATES files by repetition block; prints how many gates exited 0, 2 and other.
-judge() { # NAME
+judge() { # NAME METRIC
     local header column block status passed=0 regressed=0 other=0
     header=$(head -1 "$out/$1-raw.csv")
     column=$(echo "$header" | tr ',' '\n' | grep -n '^repetition$' | cut -d: -f1)
@@ -67,7 +72,7 @@ judge() { # NAME
         { echo "$header"; awk -F, -v c="$column" -v lo=$((block * pairs)) -v hi=$(((block + 1) * pairs)) \
             'NR > 1 && $c >= lo && $c < hi' "$out/$1-raw.csv"; } > "$out/block-$1-$block.csv"
         status=0
-        "$binary" compare "$out/block-$1-$block.csv" --threshold "$threshold" > "$out/block-$1-$block.txt" 2>&1 || status=$?
+        "$binary" compare "$out/block-$1-$block.csv" --threshold "$threshold" --metric "$2" > "$out/block-$1-$block-$2.txt" 2>&1 || status=$?
         case $status in
             0) passed=$((passed + 1)) ;;
             2) regressed=$((regressed + 1)) ;;
@@ -77,16 +82,23 @@ judge() { # NAME
     echo "$passed $regressed $other"
 }
 
-run aa "$binary"
-run ab "$out/slower-filmstrip"
-read -r aa_passed aa_regressed aa_other < <(judge aa)
-read -r ab_passed ab_regressed ab_other < <(judge ab)
+if ! $judge_only; then
+    run aa "$binary"
+    run ab "$out/slower-filmstrip"
+fi
 echo "gates: $gates per experiment, $pairs pairs each, threshold $threshold, slowdown $slowdown of decoding"
-echo "A/A:  false alarms $aa_regressed/$gates (passed $aa_passed, could not compare $aa_other)"
-echo "A/B': caught $ab_regressed/$gates (passed $ab_passed, could not compare $ab_other)"
+for metric in wall_s cpu_s; do
+    read -r aa_passed aa_regressed aa_other < <(judge aa $metric)
+    read -r ab_passed ab_regressed ab_other < <(judge ab $metric)
+    echo "$metric A/A:  false alarms $aa_regressed/$gates (passed $aa_passed, could not compare $aa_other)"
+    echo "$metric A/B': caught $ab_regressed/$gates (passed $ab_passed, could not compare $ab_other)"
+done
 # The slowdown the shim really made, from all pairs of the A/B' run at once.
 echo "A/B' all $repetitions pairs at once (the slowdown the shim made):"
-"$binary" compare "$out/ab-raw.csv" --threshold "$threshold" 2>/dev/null | grep -E ' (extract|total|calibration|compose) ' | sed 's/^/  /' || true
+for metric in wall_s cpu_s; do
+    echo " $metric:"
+    "$binary" compare "$out/ab-raw.csv" --threshold "$threshold" --metric $metric 2>/dev/null | grep -E ' (extract|total|calibration|compose) ' | sed -E 's/^([^ ]+) .* ([a-z0-9-]+ ×[0-9]+ .*)$/  \1 \2/' || true
+done
 # Which configurations the A/B' gates called, for reading the figures.
 echo "A/B' verdicts per configuration (slower / gates):"
-grep -h " slower" "$out"/block-ab-*.txt | sed -E 's/ +[0-9.e+-]+ +[0-9.e+-]+ +[+-].*//' | sort | uniq -c | sed 's/^/  /' || true
+grep -h " slower" "$out"/block-ab-*-wall_s.txt | sed -E 's/ +[0-9.e+-]+ +[0-9.e+-]+ +[+-].*//' | sort | uniq -c | sed 's/^/  /' || true

@@ -170,6 +170,34 @@ import Testing
         }
     }
 
+    /// The error-rate experiment in miniature (scripts/gate-error-rates.sh): both two-build runs,
+    /// the slower candidate through the LD_PRELOAD shim, the split into gates, both metrics.
+    /// Only the mechanics are checked: two pairs per gate are too few for any verdict.
+    @Test func gateErrorRateExperimentRunsEndToEnd() throws {
+        let folder = try CLISupport.scratchDirectory()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [CLISupport.packageRoot.appendingPathComponent("scripts/gate-error-rates.sh").path,
+                             "--binary", CLIProcess.executable.path, "--gates", "2", "--pairs", "2", "--slowdown", "1.0",
+                             "--out", folder.path, "--fixtures-dir", CLISupport.fixturesDirectory,
+                             "--", "--videos", "h264-180p-3s", "--extractors", "forward", "--composers", "rowcopy", "--counts", "5"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        for metric in ["wall_s", "cpu_s"] {
+            #expect(text.contains("\(metric) A/A:  false alarms 0/2 (passed 2, could not compare 0)"), "\(text)")
+            #expect(text.contains("\(metric) A/B': caught 0/2 (passed 2, could not compare 0)"), "\(text)")
+        }
+        // The shim was loaded: the slower candidate's rows exist and came from the same commit.
+        let rows = try ResultsFileReader.read(RawResultRow.self, from: folder.appendingPathComponent("ab-raw.csv").path)
+        #expect(Set(rows.compactMap(\.build)) == [.baseline, .candidate])
+        #expect(Set(rows.map(\.executableCommit)).count == 1)
+    }
+
     @Test func benchRejectsBadMatrices() throws {
         for arguments in [["--extractors", "teleport"], ["--counts", "0"], ["--accuracy", "roughly"], ["--videos", "nope"],
                           ["--repetitions", "0"], ["--baseline-binary", "/nonexistent"], ["--candidate-binary", "/bin/true"]] {
