@@ -32,6 +32,9 @@ public struct GateReport: Sendable {
     /// Candidate / baseline of each calibration workload: the machines' (or days') speed ratio.
     public var calibrationChange: [(kind: CalibrationKind, ratio: Double, low: Double, high: Double)] = []
 
+    /// `false` when counters differ for a reason other than the code (different core counts).
+    public var gatesOnWork = true
+
     public init(gate: RegressionGate, outcome: GateOutcome) {
         self.gate = gate
         self.outcome = outcome
@@ -91,7 +94,7 @@ public struct GateReport: Sendable {
             return "passed: no configuration slower by more than \(threshold) %, no work added (exit 0)"
         case .regressed:
             let count = comparisons.filter { $0.verdict == .slower }.count
-            let added = workChanges.filter(\.grew).count
+            let added = gatesOnWork ? workChanges.filter(\.grew).count : 0
             return "regressed: \(count) configuration(s) slower by more than \(threshold) %"
                 + (added > 0 ? ", \(added) counter(s) of work grew" : "") + " (exit 2)"
         case .badInput(let reason):
@@ -151,6 +154,7 @@ public struct GateReport: Sendable {
     private var workLines: [String] {
         workChanges.map { change in
             "work changed: \(change.key): \(change.counter.rawValue) \(Self.range(change.baseline)) → \(Self.range(change.candidate))"
+                + (gatesOnWork ? "" : " (not gated: the machines have different core counts)")
         }
     }
 
@@ -162,6 +166,7 @@ public struct GateReport: Sendable {
     }
 
     mutating func decideOutcome(gateOnWork: Bool) {
+        gatesOnWork = gateOnWork
         if comparisons.contains(where: { $0.verdict == .slower }) || (gateOnWork && workChanges.contains(where: \.grew)) {
             outcome = .regressed
         }
