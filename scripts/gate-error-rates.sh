@@ -10,7 +10,7 @@
 # block is one independent gate (`filmstrip compare BLOCK.csv`).
 #
 # usage: scripts/gate-error-rates.sh [--binary PATH] [--gates 20] [--pairs 10] [--slowdown 0.10]
-#        [--threshold 5%] [--out DIR] [--fixtures-dir DIR] [--judge-only] [-- BENCH MATRIX OPTIONS…]
+#        [--threshold 5%] [--out DIR] [--fixtures-dir DIR] [--judge-only | --only aa|ab] [-- BENCH MATRIX OPTIONS…]
 # Every gate is judged on wall time (wall_s) and on CPU time (cpu_s); --judge-only re-judges
 # the runs already in --out (e.g. with another --pairs or --threshold).
 # The default matrix is a decode-bound subset of the quick suite (about 6 configurations).
@@ -25,6 +25,7 @@ threshold=5%
 out=results/local/gate-error-rates
 fixtures=()
 judge_only=false
+experiments="aa ab"
 matrix=(--suite quick --videos h264-180p-3s,hevc-180p-2s --extractors forward --composers rowcopy --counts 10)
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -36,6 +37,7 @@ while [ $# -gt 0 ]; do
         --out) out=$2; shift 2 ;;
         --fixtures-dir) fixtures=(--fixtures-dir "$2"); shift 2 ;;
         --judge-only) judge_only=true; shift ;;
+        --only) experiments=$2; shift 2 ;;
         --) shift; matrix=("$@"); break ;;
         *) echo "gate-error-rates: unknown option $1" >&2; exit 64 ;;
     esac
@@ -45,7 +47,7 @@ binary=$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 rm -f "$out"/block-*
-$judge_only || rm -f "$out"/aa-* "$out"/ab-*
+if ! $judge_only; then for name in $experiments; do rm -f "$out/$name"-*; done; fi
 
 # The slower candidate: the same executable with the shim preloaded.
 cc -O2 -shared -fPIC -o "$out/slowdown-shim.so" scripts/slowdown-shim.c -ldl
@@ -83,8 +85,9 @@ judge() { # NAME METRIC
 }
 
 if ! $judge_only; then
-    run aa "$binary"
-    run ab "$out/slower-filmstrip"
+    for name in $experiments; do
+        if [ "$name" = aa ]; then run aa "$binary"; else run ab "$out/slower-filmstrip"; fi
+    done
 fi
 echo "gates: $gates per experiment, $pairs pairs each, threshold $threshold, slowdown $slowdown of decoding"
 for metric in wall_s cpu_s; do
