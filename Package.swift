@@ -38,9 +38,14 @@ let package = Package(
             // that 20-50x slower, so the library is optimised in debug builds too.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
+        // Counts heap allocations by replacing malloc and its family (forwarding to glibc's).
+        .target(name: "CAllocationCounter"),
         .target(
             name: "FilmstripBench",
-            dependencies: ["Filmstrip", .product(name: "CSV", package: "CSV.swift")]
+            dependencies: ["Filmstrip", "CAllocationCounter", .product(name: "CSV", package: "CSV.swift")],
+            // The bench child paints 500 synthetic thumbnails pixel by pixel before each compose
+            // run; unoptimised that takes seconds per run in the tests.
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         .executableTarget(
             name: "filmstrip",
@@ -53,8 +58,11 @@ let package = Package(
             // most of the rest being FFmpeg's 130 dependencies). The tool is started once per
             // strip, and the benchmark starts it for every timed run.
             swiftSettings: [.unsafeFlags(["-static-stdlib"])],
-            linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld"])]
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld"])],
+            plugins: ["BuildInfo"]
         ),
+        // Writes the commit being built into the executable (`filmstrip --version`, `executable_commit`).
+        .plugin(name: "BuildInfo", capability: .buildTool()),
         // Runs the built `filmstrip` from either test target.
         .target(name: "CLITestSupport", path: "Tests/CLITestSupport"),
         .testTarget(name: "FilmstripTests", dependencies: ["Filmstrip", "CLITestSupport"]),

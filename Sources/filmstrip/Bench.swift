@@ -66,11 +66,48 @@ extension FilmstripCommand {
         @Option(help: "Worker counts for the taskgroup extractor, e.g. 1,2,4 (default: one per core).")
         var workers: String?
 
+        @Option(name: .customLong("baseline-binary"), help: "A second filmstrip executable to run every configuration with, as the baseline: each repetition runs both builds back to back, in alternating order; `filmstrip compare RAW.csv` then judges the candidate pair by pair.")
+        var baselineBinary: String?
+
+        @Option(name: .customLong("baseline-rev"), help: "Like --baseline-binary, with this git revision built in release once (cached in .build-baselines/COMMIT), e.g. origin/main.")
+        var baselineRevision: String?
+
+        @Option(name: .customLong("candidate-binary"), help: "The candidate executable of a two-build run (default: this one).")
+        var candidateBinary: String?
+
         @Flag(name: .customLong("fail-on-disagreement"), help: "Exit 1 at the end when exact strategies made different strips or wrong frames (for CI).")
         var failOnDisagreement = false
 
         func validate() throws {
             _ = try matrix()
+            if baselineBinary != nil && baselineRevision != nil {
+                throw ValidationError("Give --baseline-binary or --baseline-rev, not both.")
+            }
+            if candidateBinary != nil && baselineBinary == nil && baselineRevision == nil {
+                throw ValidationError("--candidate-binary needs a baseline (--baseline-binary or --baseline-rev).")
+            }
+            for path in [baselineBinary, candidateBinary].compactMap({ $0 }) where !FileManager.default.isExecutableFile(atPath: path) {
+                throw ValidationError("\(path): not an executable file.")
+            }
+        }
+
+        /// The executables to run: this one, or baseline and candidate.
+        func builds(progress: BenchProgress) throws -> [BenchSession.Build] {
+            let candidate = candidateBinary.map { URL(fileURLWithPath: $0) } ?? Self.ownExecutable
+            // This executable knows its commit; another candidate reports its own through its children.
+            let candidateCommit = candidateBinary == nil ? BuildInfo.commitDescription : ""
+            let baseline: (url: URL, commit: String)
+            if let baselineBinary {
+                baseline = (URL(fileURLWithPath: baselineBinary), "")
+            } else if let baselineRevision {
+                baseline = try BaselineBuild.executable(
+                    revision: baselineRevision, repository: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+                    note: { progress.note($0) })
+            } else {
+                return [BenchSession.Build(role: nil, runner: ChildRunner(executable: candidate), commitFallback: candidateCommit)]
+            }
+            return [BenchSession.Build(role: .baseline, runner: ChildRunner(executable: baseline.url), commitFallback: baseline.commit),
+                    BenchSession.Build(role: .candidate, runner: ChildRunner(executable: candidate), commitFallback: candidateCommit)]
         }
 
         /// The suite's default matrix with the given lists replacing its parts.
@@ -155,14 +192,14 @@ extension FilmstripCommand {
             let name = out ?? "results/\(suite.rawValue)-\(machine.name)"
             let rawPath = name + "-raw.csv", summaryPath = name + "-summary.csv"
             let cache = fixturesDir.map { ReferenceVideoCache(directory: URL(fileURLWithPath: $0, isDirectory: true)) } ?? ReferenceVideoCache()
-            let session = BenchSession(matrix: try matrix(), context: context, rawPath: rawPath, summaryPath: summaryPath,
-                                       cache: cache, runner: ChildRunner(executable: Self.ownExecutable))
-
+            let progress = BenchProgress()
             let result: BenchSession.Result
             do {
+                let session = BenchSession(matrix: try matrix(), context: context, rawPath: rawPath, summaryPath: summaryPath,
+                                           cache: cache, builds: try builds(progress: progress))
                 try FileManager.default.createDirectory(at: URL(fileURLWithPath: rawPath).deletingLastPathComponent(),
                                                         withIntermediateDirectories: true)
-                result = try session.run(interruption: interruption, progress: BenchProgress())
+                result = try session.run(interruption: interruption, progress: progress)
             } catch {
                 throw failWithMessage(error)
             }
@@ -175,6 +212,7 @@ extension FilmstripCommand {
             print("")
             print("run \(context.runID): \(result.rows.count) raw row(s) appended to \(rawPath)")
             print("\(result.summary.count) summary row(s) appended to \(summaryPath)")
+            if baselineBinary != nil || baselineRevision != nil { print("two builds: judge the candidate with `filmstrip compare \(rawPath)`") }
             if result.failures > 0 { print("\(result.failures) run(s) failed or timed out; see the status and error columns") }
             if result.disagreements > 0 {
                 FileHandle.standardError.write(Data("filmstrip: \(result.disagreements) disagreement(s) between exact strategies; see the disagreement column\n".utf8))

@@ -17,7 +17,8 @@ extension FilmstripCommand {
         func run() async throws {
             do {
                 let configuration = try JSONDecoder().decode(BenchConfiguration.self, from: Data(config.utf8))
-                let measurement = try await ConfigurationRunner.run(configuration)
+                var measurement = try await ConfigurationRunner.run(configuration)
+                measurement.executableCommit = BuildInfo.commitDescription
                 print(String(decoding: try JSONEncoder().encode(measurement), as: UTF8.self))
             } catch {
                 throw failWithMessage(error)

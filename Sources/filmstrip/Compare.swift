@@ -5,18 +5,26 @@ import Foundation
 extension FilmstripCommand {
     struct Compare: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Regression gate: compare two raw results files configuration by configuration.",
-            discussion: "Exit status: 0 nothing slower, 2 a configuration got slower beyond the threshold, 3 the files cannot be compared.")
+            abstract: "Regression gate: candidate against baseline, configuration by configuration.",
+            discussion: """
+                One file (a two-build run, `bench --baseline-binary` or `--baseline-rev`): candidate / baseline ratios \
+                of the same repetition, paired. Two files (separate runs, e.g. two machines or two days): each time \
+                divided by its repetition's calibration; such a comparison is exposed to the machine's speed of the \
+                day as far as the calibration does not capture it. A changed work counter (frames, packets, bytes \
+                read, seeks, heap allocations) is reported as work changed; more work fails the gate. \
+                Exit status: 0 nothing slower, 2 a configuration got slower beyond the threshold (or does more work), \
+                3 the input cannot be compared. Warnings and errors go to stderr.
+                """)
 
         enum Format: String, CaseIterable, ExpressibleByArgument {
             case text, markdown
         }
 
-        @Argument(help: "Baseline raw results file (*-raw.csv).")
+        @Argument(help: "A two-build raw results file, or the baseline run's raw results file (*-raw.csv).")
         var baseline: String
 
-        @Argument(help: "New raw results file to check against the baseline.")
-        var new: String
+        @Argument(help: "The candidate run's raw results file, when comparing two separate runs.")
+        var new: String?
 
         @Option(help: "Relative change treated as noise, e.g. 5% or 0.05.")
         var threshold: String = "5%"
@@ -40,8 +48,15 @@ extension FilmstripCommand {
 
         func run() throws {
             let gate = RegressionGate(metric: metric, threshold: thresholdFraction!)
-            let report = gate.compareFiles(baselinePath: baseline, candidatePath: new)
-            print(format == .markdown ? report.markdown : report.text)
+            let report = new.map { gate.compareFiles(baselinePath: baseline, candidatePath: $0) }
+                ?? gate.compareFile(path: baseline)
+            let standardError = FileHandle.standardError
+            for warning in report.warnings { standardError.write(Data("filmstrip: warning: \(warning)\n".utf8)) }
+            if case .badInput = report.outcome {
+                standardError.write(Data("filmstrip: \(report.outcomeLine)\n".utf8))
+            } else {
+                print(format == .markdown ? report.markdown : report.text)
+            }
             let code = report.outcome.exitCode
             if code != 0 { throw ExitCode(code) }
         }

@@ -7,6 +7,7 @@ struct FilmstripCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "filmstrip",
         abstract: "Video thumbnail strips, and a benchmark of the ways to make them.",
+        version: BuildInfo.versionText,
         subcommands: [Strip.self, Info.self, Fixtures.self, Bench.self, BenchRun.self, Compare.self, Plot.self]
     )
 }
@@ -38,5 +39,21 @@ extension String {
     /// about half a millisecond; `strip`'s help text is built at every start.
     func padded(to width: Int) -> String {
         self + String(repeating: " ", count: max(0, width - count))
+    }
+}
+
+extension BuildInfo {
+    /// The commit, with `-dirty` when the tree had uncommitted changes to tracked files.
+    static var commitDescription: String { commit + (dirty ? "-dirty" : "") }
+
+    #if DEBUG
+    static let configuration = "debug"
+    #else
+    static let configuration = "release"
+    #endif
+
+    /// `filmstrip --version`: the commit and the build settings that change timings.
+    static var versionText: String {
+        "filmstrip \(commitDescription) (\(configuration) build, Swift runtime linked statically)"
     }
 }

@@ -1,4 +1,5 @@
 import CLITestSupport
+import Filmstrip
 import Foundation
 import Testing
 @testable import FilmstripBench
@@ -116,9 +117,90 @@ import Testing
         #expect(try CLISupport.run(["compare", baseline, same, "--threshold", "lots"]).status == 64)
     }
 
+    /// A two-build run: every configuration under both executables in every repetition,
+    /// rows marked with the build and the commit each executable recorded when it was built,
+    /// work counters filled in, and `compare FILE` judging it pair by pair.
+    @Test func twoBuildRunPairsEveryRepetition() throws {
+        let folder = try CLISupport.scratchDirectory()
+        let name = folder.appendingPathComponent("ab").path
+        let executable = CLIProcess.executable.path
+        let matrix = ["--videos", "h264-180p-3s", "--extractors", "sequential,forward", "--composers", "rowcopy",
+                      "--counts", "5", "--repetitions", "1", "--warmup", "0"]
+        let result = try CLISupport.run(["bench"] + matrix
+            + ["--out", name, "--fixtures-dir", CLISupport.fixturesDirectory, "--baseline-binary", executable])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("filmstrip compare \(name)-raw.csv"))
+        let rows = try ResultsFileReader.read(RawResultRow.self, from: name + "-raw.csv")
+        let version = try CLISupport.run(["--version"]).standardOutput
+        let commit = try #require(rows.first?.executableCommit)
+        #expect(commit.count >= 40 && commit != "unknown" && version.contains(commit), "\(version)")
+        for role in BuildRole.allCases {
+            let built = rows.filter { $0.build == role }
+            #expect(Set(built.map(\.configurationKey)) == Set(rows.map(\.configurationKey)))
+            #expect(built.filter { $0.phase == .total }.count == 2)
+        }
+        let totals = rows.filter { $0.phase == .total }
+        #expect(totals.allSatisfy { ($0.packetsRead ?? 0) >= 5 && ($0.seeks ?? -1) >= 0 && ($0.bytesRead ?? 0) > 0 && ($0.heapAllocations ?? 0) > 0 })
+        // Work counters of single-threaded decoding do not depend on the run: equal in every repetition and build.
+        for pipeline in ["sequential+rowcopy", "forward+rowcopy"] {
+            let counts = Set(totals.filter { $0.pipeline == pipeline }.map { [$0.framesDecoded, $0.packetsRead, $0.bytesRead, $0.seeks, $0.heapAllocations] })
+            #expect(counts.count == 1, "\(pipeline): \(counts)")
+        }
+        // One pair is too few for a 95 % verdict: the gate says so and passes.
+        let compare = try CLISupport.run(["compare", name + "-raw.csv"])
+        #expect(compare.status == 0, "\(compare.standardOutput)\(compare.standardError)")
+        #expect(compare.standardOutput.contains("paired:") && compare.standardError.contains("no verdict"))
+    }
+
+    /// Allocation counts are the micro-benchmark gate that a shared machine cannot make noisy:
+    /// no composer may allocate per thumbnail or per tile (tiled once made 781 allocations per
+    /// 500-thumbnail strip, an array per tile; it makes 1; openmp's threads make about 130).
+    /// Measured by the bench child's counter.
+    @Test func composersDoNotAllocatePerThumbnail() throws {
+        for composer in Composers.all {
+            let configuration = BenchConfiguration(kind: .composeSynthetic, extractor: "synthetic", composer: composer.name,
+                                                   frameCount: BenchMatrix.syntheticCount, thumbHeight: BenchMatrix.syntheticHeight)
+            let json = String(decoding: try JSONEncoder().encode(configuration), as: UTF8.self)
+            let result = try CLISupport.run(["bench-run", "--config", json])
+            #expect(result.status == 0, "\(result.standardError)")
+            let line = try #require(result.standardOutput.split(separator: "\n").last)
+            let measurement = try JSONDecoder().decode(BenchMeasurement.self, from: Data(line.utf8))
+            let allocations = try #require(measurement.phases.first?.heapAllocations)
+            #expect(allocations < BenchMatrix.syntheticCount, "\(composer.name): \(allocations) allocations")
+        }
+    }
+
+    /// The error-rate experiment in miniature (scripts/gate-error-rates.sh): both two-build runs,
+    /// the slower candidate through the LD_PRELOAD shim, the split into gates, both metrics.
+    /// Only the mechanics are checked: two pairs per gate are too few for any verdict.
+    @Test func gateErrorRateExperimentRunsEndToEnd() throws {
+        let folder = try CLISupport.scratchDirectory()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [CLISupport.packageRoot.appendingPathComponent("scripts/gate-error-rates.sh").path,
+                             "--binary", CLIProcess.executable.path, "--gates", "2", "--pairs", "2", "--slowdown", "1.0",
+                             "--out", folder.path, "--fixtures-dir", CLISupport.fixturesDirectory,
+                             "--", "--videos", "h264-180p-3s", "--extractors", "forward", "--composers", "rowcopy", "--counts", "5"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        for metric in ["wall_s", "cpu_s"] {
+            #expect(text.contains("\(metric) A/A:  false alarms 0/2 (passed 2, could not compare 0)"), "\(text)")
+            #expect(text.contains("\(metric) A/B': caught 0/2 (passed 2, could not compare 0)"), "\(text)")
+        }
+        // The shim was loaded: the slower candidate's rows exist and came from the same commit.
+        let rows = try ResultsFileReader.read(RawResultRow.self, from: folder.appendingPathComponent("ab-raw.csv").path)
+        #expect(Set(rows.compactMap(\.build)) == [.baseline, .candidate])
+        #expect(Set(rows.map(\.executableCommit)).count == 1)
+    }
+
     @Test func benchRejectsBadMatrices() throws {
         for arguments in [["--extractors", "teleport"], ["--counts", "0"], ["--accuracy", "roughly"], ["--videos", "nope"],
-                          ["--repetitions", "0"]] {
+                          ["--repetitions", "0"], ["--baseline-binary", "/nonexistent"], ["--candidate-binary", "/bin/true"]] {
             let result = try CLISupport.run(["bench"] + arguments)
             #expect(result.status == 64, "\(arguments): \(result.standardError)")
         }

@@ -91,14 +91,18 @@ extension StripLayout {
             || thumbnailSizes.contains { $0.width != cellSize.width || $0.height != cellSize.height }
     }
 
-    /// Indices of the thumbnails whose cells meet `columns` × `rows` (grid arithmetic, no search).
-    func thumbnails(meeting columns: Range<Int>, rows: Range<Int>) -> [Int] {
+    /// Calls `body` with the index of each thumbnail whose cell meets `columns` × `rows` (grid
+    /// arithmetic, no search). A callback rather than an array: the tiled composer asks once
+    /// per tile, and an array per tile was 780 heap allocations per 500-thumbnail strip.
+    func forEachThumbnail(meeting columns: Range<Int>, rows: Range<Int>, _ body: (Int) -> Void) {
         let pitchX = cellSize.width + gap, pitchY = cellSize.height + gap
         let firstColumn = columns.lowerBound / pitchX, lastColumn = min(gridColumns - 1, (columns.upperBound - 1) / pitchX)
         let firstRow = rows.lowerBound / pitchY, lastRow = min(gridRows - 1, (rows.upperBound - 1) / pitchY)
-        guard firstColumn <= lastColumn, firstRow <= lastRow else { return [] }
-        return (firstRow...lastRow).flatMap { row in
-            (firstColumn...lastColumn).map { row * gridColumns + $0 }.filter { $0 < thumbnailCount }
+        guard firstColumn <= lastColumn, firstRow <= lastRow else { return }
+        for row in firstRow...lastRow {
+            for column in firstColumn...lastColumn where row * gridColumns + column < thumbnailCount {
+                body(row * gridColumns + column)
+            }
         }
     }
 }

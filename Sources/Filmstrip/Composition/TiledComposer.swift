@@ -28,7 +28,7 @@ public struct TiledComposer: StripComposer {
                 for left in Swift.stride(from: 0, to: layout.width, by: tilePixels) {
                     let columns = left..<min(left + tilePixels, layout.width)
                     region.fillBackground(of: layout, rows: rows, columns: columns, strip: base, thumbnails: thumbnails)
-                    for index in layout.thumbnails(meeting: columns, rows: rows) {
+                    layout.forEachThumbnail(meeting: columns, rows: rows) { index in
                         region.copy(thumbnail: index, of: thumbnails, layout: layout, rows: rows, columns: columns, strip: base)
                     }
                 }

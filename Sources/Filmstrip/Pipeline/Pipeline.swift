@@ -72,24 +72,35 @@ public struct Pipeline: Sendable {
         return layout
     }
 
+    /// Moments of a run, for a caller measuring more than the wall clock (the benchmark).
+    public enum Mark: Sendable {
+        case started, extracted, composed
+    }
+
     /// Extracts, then composes; stops with `CancellationError` when the task is cancelled.
+    /// `mark` is called at the start, between the phases and at the end, on the running task.
     public func run(_ request: ExtractionRequest, options: StripOptions = StripOptions(),
-                    onProgress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> StripResult {
+                    onProgress: (@Sendable (Int, Int) -> Void)? = nil, mark: (Mark) -> Void = { _ in }) async throws -> StripResult {
         let layout = try Self.layout(for: request, options: options)
         let clock = ContinuousClock()
+        mark(.started)
         let extractStart = clock.now
         if isFused {
             let canvas = StripCanvas(layout: layout, for: request)
             let (thumbnails, counters) = try await extractor.thumbnails(for: request.scaling(into: canvas), onProgress: onProgress)
             let extracted = clock.now
+            mark(.extracted)
             canvas.dim(layout.dimming)
+            mark(.composed)
             return StripResult(pixels: canvas, thumbnails: thumbnails, layout: layout, counters: counters,
                                extractSeconds: (extracted - extractStart).seconds, composeSeconds: (clock.now - extracted).seconds)
         }
         let (thumbnails, counters) = try await extractor.thumbnails(for: request, onProgress: onProgress)
         let extracted = clock.now
+        mark(.extracted)
         var strip = layout.makeStrip()
         try await composer.compose(thumbnails.map { $0.image! }, layout: layout, into: &strip)
+        mark(.composed)
         return StripResult(pixels: strip, thumbnails: thumbnails, layout: layout, counters: counters,
                            extractSeconds: (extracted - extractStart).seconds, composeSeconds: (clock.now - extracted).seconds)
     }

@@ -2,48 +2,76 @@ import Foundation
 
 /// Everything the gate found, for the `compare` command to print and exit on.
 public struct GateReport: Sendable {
+    /// How the samples were compared.
+    public enum Form: Sendable, Hashable {
+        /// One two-build run, pair by pair.
+        case paired
+        /// Two runs, each sample divided by its repetition's calibration.
+        case separateRuns(sameMachine: Bool)
+        /// Two runs, raw values (no calibration rows, or a metric that is not a time).
+        case separateRunsUnnormalised
+    }
+
     /// The settings that produced this report.
     public var gate: RegressionGate
     public var outcome: GateOutcome
-    /// `true` when values are multiples of each run's calibration median
-    /// because the runs come from different machines.
-    public var normalizedToCalibration = false
-    /// One entry per configuration present in both runs, ordered by key.
+    public var form: Form = .separateRunsUnnormalised
+    /// One entry per configuration present in both, ordered by key.
     public var comparisons: [ConfigurationComparison] = []
-    /// Things that weaken the comparison without preventing it.
+    /// Counters that changed; see ``RegressionGate``.
+    public var workChanges: [WorkChange] = []
+    /// Things that weaken the comparison without preventing it (for stderr).
     public var warnings: [String] = []
     public var onlyInBaseline: [ConfigurationKey] = []
     public var onlyInCandidate: [ConfigurationKey] = []
+    /// Commits the executables were built from (paired form).
+    public var baselineCommits: [String] = []
+    public var candidateCommits: [String] = []
+    /// Machines with core counts (separate runs).
+    public var machines: (baseline: String, candidate: String)?
+    /// Candidate / baseline of each calibration workload: the machines' (or days') speed ratio.
+    public var calibrationChange: [(kind: CalibrationKind, ratio: Double, low: Double, high: Double)] = []
+
+    /// `false` when counters differ for a reason other than the code (different core counts).
+    public var gatesOnWork = true
 
     public init(gate: RegressionGate, outcome: GateOutcome) {
         self.gate = gate
         self.outcome = outcome
     }
 
-    /// A plain-text report: warnings, an aligned table, and the outcome line.
+    /// `true` when values are multiples of each repetition's calibration.
+    public var normalizedToCalibration: Bool {
+        if case .separateRuns = form { true } else { false }
+    }
+
+    private var acrossMachines: Bool {
+        if case .separateRuns(sameMachine: false) = form { true } else { false }
+    }
+
+    /// A plain-text report for stdout: context, an aligned table, work changes, the outcome line.
     public var text: String {
-        var lines = warnings.map { "warning: \($0)" }
+        var lines = contextLines
         let rows = tableRows
         if !rows.isEmpty {
-            let widths = tableHeader.indices.map { column in
-                (rows + [tableHeader]).map { $0[column].count }.max()!
-            }
+            let header = tableHeader
+            let widths = header.indices.map { column in (rows + [header]).map { $0[column].count }.max()! }
             let render = { (cells: [String]) in
                 zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
                     .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
             }
-            lines.append(render(tableHeader))
+            lines.append(render(header))
             lines.append(render(widths.map { String(repeating: "-", count: $0) }))
             lines += rows.map(render)
         }
-        lines += extrasLines
+        lines += workLines + extrasLines
         lines.append(outcomeLine)
         return lines.joined(separator: "\n")
     }
 
     /// A Markdown report (for a pull-request comment): warnings as a list, a table, the outcome.
     public var markdown: String {
-        var lines = warnings.map { "- ⚠️ \($0)" }
+        var lines = warnings.map { "- ⚠️ \($0)" } + contextLines.map { "- \($0)" }
         if !lines.isEmpty { lines.append("") }
         let rows = tableRows
         if !rows.isEmpty {
@@ -53,27 +81,80 @@ public struct GateReport: Sendable {
             lines += rows.map { "| " + $0.map(escape).joined(separator: " | ") + " |" }
             lines.append("")
         }
-        lines += extrasLines
+        lines += (workLines + extrasLines).map { "- \($0)" }
         lines.append("**\(outcomeLine)**")
         return lines.joined(separator: "\n")
     }
 
+    /// The outcome line: on stdout for a verdict, on stderr for bad input.
+    public var outcomeLine: String {
+        let threshold = String(format: "%g", gate.threshold * 100)
+        switch outcome {
+        case .passed:
+            return "passed: no configuration slower by more than \(threshold) %, no work added (exit 0)"
+        case .regressed:
+            let count = comparisons.filter { $0.verdict == .slower }.count
+            let added = gatesOnWork ? workChanges.filter(\.grew).count : 0
+            return "regressed: \(count) configuration(s) slower by more than \(threshold) %"
+                + (added > 0 ? ", \(added) counter(s) of work grew" : "") + " (exit 2)"
+        case .badInput(let reason):
+            return "bad input: \(reason) (exit 3)"
+        }
+    }
+
+    private var contextLines: [String] {
+        var lines: [String] = []
+        switch form {
+        case .paired:
+            lines.append("paired: candidate / baseline of the same repetition; Hodges–Lehmann ratio, exact Wilcoxon signed-rank \(Int(gate.level * 100)) % interval")
+            lines.append("baseline built from \(baselineCommits.joined(separator: ", ")), candidate from \(candidateCommits.joined(separator: ", "))")
+        case .separateRuns:
+            lines.append("separate runs: each time divided by its repetition's calibration (decode for extraction and totals, copy for composition); Hodges–Lehmann ratio, exact Mann–Whitney \(Int(gate.level * 100)) % interval")
+        case .separateRunsUnnormalised:
+            if !comparisons.isEmpty { lines.append("separate runs, raw values; Hodges–Lehmann ratio, exact Mann–Whitney \(Int(gate.level * 100)) % interval") }
+        }
+        if let machines { lines.append("machines: baseline \(machines.baseline), candidate \(machines.candidate)") }
+        for change in calibrationChange {
+            lines.append("calibration \(change.kind.rawValue): candidate / baseline \(Self.ratio(change.ratio)) (\(Self.ratio(change.low)) … \(Self.ratio(change.high)))")
+        }
+        return lines
+    }
+
     private var tableHeader: [String] {
         let unit = normalizedToCalibration ? "× calibration" : gate.metric.rawValue
-        return ["configuration", "baseline (\(unit))", "candidate (\(unit))", "change", "\(Int(gate.level * 100)) % CI", "n", "verdict"]
+        var header = ["configuration", "baseline (\(unit))", "candidate (\(unit))", "change", "\(Int(gate.level * 100)) % CI", "n", "verdict"]
+        if acrossMachines { header.append("speedup (CI)") }
+        if comparisons.contains(where: { $0.unnormalised != nil }) { header.append("raw change, parallel (CI)") }
+        return header
     }
 
     private var tableRows: [[String]] {
-        comparisons.map { comparison in
-            [
-                comparison.key.description,
+        let showRaw = comparisons.contains { $0.unnormalised != nil }
+        return comparisons.map { comparison in
+            var cells = [
+                comparison.key.description + (comparison.normalisedBy.map { " /\($0.rawValue)" } ?? ""),
                 Self.number(comparison.baselineMedian),
                 Self.number(comparison.candidateMedian),
                 Self.percent(comparison.ratio),
                 "\(Self.percent(comparison.ratioLow)) … \(Self.percent(comparison.ratioHigh))",
-                "\(comparison.baselineCount)/\(comparison.candidateCount)",
+                "\(comparison.count)",
                 comparison.verdict.rawValue,
             ]
+            // Speedup of the candidate machine: baseline / candidate, so its interval is the inverse one.
+            if acrossMachines {
+                cells.append("\(Self.ratio(1 / comparison.ratio)) (\(Self.ratio(1 / comparison.ratioHigh)) … \(Self.ratio(1 / comparison.ratioLow)))")
+            }
+            if showRaw {
+                cells.append(comparison.unnormalised.map { "\(Self.percent($0.ratio)) (\(Self.percent($0.low)) … \(Self.percent($0.high)))" } ?? "")
+            }
+            return cells
+        }
+    }
+
+    private var workLines: [String] {
+        workChanges.map { change in
+            "work changed: \(change.key): \(change.counter.rawValue) \(Self.range(change.baseline)) → \(Self.range(change.candidate))"
+                + (gatesOnWork ? "" : " (not gated: the machines have different core counts)")
         }
     }
 
@@ -84,16 +165,10 @@ public struct GateReport: Sendable {
         return lines
     }
 
-    private var outcomeLine: String {
-        let threshold = String(format: "%g", gate.threshold * 100)
-        switch outcome {
-        case .passed:
-            return "passed: no configuration slower by more than \(threshold) % (exit 0)"
-        case .regressed:
-            let count = comparisons.filter { $0.verdict == .slower }.count
-            return "regressed: \(count) configuration(s) slower by more than \(threshold) % (exit 2)"
-        case .badInput(let reason):
-            return "bad input: \(reason) (exit 3)"
+    mutating func decideOutcome(gateOnWork: Bool) {
+        gatesOnWork = gateOnWork
+        if comparisons.contains(where: { $0.verdict == .slower }) || (gateOnWork && workChanges.contains(where: \.grew)) {
+            outcome = .regressed
         }
     }
 
@@ -105,5 +180,13 @@ public struct GateReport: Sendable {
     /// A ratio as a signed percent change, `1.123` → `+12.3 %`.
     private static func percent(_ ratio: Double) -> String {
         String(format: "%+.1f %%", (ratio - 1) * 100)
+    }
+
+    private static func ratio(_ value: Double) -> String {
+        String(format: "%.2f×", value)
+    }
+
+    private static func range(_ range: ClosedRange<Int>) -> String {
+        range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound)…\(range.upperBound)"
     }
 }

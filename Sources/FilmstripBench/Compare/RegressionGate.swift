@@ -1,152 +1,187 @@
-/// Compares a candidate run with a baseline run, configuration by
-/// configuration, and decides whether anything got slower.
+import Foundation
+
+/// Compares a candidate with a baseline, configuration by configuration, and decides
+/// whether anything got slower.
 ///
-/// Method, per configuration key present in both runs (status `ok` rows only):
-/// - The change is the ratio of medians `r = median(candidate) / median(baseline)`.
-/// - Its confidence interval is a percentile bootstrap: both sample sets are
-///   resampled with replacement ``bootstrapResamples`` times with a fixed
-///   ``seed`` (so the same files always give the same answer), and the
-///   interval is the `(1 ± level) / 2` type-7 quantiles of the resampled ratios.
-///   A bootstrap, because a ratio of medians has no simple closed-form interval
-///   and timing samples are not normal.
-/// - With threshold `t`, the noise band is `[1 − t, 1 + t]`. `slower` needs
-///   `r > 1 + t` and the whole interval above `1 + t`; `faster` needs `r < 1 − t`
-///   and the whole interval below `1 − t` (mirrored for throughput); anything
-///   else is `same`. So a change is only called when it is both large and
-///   clearly not noise.
+/// Two forms:
+/// - **Paired** (one file of a two-build run, `bench --baseline-binary`): each repetition
+///   ran every configuration under both executables back to back, so the candidate /
+///   baseline ratio of the same repetition cancels the machine's speed at that moment.
+///   The change is the Hodges–Lehmann estimate of the log ratios with its exact Wilcoxon
+///   signed-rank interval (``ShiftInterval/paired(_:level:)``).
+/// - **Separate runs** (two files): the samples come from different sessions, so the day's
+///   machine speed is in them. Each sample is divided by the calibration that ran in the
+///   same repetition of the same run, chosen by the work (``CalibrationKind``), and the two
+///   sets of normalised samples are compared with the Hodges–Lehmann two-sample estimate
+///   and its exact Mann–Whitney interval (``ShiftInterval/twoSample(baseline:candidate:level:)``).
+///   Pipelines that use more than one core are also shown un-normalised, with core counts:
+///   a single-threaded calibration does not measure what a second core adds.
 ///
-/// Different machines: when the two runs' machine ids differ, absolute times
-/// say more about the machines than about the code. Each run's samples are
-/// then divided by the median of that run's `calibration` rows (the
-/// calibration configurations present in both runs, pooled), and the ratio
-/// compares those normalized values; the calibration samples are resampled in
-/// the bootstrap too. Without shared calibration rows the runs cannot be
-/// compared and the outcome is bad input.
+/// With threshold `t`, `slower` needs the estimate above `1 + t` and the whole interval
+/// above `1 + t` (mirrored for `faster` and for throughput): a change is called only when
+/// it is both large and clearly not noise.
+///
+/// Work counters (frames decoded, packets, bytes read, seeks, heap allocations) do not
+/// depend on the machine's speed; any change of them for the same configuration is
+/// reported as "work changed", and more work fails the gate, whatever the noise.
 public struct RegressionGate: Sendable {
-    /// The metric compared.
     public var metric: Metric
     /// Relative change treated as noise, e.g. 0.05 for 5 %.
     public var threshold: Double
     /// Confidence level of the interval of the ratio, in `0..<1`.
     public var level: Double
-    public var bootstrapResamples: Int
-    public var seed: UInt64
 
-    public init(
-        metric: Metric = .wallSeconds, threshold: Double = 0.05, level: Double = 0.95,
-        bootstrapResamples: Int = 2000, seed: UInt64 = 0x5eed
-    ) {
+    public init(metric: Metric = .wallSeconds, threshold: Double = 0.05, level: Double = 0.95) {
         self.metric = metric
         self.threshold = threshold
         self.level = level
-        self.bootstrapResamples = bootstrapResamples
-        self.seed = seed
     }
 
-    /// Compares the raw results files at two paths; unreadable files and schema
-    /// mismatches become ``GateOutcome/badInput(_:)``.
-    public func compareFiles(baselinePath: String, candidatePath: String) -> GateReport {
+    /// The paired comparison of the two builds in the raw results file at `path`.
+    public func compareFile(path: String) -> GateReport {
         do {
-            let baseline = try ResultsFileReader.read(RawResultRow.self, from: baselinePath)
-            let candidate = try ResultsFileReader.read(RawResultRow.self, from: candidatePath)
-            return compare(baseline: baseline, candidate: candidate)
+            return comparePaired(try ResultsFileReader.read(RawResultRow.self, from: path), path: path)
         } catch {
             return GateReport(gate: self, outcome: .badInput(error.description))
         }
     }
 
-    /// Compares two runs' raw rows.
-    public func compare(baseline: [RawResultRow], candidate: [RawResultRow]) -> GateReport {
+    /// Compares the raw results files of two separate runs.
+    public func compareFiles(baselinePath: String, candidatePath: String) -> GateReport {
+        do {
+            let baseline = try ResultsFileReader.read(RawResultRow.self, from: baselinePath)
+            let candidate = try ResultsFileReader.read(RawResultRow.self, from: candidatePath)
+            return compare(baseline: baseline, candidate: candidate, baselinePath: baselinePath, candidatePath: candidatePath)
+        } catch {
+            return GateReport(gate: self, outcome: .badInput(error.description))
+        }
+    }
+
+    // MARK: Paired
+
+    /// Candidate against baseline rows of one two-build run, pair by pair.
+    public func comparePaired(_ rows: [RawResultRow], path: String = "rows") -> GateReport {
         var report = GateReport(gate: self, outcome: .passed)
-        let baselineSamples = samplesByConfiguration(baseline)
-        let candidateSamples = samplesByConfiguration(candidate)
+        report.form = .paired
+        if let problem = badValue(in: rows, path: path) {
+            report.outcome = .badInput(problem)
+            return report
+        }
+        let baseline = rows.filter { $0.build == .baseline }, candidate = rows.filter { $0.build == .candidate }
+        guard !baseline.isEmpty, !candidate.isEmpty else {
+            report.outcome = .badInput("\(path): no rows of both builds (the `build` column); a one-file comparison needs a two-build run (`bench --baseline-binary` or `--baseline-rev`); give two files to compare separate runs")
+            return report
+        }
+        report.baselineCommits = Set(baseline.map(\.executableCommit)).sorted()
+        report.candidateCommits = Set(candidate.map(\.executableCommit)).sorted()
+        let baselineByKey = valuesByRepetition(baseline), candidateByKey = valuesByRepetition(candidate)
+        report.onlyInBaseline = Set(baselineByKey.keys).subtracting(candidateByKey.keys).sorted()
+        report.onlyInCandidate = Set(candidateByKey.keys).subtracting(baselineByKey.keys).sorted()
+        for key in Set(baselineByKey.keys).intersection(candidateByKey.keys).sorted() {
+            let before = baselineByKey[key]!, after = candidateByKey[key]!
+            let pairs = before.keys.filter { after[$0] != nil }.sorted()
+            guard !pairs.isEmpty else { continue }
+            let logRatios = pairs.map { log(after[$0]! / before[$0]!) }
+            let interval = ShiftInterval.paired(logRatios, level: level)
+            if interval.coverage < level {
+                report.warnings.append("\(key): \(pairs.count) pair(s) give only \(Self.percentText(interval.coverage)) coverage, so no verdict; run at least 6 repetitions")
+            }
+            report.comparisons.append(comparison(
+                key: key, baseline: pairs.map { before[$0]! }, candidate: pairs.map { after[$0]! }, interval: interval))
+        }
+        guard !report.comparisons.isEmpty else {
+            report.outcome = .badInput("\(path): no configuration has \(metric.rawValue) in both builds in the same repetition")
+            return report
+        }
+        report.workChanges = workChanges(baseline: baseline, candidate: candidate)
+        report.decideOutcome(gateOnWork: true)
+        return report
+    }
+
+    // MARK: Separate runs
+
+    /// Compares two runs' raw rows, each normalised by its own calibration per repetition.
+    public func compare(baseline: [RawResultRow], candidate: [RawResultRow],
+                        baselinePath: String = "baseline", candidatePath: String = "candidate") -> GateReport {
+        var report = GateReport(gate: self, outcome: .passed)
+        if let problem = badValue(in: baseline, path: baselinePath) ?? badValue(in: candidate, path: candidatePath) {
+            report.outcome = .badInput(problem)
+            return report
+        }
+        // A two-build file given as one side: its candidate rows are the run's code.
+        let baseline = baseline.filter { $0.build != .baseline }, candidate = candidate.filter { $0.build != .baseline }
 
         let baselineBuilds = Set(baseline.map(\.run.machine.buildConfiguration))
         let candidateBuilds = Set(candidate.map(\.run.machine.buildConfiguration))
         if baselineBuilds != candidateBuilds {
             report.warnings.append("build configurations differ: baseline \(baselineBuilds.sorted().joined(separator: ",")), candidate \(candidateBuilds.sorted().joined(separator: ","))")
         }
+        let baselineMachines = Set(baseline.map(\.run.machine.name)), candidateMachines = Set(candidate.map(\.run.machine.name))
+        let sameMachine = Set(baseline.map(\.run.machine.id)) == Set(candidate.map(\.run.machine.id))
+        report.machines = (Self.machineText(baseline), Self.machineText(candidate))
 
-        let baselineMachines = Set(baseline.map(\.run.machine.id))
-        let candidateMachines = Set(candidate.map(\.run.machine.id))
-        var calibration: (baseline: [Double], candidate: [Double])?
-        if baselineMachines != candidateMachines {
-            let sharedCalibration = Set(baselineSamples.keys).intersection(candidateSamples.keys).filter { $0.phase == .calibration }
-            guard !sharedCalibration.isEmpty else {
-                report.outcome = .badInput("runs come from different machines (baseline \(baselineMachines.sorted().joined(separator: ",")), candidate \(candidateMachines.sorted().joined(separator: ","))) and share no calibration rows")
+        let normalises = metric.isTime || metric == .thumbnailsPerSecond
+        let baselineCalibration = CalibrationTable(baseline, metric: .wallSeconds)
+        let candidateCalibration = CalibrationTable(candidate, metric: .wallSeconds)
+        let normalised = normalises && !baselineCalibration.isEmpty && !candidateCalibration.isEmpty
+        if !normalised {
+            guard sameMachine || !normalises else {
+                report.outcome = .badInput("runs come from different machines (baseline \(baselineMachines.sorted().joined(separator: ",")), candidate \(candidateMachines.sorted().joined(separator: ","))) and do not both have calibration rows")
                 return report
             }
-            report.warnings.append("runs come from different machines (baseline \(baselineMachines.sorted().joined(separator: ",")), candidate \(candidateMachines.sorted().joined(separator: ","))): comparing ratios to the calibration phase, not absolute values")
-            report.normalizedToCalibration = true
-            calibration = (
-                sharedCalibration.sorted().flatMap { baselineSamples[$0]! },
-                sharedCalibration.sorted().flatMap { candidateSamples[$0]! }
-            )
+            report.warnings.append("separate runs compared without calibration rows: the verdicts include the difference in the machine's speed between the two runs")
+        } else {
+            report.form = .separateRuns(sameMachine: sameMachine)
+            report.warnings.append((sameMachine ? "separate runs on the same machine kind" : "runs from different machines (baseline \(baselineMachines.sorted().joined(separator: ",")), candidate \(candidateMachines.sorted().joined(separator: ",")))")
+                + ": each time is divided by the calibration of its own repetition (decode for extraction, copy for composition); what the calibration does not capture of the day's machine speed is still in the verdicts. A two-build run (`bench --baseline-binary`) compared with `compare FILE` is not exposed to it")
+            report.calibrationChange = [CalibrationKind.decode, .copy].compactMap { kind in
+                let before = baselineCalibration.values(kind), after = candidateCalibration.values(kind)
+                guard !before.isEmpty, !after.isEmpty else { return nil }
+                let interval = ShiftInterval.twoSample(baseline: before.map(log), candidate: after.map(log), level: level)
+                return (kind, exp(interval.estimate), exp(interval.low), exp(interval.high))
+            }
         }
 
+        let baselineSamples = samples(baseline, calibration: normalised ? baselineCalibration : nil)
+        let candidateSamples = samples(candidate, calibration: normalised ? candidateCalibration : nil)
         let shared = Set(baselineSamples.keys).intersection(candidateSamples.keys)
-            .filter { calibration == nil || $0.phase != .calibration }
+            .filter { !normalised || $0.phase != .calibration }
         report.onlyInBaseline = Set(baselineSamples.keys).subtracting(candidateSamples.keys).sorted()
         report.onlyInCandidate = Set(candidateSamples.keys).subtracting(baselineSamples.keys).sorted()
         guard !shared.isEmpty else {
             report.outcome = .badInput("the runs have no configuration with \(metric.rawValue) samples in common")
             return report
         }
-
-        var generator = SeededGenerator(seed: seed)
         for key in shared.sorted() {
-            let comparison = compareConfiguration(
-                key: key, baseline: baselineSamples[key]!, candidate: candidateSamples[key]!,
-                calibration: calibration, generator: &generator
-            )
-            if min(comparison.baselineCount, comparison.candidateCount) < 6 {
-                report.warnings.append("\(key): fewer than 6 samples in a run; its interval is unreliable")
+            let before = baselineSamples[key]!, after = candidateSamples[key]!
+            let interval = ShiftInterval.twoSample(baseline: before.values.map(log), candidate: after.values.map(log), level: level)
+            if interval.coverage < level {
+                report.warnings.append("\(key): too few samples in a run; its interval covers only \(Self.percentText(interval.coverage)), so no verdict")
             }
-            report.comparisons.append(comparison)
+            var entry = comparison(key: key, baseline: before.values, candidate: after.values, interval: interval)
+            entry.normalisedBy = normalised ? CalibrationKind(for: key) : nil
+            if normalised, before.isParallel || after.isParallel {
+                let raw = ShiftInterval.twoSample(baseline: before.raw.map(log), candidate: after.raw.map(log), level: level)
+                entry.unnormalised = (exp(raw.estimate), exp(raw.low), exp(raw.high))
+            }
+            report.comparisons.append(entry)
         }
-        if report.comparisons.contains(where: { $0.verdict == .slower }) {
-            report.outcome = .regressed
-        }
+        report.workChanges = workChanges(baseline: baseline, candidate: candidate)
+        // Parallel work depends on the number of cores (workers per core), so counters gate only on equal machines.
+        report.decideOutcome(gateOnWork: Set(baseline.map(\.run.machine.logicalCores)) == Set(candidate.map(\.run.machine.logicalCores)))
         return report
     }
 
-    /// The metric's samples of each configuration, `ok` rows only, in repetition order.
-    private func samplesByConfiguration(_ rows: [RawResultRow]) -> [ConfigurationKey: [Double]] {
-        Dictionary(grouping: rows.filter { $0.status == .ok }, by: \.configurationKey)
-            .mapValues { $0.sorted { $0.repetition < $1.repetition }.compactMap(metric.value(in:)) }
-            .filter { !$0.value.isEmpty }
-    }
+    // MARK: Pieces
 
-    private func compareConfiguration(
-        key: ConfigurationKey, baseline: [Double], candidate: [Double],
-        calibration: (baseline: [Double], candidate: [Double])?, generator: inout SeededGenerator
-    ) -> ConfigurationComparison {
-        let baselineCalibration = calibration.map { median($0.baseline) } ?? 1
-        let candidateCalibration = calibration.map { median($0.candidate) } ?? 1
-        let baselineValue = median(baseline) / baselineCalibration
-        let candidateValue = median(candidate) / candidateCalibration
-        let ratio = candidateValue / baselineValue
-
-        var ratios: [Double] = []
-        ratios.reserveCapacity(bootstrapResamples)
-        for _ in 0..<bootstrapResamples {
-            var resampled = median(resample(candidate, &generator)) / median(resample(baseline, &generator))
-            if let calibration {
-                resampled *= median(resample(calibration.baseline, &generator)) / median(resample(calibration.candidate, &generator))
-            }
-            ratios.append(resampled)
-        }
-        ratios.sort()
-        let tail = (1 - level) / 2
-        let low = ratios.isEmpty ? ratio : Quantile.type7(sorted: ratios, p: tail)
-        let high = ratios.isEmpty ? ratio : Quantile.type7(sorted: ratios, p: 1 - tail)
-
+    private func comparison(key: ConfigurationKey, baseline: [Double], candidate: [Double], interval: ShiftInterval) -> ConfigurationComparison {
+        let ratio = exp(interval.estimate), low = exp(interval.low), high = exp(interval.high)
         return ConfigurationComparison(
-            key: key, baselineMedian: baselineValue, candidateMedian: candidateValue,
-            baselineCount: baseline.count, candidateCount: candidate.count,
-            ratio: ratio, ratioLow: low, ratioHigh: high,
-            verdict: verdict(ratio: ratio, low: low, high: high)
-        )
+            key: key, baselineMedian: Quantile.median(sorted: baseline.sorted()),
+            candidateMedian: Quantile.median(sorted: candidate.sorted()), count: interval.count,
+            ratio: ratio, ratioLow: low, ratioHigh: high, coverage: interval.coverage,
+            // Too few samples for the level: the interval is min…max with less coverage; no call.
+            verdict: interval.coverage < level ? .same : verdict(ratio: ratio, low: low, high: high))
     }
 
     private func verdict(ratio: Double, low: Double, high: Double) -> Verdict {
@@ -159,30 +194,180 @@ public struct RegressionGate: Sendable {
         }
     }
 
-    private func median(_ samples: [Double]) -> Double {
-        Quantile.median(sorted: samples.sorted())
+    /// The first `ok` row whose metric value cannot be a measurement: not finite, or a time
+    /// or rate that is not positive. Such a file is bad input, never a "same".
+    func badValue(in rows: [RawResultRow], path: String) -> String? {
+        for row in rows where row.status == .ok {
+            for metric in Metric.allCases {
+                guard let value = metric.value(in: row) else { continue }
+                let positive = metric == .wallSeconds || metric == .thumbnailsPerSecond
+                if !value.isFinite || (positive && value <= 0) || value < 0 {
+                    return "\(path): \(row.configurationKey) repetition \(row.repetition): \(metric.rawValue) is \(value), not a measurement"
+                }
+            }
+        }
+        return nil
     }
 
-    private func resample(_ samples: [Double], _ generator: inout SeededGenerator) -> [Double] {
-        (0..<samples.count).map { _ in samples[Int.random(in: 0..<samples.count, using: &generator)] }
+    /// The metric of each configuration's `ok` rows by repetition.
+    private func valuesByRepetition(_ rows: [RawResultRow]) -> [ConfigurationKey: [Int: Double]] {
+        var result: [ConfigurationKey: [Int: Double]] = [:]
+        for row in rows where row.status == .ok {
+            // Ratios need positive values; a CPU time can be 0 on a very short run.
+            if let value = metric.value(in: row), value > 0 { result[row.configurationKey, default: [:]][row.repetition] = value }
+        }
+        return result
+    }
+
+    /// One configuration's samples of a run: normalised by the calibration of the same
+    /// repetition when `calibration` is given, and the raw values beside them.
+    struct Samples {
+        var values: [Double] = []
+        var raw: [Double] = []
+        /// CPU time over wall time of each sample: above 1.5 the work used more than one core.
+        var cpuPerWall: [Double] = []
+        var isParallel: Bool { !cpuPerWall.isEmpty && Quantile.median(sorted: cpuPerWall.sorted()) > 1.5 }
+    }
+
+    private func samples(_ rows: [RawResultRow], calibration: CalibrationTable?) -> [ConfigurationKey: Samples] {
+        var result: [ConfigurationKey: Samples] = [:]
+        for row in rows where row.status == .ok {
+            guard let value = metric.value(in: row), value > 0 else { continue }
+            let key = row.configurationKey
+            var normalised = value
+            if let calibration, key.phase != .calibration {
+                guard let seconds = calibration.seconds(CalibrationKind(for: key), row: row) else { continue }
+                normalised = metric.lowerIsBetter ? value / seconds : value * seconds
+            }
+            result[key, default: Samples()].values.append(normalised)
+            result[key, default: Samples()].raw.append(value)
+            if let wall = row.wallSeconds, let user = row.cpuUserSeconds, let system = row.cpuSysSeconds, wall > 0 {
+                result[key, default: Samples()].cpuPerWall.append((user + system) / wall)
+            }
+        }
+        return result
+    }
+
+    /// Counter changes between the builds, per configuration: any difference when each side
+    /// is constant. A counter that varies within a build (threads racing for a task
+    /// allocation) counts as changed only when the ranges are further apart than that spread.
+    func workChanges(baseline: [RawResultRow], candidate: [RawResultRow]) -> [WorkChange] {
+        let before = Dictionary(grouping: baseline.filter { $0.status == .ok }, by: \.configurationKey)
+        let after = Dictionary(grouping: candidate.filter { $0.status == .ok }, by: \.configurationKey)
+        var changes: [WorkChange] = []
+        for key in Set(before.keys).intersection(after.keys).sorted() {
+            for counter in WorkCounter.allCases {
+                let old = before[key]!.compactMap(counter.value(in:)), new = after[key]!.compactMap(counter.value(in:))
+                guard let oldLow = old.min(), let oldHigh = old.max(), let newLow = new.min(), let newHigh = new.max() else { continue }
+                let spread = max(oldHigh - oldLow, newHigh - newLow)
+                if newLow > oldHigh + spread || newHigh < oldLow - spread {
+                    changes.append(WorkChange(key: key, counter: counter, baseline: oldLow...oldHigh, candidate: newLow...newHigh))
+                }
+            }
+        }
+        return changes
+    }
+
+    static func percentText(_ probability: Double) -> String { String(format: "%.1f %%", probability * 100) }
+
+    static func machineText(_ rows: [RawResultRow]) -> String {
+        let machines = Set(rows.map { "\($0.run.machine.name) (\($0.run.machine.logicalCores) cores)" })
+        return machines.sorted().joined(separator: ", ")
     }
 }
 
-/// The change of one configuration between baseline and candidate.
-public struct ConfigurationComparison: Sendable, Hashable {
+/// The calibration workload that matches a configuration's work.
+public enum CalibrationKind: String, Sendable, Hashable {
+    /// A fixed single-threaded decode: for extraction, whole pipelines and peers.
+    case decode
+    /// A 64 MiB copy: for composition, which moves memory.
+    case copy
+
+    init(for key: ConfigurationKey) {
+        self = key.phase == .compose ? .copy : .decode
+    }
+
+    /// The kind of a `calibration` row: the copy has no video.
+    init(calibrationRow row: RawResultRow) {
+        self = row.video.codec == "none" || row.video.id == "none" ? .copy : .decode
+    }
+}
+
+/// The calibration times of a run by repetition, for normalising the other rows.
+struct CalibrationTable {
+    private var seconds: [String: Double] = [:]
+    private var byKind: [CalibrationKind: [Double]] = [:]
+
+    init(_ rows: [RawResultRow], metric: Metric) {
+        for row in rows where row.status == .ok && row.phase == .calibration {
+            guard let value = metric.value(in: row), value > 0 else { continue }
+            let kind = CalibrationKind(calibrationRow: row)
+            seconds[Self.slot(kind, run: row.run.runID, repetition: row.repetition, build: row.build)] = value
+            byKind[kind, default: []].append(value)
+        }
+    }
+
+    var isEmpty: Bool { seconds.isEmpty }
+
+    func values(_ kind: CalibrationKind) -> [Double] { byKind[kind] ?? [] }
+
+    /// The calibration of `kind` in the repetition (and build) of `row`.
+    func seconds(_ kind: CalibrationKind, row: RawResultRow) -> Double? {
+        seconds[Self.slot(kind, run: row.run.runID, repetition: row.repetition, build: row.build)]
+    }
+
+    private static func slot(_ kind: CalibrationKind, run: String, repetition: Int, build: BuildRole?) -> String {
+        "\(kind.rawValue) \(run) \(repetition) \(build?.rawValue ?? "")"
+    }
+}
+
+/// A count of work that does not depend on the machine's speed.
+public enum WorkCounter: String, Sendable, Hashable, CaseIterable {
+    case framesDecoded = "frames_decoded"
+    case packetsRead = "packets_read"
+    case bytesRead = "bytes_read"
+    case seeks
+    case heapAllocations = "heap_allocations"
+
+    func value(in row: RawResultRow) -> Int? {
+        switch self {
+        case .framesDecoded: row.framesDecoded
+        case .packetsRead: row.packetsRead
+        case .bytesRead: row.bytesRead
+        case .seeks: row.seeks
+        case .heapAllocations: row.heapAllocations
+        }
+    }
+}
+
+/// A counter that changed for one configuration.
+public struct WorkChange: Sendable, Hashable {
     public var key: ConfigurationKey
-    /// Median of the baseline, in the metric's unit, or as a multiple of the
-    /// baseline's calibration median when the report is normalized.
+    public var counter: WorkCounter
+    public var baseline: ClosedRange<Int>
+    public var candidate: ClosedRange<Int>
+    /// `true` when the candidate does more of it.
+    public var grew: Bool { candidate.lowerBound > baseline.upperBound }
+}
+
+/// The change of one configuration between baseline and candidate.
+public struct ConfigurationComparison: Sendable {
+    public var key: ConfigurationKey
+    /// Median of the baseline samples, in the metric's unit or, normalised, in calibrations.
     public var baselineMedian: Double
-    /// Median of the candidate, in the same unit as ``baselineMedian``.
+    /// Median of the candidate samples, in the same unit as ``baselineMedian``.
     public var candidateMedian: Double
-    public var baselineCount: Int
-    public var candidateCount: Int
-    /// `candidateMedian / baselineMedian`: 1.10 means 10 % larger.
+    /// Pairs (paired) or the smaller run's sample count.
+    public var count: Int
+    /// Estimated candidate / baseline ratio: 1.10 means 10 % larger.
     public var ratio: Double
-    /// Lower bound of the bootstrap interval of ``ratio``.
     public var ratioLow: Double
-    /// Upper bound of the bootstrap interval of ``ratio``.
     public var ratioHigh: Double
+    /// Exact coverage of the interval.
+    public var coverage: Double
     public var verdict: Verdict
+    /// The calibration the samples were divided by; nil when not normalised.
+    public var normalisedBy: CalibrationKind?
+    /// For parallel pipelines in a normalised comparison: the ratio of raw times with its interval.
+    public var unnormalised: (ratio: Double, low: Double, high: Double)?
 }

@@ -1,6 +1,5 @@
-/// SplitMix64: a small deterministic generator, so the gate's bootstrap gives
-/// the same interval for the same files on every run and machine (the system
-/// generator is seeded randomly).
+/// SplitMix64: a small deterministic generator, so generated sample results are the
+/// same on every run and machine (the system generator is seeded randomly).
 struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
 

@@ -46,6 +46,16 @@ public enum RawColumn: String, ResultColumn {
     case disagreement
     case status
     case error
+    // Added with two-build runs and work counters; older files lack them (read as empty).
+    case build
+    case executableCommit = "executable_commit"
+    case packetsRead = "packets_read"
+    case bytesRead = "bytes_read"
+    case seeks
+    case heapAllocations = "heap_allocations"
+
+    /// Columns that files written before they existed lack; they read as empty cells.
+    public static let addedLater: Set<RawColumn> = [.build, .executableCommit, .packetsRead, .bytesRead, .seeks, .heapAllocations]
 
     public var unit: String {
         switch self {
@@ -53,6 +63,8 @@ public enum RawColumn: String, ResultColumn {
         case .gitDirty, .disagreement: "bool"
         case .cacheL1dBytes, .cacheL2Bytes, .cacheL3Bytes, .memoryBytes, .peakRSSBytes: "bytes"
         case .logicalCores, .videoFrameCount, .videoGOP, .frameCount, .repetition, .framesDecoded, .maxFrameError: "count"
+        case .packetsRead, .seeks, .heapAllocations: "count"
+        case .bytesRead: "bytes"
         case .videoWidth, .videoHeight, .thumbWidth, .thumbHeight: "px"
         case .videoDurationSeconds, .wallSeconds, .cpuUserSeconds, .cpuSysSeconds: "s"
         case .thumbnailsPerSecond: "1/s"
@@ -64,7 +76,7 @@ public enum RawColumn: String, ResultColumn {
         switch self {
         case .runID: "Identifier of the harness invocation; all rows written by one run share it."
         case .timestampUTC: "When the repetition finished, UTC, whole seconds (`2025-01-31T12:00:00Z`)."
-        case .gitCommit: "Full hash of the commit the harness was built from (`unknown` outside a checkout)."
+        case .gitCommit: "Full hash of the commit of the checkout the harness ran in (`unknown` outside a checkout); see `executable_commit` for the code that ran."
         case .gitDirty: "`true` when the working tree had uncommitted changes, so the commit does not fully describe the code."
         case .buildConfig: "`debug` or `release`; debug timings are not comparable with release ones."
         case .machineID: "Short stable hash of CPU model, logical cores, memory and kernel; rows with different ids come from different machines."
@@ -108,6 +120,12 @@ public enum RawColumn: String, ResultColumn {
         case .disagreement: "`true` when an exact-accuracy run's `checksum` differs from the first checksum of the same request (video, count, size) in this run, or when it showed a frame other than the planned one (`max_frame_error` > 0); the harness also reports it on stderr."
         case .status: "`ok`, `error` (the run failed; see `error`) or `skipped` (the configuration does not apply)."
         case .error: "Error text when `status` is `error` or the reason when `skipped`; empty otherwise."
+        case .build: "`baseline` or `candidate` in a two-build run (`bench --baseline-binary` / `--baseline-rev`); empty when one executable ran everything."
+        case .executableCommit: "Commit the executable that ran the repetition was built from, recorded at build time (`-dirty` appended when its tree had uncommitted changes); empty in older files."
+        case .packetsRead: "Compressed packets the demuxer returned during the phase; empty when the phase does not decode."
+        case .bytesRead: "Bytes the process read with `read(2)` during the phase (`rchar` of `/proc/self/io`)."
+        case .seeks: "Seeks in the video during the phase; empty when the phase does not decode."
+        case .heapAllocations: "Heap allocations (`malloc`, `calloc`, `realloc`, aligned variants) made by the process during the phase."
         }
     }
 }

@@ -40,13 +40,24 @@ public struct RawResultRow: ResultRecord, Hashable {
     public var status: RunStatus
     /// Error text or skip reason; empty when ``status`` is `ok`.
     public var error: String
+    /// Which executable ran the row in a two-build run; nil when one executable ran everything.
+    public var build: BuildRole?
+    /// Commit the executable was built from (``BuildInfo``); empty in older files.
+    public var executableCommit: String
+    /// Work counters: the same configuration must give the same counts on any machine.
+    public var packetsRead: Int?
+    public var bytesRead: Int?
+    public var seeks: Int?
+    public var heapAllocations: Int?
 
     public init(
         run: RunContext, timestamp: Date, pipeline: String, extractor: String, composer: String,
         options: [String: String], video: VideoDescription, frameCount: Int, thumbWidth: Int, thumbHeight: Int,
         accuracy: String, phase: Phase, repetition: Int, wallSeconds: Double?, cpuUserSeconds: Double?,
         cpuSysSeconds: Double?, peakRSSBytes: Int?, framesDecoded: Int?, thumbnailsPerSecond: Double?,
-        checksum: String, maxFrameError: Int?, disagreement: Bool, status: RunStatus, error: String
+        checksum: String, maxFrameError: Int?, disagreement: Bool, status: RunStatus, error: String,
+        build: BuildRole? = nil, executableCommit: String = "", packetsRead: Int? = nil, bytesRead: Int? = nil,
+        seeks: Int? = nil, heapAllocations: Int? = nil
     ) {
         self.run = run
         self.timestamp = timestamp
@@ -72,6 +83,12 @@ public struct RawResultRow: ResultRecord, Hashable {
         self.disagreement = disagreement
         self.status = status
         self.error = error
+        self.build = build
+        self.executableCommit = executableCommit
+        self.packetsRead = packetsRead
+        self.bytesRead = bytesRead
+        self.seeks = seeks
+        self.heapAllocations = heapAllocations
     }
 
     /// The configuration this repetition belongs to.
@@ -131,6 +148,12 @@ public struct RawResultRow: ResultRecord, Hashable {
         case .disagreement: Cell.text(disagreement)
         case .status: status.rawValue
         case .error: error
+        case .build: build?.rawValue ?? ""
+        case .executableCommit: executableCommit
+        case .packetsRead: Cell.text(packetsRead)
+        case .bytesRead: Cell.text(bytesRead)
+        case .seeks: Cell.text(seeks)
+        case .heapAllocations: Cell.text(heapAllocations)
         }
     }
 
@@ -187,7 +210,13 @@ public struct RawResultRow: ResultRecord, Hashable {
             maxFrameError: try Cell.optionalInt(RawColumn.maxFrameError, cells(.maxFrameError)),
             disagreement: try Cell.bool(RawColumn.disagreement, cells(.disagreement)),
             status: try Cell.enumeration(RawColumn.status, cells(.status), as: RunStatus.self),
-            error: cells(.error)
+            error: cells(.error),
+            build: cells(.build).isEmpty ? nil : try Cell.enumeration(RawColumn.build, cells(.build), as: BuildRole.self),
+            executableCommit: cells(.executableCommit),
+            packetsRead: try Cell.optionalInt(RawColumn.packetsRead, cells(.packetsRead)),
+            bytesRead: try Cell.optionalInt(RawColumn.bytesRead, cells(.bytesRead)),
+            seeks: try Cell.optionalInt(RawColumn.seeks, cells(.seeks)),
+            heapAllocations: try Cell.optionalInt(RawColumn.heapAllocations, cells(.heapAllocations))
         )
     }
 }

@@ -6,9 +6,13 @@ public protocol ResultColumn: RawRepresentable, CaseIterable, Hashable, Sendable
     var unit: String { get }
     /// What the column means, one sentence or two, for the README.
     var meaning: String { get }
+    /// Columns added after files were first written: a reader accepts files without them.
+    static var addedLater: Set<Self> { get }
 }
 
 extension ResultColumn {
+    public static var addedLater: Set<Self> { [] }
+
     /// The header row: every column name, in order.
     public static var header: [String] { allCases.map(\.rawValue) }
 

@@ -8,6 +8,11 @@ public enum Phase: String, Sendable, Hashable, Codable, CaseIterable {
     case peer
 }
 
+/// Which executable ran a row in a two-build run (`bench --baseline-binary`).
+public enum BuildRole: String, Sendable, Hashable, Codable, CaseIterable {
+    case baseline, candidate
+}
+
 /// Outcome of one repetition.
 public enum RunStatus: String, Sendable, Hashable, Codable, CaseIterable {
     case ok, error, skipped
@@ -18,6 +23,9 @@ public enum Metric: String, Sendable, Hashable, Codable, CaseIterable {
     case wallSeconds = "wall_s"
     case cpuUserSeconds = "cpu_user_s"
     case cpuSysSeconds = "cpu_sys_s"
+    /// User plus system CPU time: what the process did, without the time it waited for a
+    /// core. On a loaded runner its paired ratios spread about 3× less than wall time's.
+    case cpuSeconds = "cpu_s"
     case peakRSSBytes = "peak_rss_bytes"
     case framesDecoded = "frames_decoded"
     case thumbnailsPerSecond = "thumbnails_per_s"
@@ -26,7 +34,7 @@ public enum Metric: String, Sendable, Hashable, Codable, CaseIterable {
     public var lowerIsBetter: Bool { self != .thumbnailsPerSecond }
 
     /// Seconds; only these get the ``SampleWarning/tooShort`` check.
-    public var isTime: Bool { [.wallSeconds, .cpuUserSeconds, .cpuSysSeconds].contains(self) }
+    public var isTime: Bool { [.wallSeconds, .cpuUserSeconds, .cpuSysSeconds, .cpuSeconds].contains(self) }
 
     /// The metric's value in `row`, `nil` when the row did not measure it.
     public func value(in row: RawResultRow) -> Double? {
@@ -34,6 +42,7 @@ public enum Metric: String, Sendable, Hashable, Codable, CaseIterable {
         case .wallSeconds: row.wallSeconds
         case .cpuUserSeconds: row.cpuUserSeconds
         case .cpuSysSeconds: row.cpuSysSeconds
+        case .cpuSeconds: row.cpuUserSeconds.flatMap { user in row.cpuSysSeconds.map { user + $0 } }
         case .peakRSSBytes: row.peakRSSBytes.map(Double.init)
         case .framesDecoded: row.framesDecoded.map(Double.init)
         case .thumbnailsPerSecond: row.thumbnailsPerSecond

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Why a results file could not be read or appended to.
 public enum ResultsFileError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file could not be opened, read or written; `errno` is the system's code (0 when not from a syscall).
@@ -14,7 +16,7 @@ public enum ResultsFileError: Error, Sendable, Hashable, CustomStringConvertible
     public var description: String {
         switch self {
         case .io(let path, let operation, let errno):
-            "\(path): cannot \(operation) (errno \(errno))"
+            "\(path): cannot \(operation): \(String(cString: strerror(errno)))"
         case .malformed(let path, let reason):
             "\(path): not a readable CSV file: \(reason)"
         case .headerMismatch(let path, let missing, let unknown):

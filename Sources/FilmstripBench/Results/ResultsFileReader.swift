@@ -27,7 +27,7 @@ public enum ResultsFileReader {
             throw .malformed(path: path, reason: "no header row")
         }
         let header = reader.headerRow ?? []
-        try checkHeader(header, of: Row.self, path: path)
+        try checkHeader(header, of: Row.self, path: path, allowingOlderFiles: true)
         let indexOf = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($1, $0) })
 
         var rows: [Row] = []
@@ -40,7 +40,7 @@ public enum ResultsFileReader {
                 throw .wrongCellCount(path: path, record: record, expected: header.count, found: cells.count)
             }
             do {
-                rows.append(try Row(cells: { cells[indexOf[$0.rawValue]!] }))
+                rows.append(try Row(cells: { indexOf[$0.rawValue].map { cells[$0] } ?? "" }))
             } catch {
                 throw .badCell(path: path, record: record, column: error.column, text: error.text)
             }
@@ -51,10 +51,13 @@ public enum ResultsFileReader {
         return rows
     }
 
-    /// Throws unless `header` names exactly the columns of `Row`'s schema.
-    static func checkHeader<Row: ResultRecord>(_ header: [String], of type: Row.Type, path: String) throws(ResultsFileError) {
+    /// Throws unless `header` names exactly the columns of `Row`'s schema (with
+    /// `allowingOlderFiles`, less those added later).
+    static func checkHeader<Row: ResultRecord>(_ header: [String], of type: Row.Type, path: String,
+                                               allowingOlderFiles: Bool = false) throws(ResultsFileError) {
         let expected = Row.Column.header
-        let missing = expected.filter { !header.contains($0) }
+        let optional = allowingOlderFiles ? Set(Row.Column.addedLater.map(\.rawValue)) : []
+        let missing = expected.filter { !header.contains($0) && !optional.contains($0) }
         let unknown = header.filter { !expected.contains($0) }
         // Duplicates would make the cell lookup ambiguous; report them as unknown.
         let duplicates = Dictionary(grouping: header, by: { $0 }).filter { $1.count > 1 }.keys.sorted()

@@ -3,35 +3,56 @@ import Foundation
 import Glibc
 
 /// Appends rows to a results file so that an interrupted run keeps every row
-/// it completed.
+/// it completed, and nothing else.
 ///
 /// The file is opened with `O_APPEND`; the header is written only when the file
 /// is empty, and an existing header must match the schema. Each row is encoded
-/// in memory by CSV.swift and handed to the kernel in one `write(2)`, so a
-/// crash cannot leave half a row behind a complete one; with `durable`, the
-/// row is also `fsync`ed before ``append(_:)`` returns, so it survives a power
-/// loss too. The writer owns the file descriptor and closes it in `deinit`.
+/// in memory by CSV.swift and handed to the kernel in one `write(2)`. Every
+/// operation holds an exclusive `flock` on the file, so two runs appending to the
+/// same file (two `bench --out X`) never both write a header and never mix the
+/// bytes of two rows. The file is kept to whole records:
+/// - a write that fails (disk full) is undone by truncating the file back to its
+///   size before that row;
+/// - a file whose last record is incomplete (a crash or power loss mid-write of an
+///   older harness) is cut back to its last complete record on opening, and
+///   ``repairs`` says so.
+/// With `durable`, each row is also `fsync`ed before ``append(_:)`` returns, so it
+/// survives a power loss. The writer owns the file descriptor and closes it in `deinit`.
 public struct ResultsFileWriter<Row: ResultRecord>: ~Copyable {
     public let path: String
     private let descriptor: Int32
     private let durable: Bool
+    /// Test hook: a write past this many bytes of the file writes up to it and fails with `ENOSPC`.
+    private let simulatedDiskSize: Int?
+    /// What opening repaired, one sentence each (for a warning on stderr).
+    public let repairs: [String]
 
     /// Opens (creating if needed) the file at `path` for appending.
     /// - Parameter durable: `fsync` after every row; off only for throwaway files,
     ///   since a row costs one disk flush (milliseconds), outside any timed region.
     public init(path: String, durable: Bool = true) throws(ResultsFileError) {
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        try self.init(path: path, durable: durable, simulatedDiskSize: nil)
+    }
+
+    init(path: String, durable: Bool, simulatedDiskSize: Int?) throws(ResultsFileError) {
+        let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .io(path: path, operation: "open for appending", errno: errno) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            let code = errno
-            close(descriptor)
-            throw .io(path: path, operation: "stat", errno: code)
-        }
-        do {
-            if status.st_size == 0 {
-                try Self.writeAll(Self.encode(Row.Column.header), to: descriptor, path: path, durable: durable)
-            } else {
+        var repairs: [String] = []
+        do throws(ResultsFileError) {
+            try Self.locked(descriptor, path: path) { () throws(ResultsFileError) in
+                let size = try Self.size(of: descriptor, path: path)
+                if size == 0 {
+                    try Self.writeAll(Self.encode(Row.Column.header), to: descriptor, path: path, durable: durable,
+                                      sizeBefore: 0, simulatedDiskSize: simulatedDiskSize)
+                    return
+                }
+                let complete = try Self.completeRecordsLength(descriptor: descriptor, size: size, path: path)
+                if complete < size {
+                    guard ftruncate(descriptor, off_t(complete)) == 0 else {
+                        throw .io(path: path, operation: "truncate the incomplete last record", errno: errno)
+                    }
+                    repairs.append("\(path): dropped an incomplete last record (\(size - complete) bytes) before appending")
+                }
                 try ResultsFileReader.checkHeader(Self.existingHeader(path: path), of: Row.self, path: path)
             }
         } catch {
@@ -41,16 +62,60 @@ public struct ResultsFileWriter<Row: ResultRecord>: ~Copyable {
         self.path = path
         self.descriptor = descriptor
         self.durable = durable
+        self.simulatedDiskSize = simulatedDiskSize
+        self.repairs = repairs
     }
 
     deinit {
         close(descriptor)
     }
 
-    /// Appends `row` as one line.
+    /// Appends `row` as one line; on failure the file is as it was before.
     public func append(_ row: Row) throws(ResultsFileError) {
         let cells = Row.Column.allCases.map { row.cell($0) }
-        try Self.writeAll(Self.encode(cells), to: descriptor, path: path, durable: durable)
+        let data = try Self.encode(cells)
+        try Self.locked(descriptor, path: path) { () throws(ResultsFileError) in
+            let sizeBefore = try Self.size(of: descriptor, path: path)
+            try Self.writeAll(data, to: descriptor, path: path, durable: durable, sizeBefore: sizeBefore,
+                              simulatedDiskSize: simulatedDiskSize)
+        }
+    }
+
+    /// Runs `body` holding an exclusive lock on the file (waiting for another writer's).
+    private static func locked(_ descriptor: Int32, path: String, _ body: () throws(ResultsFileError) -> Void) throws(ResultsFileError) {
+        while flock(descriptor, LOCK_EX) != 0 {
+            if errno != EINTR { throw .io(path: path, operation: "lock", errno: errno) }
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        try body()
+    }
+
+    private static func size(of descriptor: Int32, path: String) throws(ResultsFileError) -> Int {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .io(path: path, operation: "stat", errno: errno) }
+        return Int(status.st_size)
+    }
+
+    /// Bytes of the file up to the end of its last complete record: a line end outside
+    /// quotes (cells may hold quoted line ends).
+    static func completeRecordsLength(descriptor: Int32, size: Int, path: String) throws(ResultsFileError) -> Int {
+        var bytes = [UInt8](repeating: 0, count: size)
+        var done = 0
+        while done < size {
+            let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, size - done, off_t(done)) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .io(path: path, operation: "read", errno: errno)
+            }
+            if count == 0 { break }
+            done += count
+        }
+        var quoted = false, end = 0
+        for (offset, byte) in bytes[..<done].enumerated() {
+            if byte == UInt8(ascii: "\"") { quoted.toggle() }
+            if byte == UInt8(ascii: "\n") && !quoted { end = offset + 1 }
+        }
+        return end
     }
 
     /// One CSV record with its line end. CSV.swift does the quoting; it writes
@@ -70,17 +135,23 @@ public struct ResultsFileWriter<Row: ResultRecord>: ~Copyable {
         return data
     }
 
-    private static func writeAll(_ data: Data, to descriptor: Int32, path: String, durable: Bool) throws(ResultsFileError) {
+    private static func writeAll(_ data: Data, to descriptor: Int32, path: String, durable: Bool,
+                                 sizeBefore: Int, simulatedDiskSize: Int?) throws(ResultsFileError) {
         var written = 0
         // One call normally writes everything to a regular file; the loop only
         // covers interruption by a signal and the rare short write.
         while written < data.count {
-            let result = data.withUnsafeBytes { buffer in
-                write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+            var length = data.count - written
+            if let simulatedDiskSize { length = min(length, max(0, simulatedDiskSize - sizeBefore - written)) }
+            let result = length == 0 ? -1 : data.withUnsafeBytes { buffer in
+                write(descriptor, buffer.baseAddress! + written, length)
             }
             if result < 0 {
-                if errno == EINTR { continue }
-                throw .io(path: path, operation: "write", errno: errno)
+                let code = length == 0 ? ENOSPC : errno
+                if code == EINTR { continue }
+                // Undo the part of the row that did reach the file: whole rows only.
+                _ = ftruncate(descriptor, off_t(sizeBefore))
+                throw .io(path: path, operation: "write", errno: code)
             }
             written += result
         }

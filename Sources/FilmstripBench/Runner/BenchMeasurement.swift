@@ -13,6 +13,13 @@ public struct BenchMeasurement: Sendable, Hashable, Codable {
         public var peakRSSBytes: Int
         /// Frames the decoder produced in the phase; nil when the phase does not decode.
         public var framesDecoded: Int?
+        /// Work counters (nil from children built before they existed, or when the phase does not decode).
+        public var packetsRead: Int?
+        public var seeks: Int?
+        /// Bytes read with `read(2)` by the process during the phase.
+        public var bytesRead: Int?
+        /// Heap allocations by the process during the phase.
+        public var heapAllocations: Int?
 
         public init(phase: Phase, wallSeconds: Double, cpuUserSeconds: Double, cpuSysSeconds: Double,
                     peakRSSBytes: Int, framesDecoded: Int?) {
@@ -32,6 +39,8 @@ public struct BenchMeasurement: Sendable, Hashable, Codable {
     /// Largest |marker − planned frame index| over the thumbnails; nil when a marker
     /// could not be read or the run had no video.
     public var maxFrameError: Int?
+    /// The commit the child executable was built from; nil from children built before it was recorded.
+    public var executableCommit: String?
 
     public init(phases: [PhaseCost], checksum: String, maxFrameError: Int?) {
         self.phases = phases

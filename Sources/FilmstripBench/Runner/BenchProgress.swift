@@ -22,7 +22,7 @@ public final class BenchProgress {
     }
 
     /// A line that must stay in the log (round finished, warning).
-    func note(_ text: String) {
+    public func note(_ text: String) {
         clear()
         FileHandle.standardError.write(Data("\(text)\n".utf8))
     }

@@ -5,7 +5,26 @@ import Glibc
 /// One `filmstrip bench` invocation: makes sure the reference videos exist, runs every
 /// configuration in child processes in interleaved order, appends a raw row per phase
 /// of every timed run, checks that exact strategies agree, then writes the summary.
+///
+/// With two builds (a baseline and a candidate executable), every repetition runs each
+/// configuration under both, back to back, the order alternating, so each pair sees the
+/// machine in the same state and `compare FILE` can judge the candidate pair by pair.
 public struct BenchSession {
+    /// One executable the session runs the configurations with.
+    public struct Build: Sendable {
+        /// nil when a single build runs everything.
+        public var role: BuildRole?
+        public var runner: ChildRunner
+        /// The commit recorded when the child does not report its own (built before it could).
+        public var commitFallback: String
+
+        public init(role: BuildRole?, runner: ChildRunner, commitFallback: String = "") {
+            self.role = role
+            self.runner = runner
+            self.commitFallback = commitFallback
+        }
+    }
+
     public var matrix: BenchMatrix
     public var context: RunContext
     /// Raw results file, appended to row by row.
@@ -13,16 +32,17 @@ public struct BenchSession {
     /// Summary file, appended to once the run is complete.
     public var summaryPath: String
     public var cache: ReferenceVideoCache
-    public var runner: ChildRunner
+    /// One build, or baseline then candidate.
+    public var builds: [Build]
 
     public init(matrix: BenchMatrix, context: RunContext, rawPath: String, summaryPath: String,
-                cache: ReferenceVideoCache, runner: ChildRunner) {
+                cache: ReferenceVideoCache, builds: [Build]) {
         self.matrix = matrix
         self.context = context
         self.rawPath = rawPath
         self.summaryPath = summaryPath
         self.cache = cache
-        self.runner = runner
+        self.builds = builds
     }
 
     public struct Result: Sendable {
@@ -40,6 +60,7 @@ public struct BenchSession {
         let videos = try prepareVideos(interruption: interruption, progress: progress)
         let configurations = matrix.configurations(videoPaths: videos.mapValues(\.path))
         let writer = try ResultsFileWriter<RawResultRow>(path: rawPath)
+        for repair in writer.repairs { progress.note("filmstrip: warning: \(repair)") }
         var checker = AgreementChecker()
         var rows: [RawResultRow] = []
         var failures = 0
@@ -47,56 +68,69 @@ public struct BenchSession {
         var lastSeconds: [Int: Double] = [:]
         let rounds = (0..<matrix.warmup).map { (warmup: true, index: $0) }
             + (0..<matrix.repetitions).map { (warmup: false, index: $0) }
-        let totalRuns = rounds.count * configurations.count
+        let totalRuns = rounds.count * configurations.count * builds.count
         var doneRuns = 0
         let sessionStart = ContinuousClock.now
         progress.milestone("bench: \(configurations.count) configurations × \(matrix.repetitions) repetitions"
-            + (matrix.warmup > 0 ? " (+\(matrix.warmup) warm-up)" : "") + " = \(totalRuns) child runs")
+            + (matrix.warmup > 0 ? " (+\(matrix.warmup) warm-up)" : "")
+            + (builds.count > 1 ? " × \(builds.count) builds" : "") + " = \(totalRuns) child runs")
 
         for (roundNumber, round) in rounds.enumerated() {
             let roundName = round.warmup ? "warm-up \(round.index + 1)/\(matrix.warmup)" : "rep \(round.index + 1)/\(matrix.repetitions)"
-            for position in Self.order(count: configurations.count, round: roundNumber, rounds: rounds.count) {
-                defer { doneRuns += 1 }
-                guard !dropped.contains(position) else { continue }
-                let configuration = configurations[position]
-                progress.running(configuration.label, round: roundName, done: doneRuns, total: totalRuns,
-                                 eta: Self.eta(lastSeconds: lastSeconds, configurations: configurations.count,
-                                               remainingRuns: totalRuns - doneRuns, dropped: dropped))
-                let start = ContinuousClock.now
-                let outcome = runner.run(configuration, timeLimit: matrix.timeLimitSeconds, interruption: interruption)
-                lastSeconds[position] = (ContinuousClock.now - start).seconds
-                let video = videos[configuration.videoID ?? ""]
-                let newRows: [RawResultRow]
-                switch outcome {
-                case .interrupted:
-                    progress.clear()
-                    // The child can die of a terminal's SIGINT before our own handler has run.
-                    return Result(rows: rows, summary: [], interruptedBy: interruption.signal ?? SIGINT,
-                                  disagreements: checker.problemCount, failures: failures)
-                case .measured(let measurement):
-                    if round.warmup { continue }
-                    let problems = checker.check(configuration, measurement)
-                    for problem in problems { progress.note("filmstrip: \(problem)") }
-                    newRows = measuredRows(configuration, measurement, video: video, repetition: round.index,
-                                           disagreement: !problems.isEmpty)
-                case .failed, .timedOut:
-                    // Written even in a warm-up round, because the failure drops the configuration.
-                    let reason = if case .failed(let text) = outcome { text } else {
-                        "exceeded the time limit of \(Self.number(matrix.timeLimitSeconds)) s"
+            for (slot, position) in Self.order(count: configurations.count, round: roundNumber, rounds: rounds.count).enumerated() {
+                // Which build goes first alternates from pair to pair and from round to round.
+                let buildOrder = (slot + roundNumber) % 2 == 0 ? Array(builds.indices) : builds.indices.reversed()
+                for buildIndex in buildOrder {
+                    defer { doneRuns += 1 }
+                    guard !dropped.contains(position) else { continue }
+                    let configuration = configurations[position], build = builds[buildIndex]
+                    let label = configuration.label + (build.role.map { " [\($0.rawValue)]" } ?? "")
+                    progress.running(label, round: roundName, done: doneRuns, total: totalRuns,
+                                     eta: Self.eta(lastSeconds: lastSeconds, configurations: configurations.count,
+                                                   remainingRuns: totalRuns - doneRuns, dropped: dropped))
+                    let start = ContinuousClock.now
+                    let outcome = build.runner.run(configuration, timeLimit: matrix.timeLimitSeconds, interruption: interruption)
+                    lastSeconds[position] = (ContinuousClock.now - start).seconds
+                    let video = videos[configuration.videoID ?? ""]
+                    var newRows: [RawResultRow]
+                    switch outcome {
+                    case .interrupted:
+                        progress.clear()
+                        // The child can die of a terminal's SIGINT before our own handler has run.
+                        return Result(rows: rows, summary: [], interruptedBy: interruption.signal ?? SIGINT,
+                                      disagreements: checker.problemCount, failures: failures)
+                    case .measured(let measurement):
+                        if round.warmup { continue }
+                        let problems = checker.check(configuration, measurement)
+                        for problem in problems { progress.note("filmstrip: \(problem)\(build.role.map { " (\($0.rawValue))" } ?? "")") }
+                        newRows = measuredRows(configuration, measurement, video: video, repetition: round.index,
+                                               disagreement: !problems.isEmpty)
+                        for index in newRows.indices {
+                            newRows[index].executableCommit = measurement.executableCommit ?? build.commitFallback
+                        }
+                    case .failed, .timedOut:
+                        // Written even in a warm-up round, because the failure drops the configuration
+                        // (for both builds: without its pair, the other build's samples compare with nothing).
+                        let reason = if case .failed(let text) = outcome { text } else {
+                            "exceeded the time limit of \(Self.number(matrix.timeLimitSeconds)) s"
+                        }
+                        newRows = failedRows(configuration, video: video, repetition: round.index, reason: reason)
+                        for index in newRows.indices { newRows[index].executableCommit = build.commitFallback }
+                        failures += 1
+                        dropped.insert(position)
+                        progress.note("filmstrip: \(label): \(reason); dropping it from later repetitions")
                     }
-                    newRows = failedRows(configuration, video: video, repetition: round.index, reason: reason)
-                    failures += 1
-                    dropped.insert(position)
-                    progress.note("filmstrip: \(configuration.label): \(reason); dropping it from later repetitions")
+                    for index in newRows.indices { newRows[index].build = build.role }
+                    for row in newRows { try writer.append(row) }
+                    rows += newRows
                 }
-                for row in newRows { try writer.append(row) }
-                rows += newRows
             }
             progress.milestone("bench: \(roundName) done after \(BenchProgress.clock((ContinuousClock.now - sessionStart).seconds))")
         }
         progress.clear()
 
-        let summary = SummaryRow.summarize(rows)
+        // A two-build run summarises the candidate: the baseline is there to be compared with.
+        let summary = SummaryRow.summarize(builds.count > 1 ? rows.filter { $0.build == .candidate } : rows)
         let summaryWriter = try ResultsFileWriter<SummaryRow>(path: summaryPath)
         for row in summary { try summaryWriter.append(row) }
         return Result(rows: rows, summary: summary, interruptedBy: nil, disagreements: checker.problemCount, failures: failures)
@@ -164,6 +198,10 @@ public struct BenchSession {
             row.cpuSysSeconds = cost.cpuSysSeconds
             row.peakRSSBytes = cost.peakRSSBytes
             row.framesDecoded = cost.framesDecoded
+            row.packetsRead = cost.packetsRead
+            row.seeks = cost.seeks
+            row.bytesRead = cost.bytesRead
+            row.heapAllocations = cost.heapAllocations
             if configuration.kind != .calibrationCopy, cost.wallSeconds > 0 {
                 row.thumbnailsPerSecond = Double(configuration.frameCount) / cost.wallSeconds
             }

@@ -1,5 +1,6 @@
 import Filmstrip
 import Foundation
+import CAllocationCounter
 import Glibc
 
 /// Runs one ``BenchConfiguration`` once in this process and measures it: the body
@@ -59,9 +60,8 @@ public enum ConfigurationRunner {
         return BenchMeasurement(phases: [total], checksum: "", maxFrameError: nil)
     }
 
-    /// Extract then compose, timed per phase. This repeats `Pipeline.run`'s two steps
-    /// instead of calling it because CPU time and peak RSS are wanted per phase, and
-    /// `Pipeline.run` only reports wall time.
+    /// Extract then compose through `Pipeline.run`, exactly as `filmstrip strip` runs it, with
+    /// resource snapshots (clock, `getrusage`, bytes read, heap allocations) at its marks.
     private static func runPipeline(_ configuration: BenchConfiguration) async throws -> BenchMeasurement {
         guard let pipeline = Pipeline(named: configuration.pipeline) else {
             throw SetupError(description: "unknown pipeline \(configuration.pipeline)")
@@ -74,31 +74,25 @@ public enum ConfigurationRunner {
         let plan = try SamplePlan(probe: probe, count: configuration.frameCount, accuracy: accuracy)
         let request = try ExtractionRequest(path: path, probe: probe, plan: plan, size: .height(configuration.thumbHeight),
                                             options: configuration.extractionOptions)
-        let layout = try Pipeline.layout(for: request, options: StripOptions())
 
-        let extractStart = ResourceSnapshot.now()
-        let canvas = pipeline.isFused ? StripCanvas(layout: layout, for: request) : nil
-        let (thumbnails, counters) = try await pipeline.extractor.thumbnails(for: canvas.map(request.scaling(into:)) ?? request)
-        let extractEnd = ResourceSnapshot.now()
-        var composed: Image?
-        if canvas == nil {
-            var strip = layout.makeStrip()
-            try await pipeline.composer.compose(thumbnails.map { $0.image! }, layout: layout, into: &strip)
-            composed = strip
+        var snapshots: [Pipeline.Mark: ResourceSnapshot] = [:]
+        snapshots.reserveCapacity(3)
+        let result = try await pipeline.run(request, options: StripOptions(), mark: { snapshots[$0] = ResourceSnapshot.now() })
+        guard let start = snapshots[.started], let extracted = snapshots[.extracted], let composed = snapshots[.composed] else {
+            throw SetupError(description: "\(configuration.pipeline) did not report its phases")
         }
-        let composeEnd = ResourceSnapshot.now()
-        // A fused pipeline's strip is its canvas, written from where it is (`StripWriter`);
-        // the RGBA copy the checksum reads is made after the clocks stop.
-        let strip = composed ?? canvas!.rgbaImage()
-
+        // A fused pipeline's strip is its canvas; the RGBA copy the checksum reads is made after the clocks stop.
+        let strip = result.strip
+        let counters = result.counters
+        let extract = extracted.cost(since: start, phase: .extract, counters: counters)
+        let compose = composed.cost(since: extracted, phase: .compose, counters: nil)
+        var total = composed.cost(since: start, phase: .total, counters: counters)
+        // The middle snapshot's own reading of /proc/self/io is in neither phase.
+        total.bytesRead = extract.bytesRead.flatMap { first in compose.bytesRead.map { first + $0 } }
         return BenchMeasurement(
-            phases: [
-                extractEnd.cost(since: extractStart, phase: .extract, framesDecoded: counters.framesDecoded),
-                composeEnd.cost(since: extractEnd, phase: .compose, framesDecoded: nil),
-                composeEnd.cost(since: extractStart, phase: .total, framesDecoded: counters.framesDecoded),
-            ],
+            phases: [extract, compose, total],
             checksum: StripChecksum.of(strip),
-            maxFrameError: maxFrameError(thumbnails, strip: strip, layout: layout, plan: plan)
+            maxFrameError: maxFrameError(result.thumbnails, strip: strip, layout: result.layout, plan: plan)
         )
     }
 
@@ -123,7 +117,7 @@ public enum ConfigurationRunner {
         let start = ResourceSnapshot.now()
         try await composer.compose(thumbnails, layout: layout, into: &strip)
         let end = ResourceSnapshot.now()
-        return BenchMeasurement(phases: [end.cost(since: start, phase: .compose, framesDecoded: nil)],
+        return BenchMeasurement(phases: [end.cost(since: start, phase: .compose, counters: nil)],
                                 checksum: StripChecksum.of(strip), maxFrameError: nil)
     }
 
@@ -140,7 +134,7 @@ public enum ConfigurationRunner {
         let start = ResourceSnapshot.now()
         try memcpyFloor(from: source, into: &strip)
         let end = ResourceSnapshot.now()
-        return BenchMeasurement(phases: [end.cost(since: start, phase: .compose, framesDecoded: nil)],
+        return BenchMeasurement(phases: [end.cost(since: start, phase: .compose, counters: nil)],
                                 checksum: StripChecksum.of(strip), maxFrameError: nil)
     }
 
@@ -160,7 +154,7 @@ public enum ConfigurationRunner {
         let end = ResourceSnapshot.now()
         // Reading one byte back keeps the copy observable, so it cannot be optimised away.
         let checksum = String(destination[count - 1], radix: 16)
-        return BenchMeasurement(phases: [end.cost(since: start, phase: .calibration, framesDecoded: nil)],
+        return BenchMeasurement(phases: [end.cost(since: start, phase: .calibration, counters: nil)],
                                 checksum: checksum, maxFrameError: nil)
     }
 
@@ -205,19 +199,58 @@ struct ResourceSnapshot {
     let system: Double
     /// High-water mark of the resident set in bytes (`ru_maxrss` is in KiB on Linux).
     let peakRSSBytes: Int
+    /// Bytes read by `read(2)` and friends so far (`rchar`); nil without `/proc/self/io`.
+    let bytesRead: Int?
+    /// Bytes of `/proc/self/io` this snapshot read: counted in the next snapshot's `rchar`,
+    /// and varying with the digits of the numbers, so it is taken out of the phase's count.
+    let ownReadBytes: Int
+    /// Heap allocations so far.
+    let heapAllocations: Int
 
     static func now() -> ResourceSnapshot {
+        // Counters first and the clock last, so their own cost falls outside the next phase's time.
+        let allocations = Int(filmstrip_heap_allocations())
+        let (bytesRead, ownReadBytes) = readCharacters()
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         return ResourceSnapshot(instant: .now, user: seconds(usage.ru_utime), system: seconds(usage.ru_stime),
-                                peakRSSBytes: usage.ru_maxrss * 1024)
+                                peakRSSBytes: usage.ru_maxrss * 1024, bytesRead: bytesRead, ownReadBytes: ownReadBytes,
+                                heapAllocations: allocations)
     }
 
-    func cost(since start: ResourceSnapshot, phase: Phase, framesDecoded: Int?) -> BenchMeasurement.PhaseCost {
-        BenchMeasurement.PhaseCost(phase: phase, wallSeconds: (instant - start.instant).seconds,
-                                   cpuUserSeconds: user - start.user, cpuSysSeconds: system - start.system,
-                                   peakRSSBytes: peakRSSBytes, framesDecoded: framesDecoded)
+    func cost(since start: ResourceSnapshot, phase: Phase, counters: DecodeCounters?) -> BenchMeasurement.PhaseCost {
+        var cost = BenchMeasurement.PhaseCost(phase: phase, wallSeconds: (instant - start.instant).seconds,
+                                              cpuUserSeconds: user - start.user, cpuSysSeconds: system - start.system,
+                                              peakRSSBytes: peakRSSBytes, framesDecoded: counters?.framesDecoded)
+        cost.packetsRead = counters?.packetsRead
+        cost.seeks = counters?.seeks
+        if let bytesRead, let before = start.bytesRead { cost.bytesRead = bytesRead - before - start.ownReadBytes }
+        cost.heapAllocations = heapAllocations - start.heapAllocations
+        return cost
     }
 
     private static func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+
+    /// `rchar` of `/proc/self/io`, read into a stack buffer so that taking the snapshot
+    /// allocates nothing (it would count as work). Reading the file adds its own constant size.
+    private static func readCharacters() -> (Int?, Int) {
+        let descriptor = open("/proc/self/io", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return (nil, 0) }
+        defer { close(descriptor) }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { buffer -> (Int?, Int) in
+            let count = read(descriptor, buffer.baseAddress!, buffer.count)
+            guard count > 0 else { return (nil, 0) }
+            // The first line is `rchar: N`.
+            var value = 0, index = 0, digits = 0
+            while index < count, buffer[index] != UInt8(ascii: "\n") {
+                let byte = buffer[index]
+                if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                    value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                    digits += 1
+                }
+                index += 1
+            }
+            return (digits > 0 ? value : nil, count)
+        }
+    }
 }

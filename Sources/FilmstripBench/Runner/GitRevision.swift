@@ -12,10 +12,11 @@ public enum GitRevision {
         return (commit, !status.isEmpty)
     }
 
-    private static func git(_ arguments: [String]) -> String? {
+    /// Output of `git ARGUMENTS` run in `directory` (default: the current one), or nil when it fails.
+    static func git(_ arguments: [String], in directory: URL? = nil) -> String? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git"] + arguments
+        process.arguments = ["git"] + (directory.map { ["-C", $0.path] } ?? []) + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

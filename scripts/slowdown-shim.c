@@ -1,0 +1,60 @@
+// A candidate made slower without changing its code, for the gate's A/B' experiment
+// (scripts/gate-error-rates.sh): loaded with LD_PRELOAD, it wraps FFmpeg's
+// avcodec_send_packet and avcodec_receive_frame and, after each call, busy-waits for
+// FILMSTRIP_SLOWDOWN (a fraction, e.g. 0.10) of the CPU time the call took. Decoding then
+// costs that fraction more, whatever the machine's speed, the way slower code would.
+// The thread's CPU clock, not the wall clock: on a loaded machine a call's wall time
+// includes the time it waited for a core, and spinning for a fraction of that made
+// decoding a third slower instead of a tenth (measured). Busy-waiting, not sleeping,
+// so the extra time is work, in CPU time and wall time alike.
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <time.h>
+
+struct AVCodecContext;
+struct AVPacket;
+struct AVFrame;
+
+typedef int (*send_packet_function)(struct AVCodecContext *, const struct AVPacket *);
+typedef int (*receive_frame_function)(struct AVCodecContext *, struct AVFrame *);
+
+static double slowdown(void) {
+    static double fraction = -1;
+    if (fraction < 0) {
+        const char *text = getenv("FILMSTRIP_SLOWDOWN");
+        fraction = text ? atof(text) : 0;
+        if (fraction < 0) fraction = 0;
+    }
+    return fraction;
+}
+
+static double now(void) {
+    struct timespec time;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time);
+    return (double)time.tv_sec + (double)time.tv_nsec * 1e-9;
+}
+
+static void spin_for(double seconds) {
+    double end = now() + seconds;
+    while (now() < end) {
+    }
+}
+
+int avcodec_send_packet(struct AVCodecContext *context, const struct AVPacket *packet) {
+    static send_packet_function real;
+    if (!real) real = (send_packet_function)dlsym(RTLD_NEXT, "avcodec_send_packet");
+    double start = now();
+    int result = real(context, packet);
+    spin_for((now() - start) * slowdown());
+    return result;
+}
+
+int avcodec_receive_frame(struct AVCodecContext *context, struct AVFrame *frame) {
+    static receive_frame_function real;
+    if (!real) real = (receive_frame_function)dlsym(RTLD_NEXT, "avcodec_receive_frame");
+    double start = now();
+    int result = real(context, frame);
+    spin_for((now() - start) * slowdown());
+    return result;
+}
