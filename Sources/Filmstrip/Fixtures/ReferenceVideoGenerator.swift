@@ -83,9 +83,10 @@ public enum ReferenceVideoGenerator {
     public static func write(_ spec: ReferenceVideoSpec, to path: String) throws {
         // SVT-AV1 prints its configuration banner unless told to log errors only.
         setenv("SVT_LOG", "1", 0)
-        var writer = try VideoWriter(path: path, containerName: containerName(spec.container),
+        var writer = try VideoWriter(path: path, containerName: spec.container.muxerName,
                                      settings: spec.encoderSettings, rotationDegrees: spec.rotationDegrees)
-        let painter = FramePainter(codedWidth: spec.width, codedHeight: spec.height, rotationDegrees: spec.rotationDegrees)
+        let painter = FramePainter(codedWidth: spec.width, codedHeight: spec.height, rotationDegrees: spec.rotationDegrees,
+                                   fieldOrder: spec.fieldOrder)
         for index in 0..<spec.frameCount {
             try Task.checkCancellation()
             try writer.encodeFrame(pts: spec.presentationTime(ofFrame: index)) { frame in
@@ -93,13 +94,5 @@ public enum ReferenceVideoGenerator {
             }
         }
         try writer.finish()
-    }
-
-    private static func containerName(_ container: ReferenceVideoSpec.Container) -> String {
-        switch container {
-        case .mp4: "mp4"
-        case .matroska: "matroska"
-        case .webm: "webm"
-        }
     }
 }

@@ -3,6 +3,8 @@
 struct PacketTimeline: Sendable {
     /// Presentation times of the keyframes, ascending (stream time base).
     var keyframes: [Int64] = []
+    /// Byte position of each keyframe packet, by presentation time (absent when the demuxer does not say).
+    var keyframePositions: [Int64: Int64] = [:]
     /// Presentation times of every packet that has one, ascending.
     var frameTimes: [Int64] = []
     var packetCount = 0
@@ -60,7 +62,10 @@ struct PacketTimeline: Sendable {
         firstTime = min(firstTime, pts)
         endTime = max(endTime, pts + max(packet.duration, 0))
         lastTime = max(lastTime, pts)
-        if packet.isKeyframe { keyframes.append(pts) }
+        if packet.isKeyframe {
+            keyframes.append(pts)
+            if let position = packet.position { keyframePositions[pts] = position }
+        }
     }
 
     private mutating func sortTimes() {
@@ -71,6 +76,7 @@ struct PacketTimeline: Sendable {
     /// Adds the packets read after these, by another reader, as if one reader had read them all.
     mutating func append(_ later: PacketTimeline) {
         keyframes += later.keyframes
+        keyframePositions.merge(later.keyframePositions) { first, _ in first }
         frameTimes += later.frameTimes
         packetCount += later.packetCount
         firstTime = min(firstTime, later.firstTime)

@@ -1,0 +1,100 @@
+import Filmstrip
+import Foundation
+import Testing
+
+/// The container × codec matrix (the `formats` suite): every extractor in every accuracy on
+/// every video, each run several times. Every thumbnail must show the planned frame (its
+/// marker), be the same bytes on every run and from every extractor, and match the ffmpeg
+/// CLI's own decode of that frame scaled the same way — an oracle that is not this project.
+@Suite("Container and codec conformance", .enabled(if: FormatOracle.ffmpeg != nil, "needs the ffmpeg CLI (scripts/setup.sh)"))
+struct FormatConformanceTests {
+    static let videos = ReferenceSuite.formats.specs.map(\.id)
+    static let accuracies: [Accuracy] = [.exact, .keyframe, .tolerance(before: Rational(1, 5), after: Rational(1, 5))]
+    /// Runs of each cell: scheduling differences between runs (taskgroup's workers) must not change a byte.
+    static let runs = 3
+    static let count = 8
+
+    @Test("every extractor × accuracy shows the planned frames, the CLI's pixels, the same bytes every run", arguments: videos)
+    func matrixCell(id: String) async throws {
+        let path = try TestSupport.video(id)
+        let probe = try VideoProbe(path: path)
+        let spec = TestSupport.spec(id)
+        #expect(probe.frameCount == spec.frameCount, "\(id): every frame counted")
+        var oracle: FormatOracle?
+        for accuracy in Self.accuracies {
+            let plan = try SamplePlan(probe: probe, count: Self.count, accuracy: accuracy)
+            let request = try ExtractionRequest(path: path, probe: probe, plan: plan)
+            var reference: [Image]?
+            for extractor in Extractors.all {
+                for run in 0..<Self.runs {
+                    let cell = "\(id) \(accuracy) \(extractor.name) run \(run)"
+                    let thumbnails = try await extractor.thumbnails(for: request).thumbnails
+                    let images = thumbnails.map { $0.image! }
+                    for (thumbnail, target) in zip(thumbnails, plan.targets) {
+                        #expect(!thumbnail.substituted, "\(cell) slot \(target.slot): undamaged file")
+                        #expect(thumbnail.frameIndex == target.frameIndex, "\(cell) slot \(target.slot)")
+                        #expect(FrameIndexMarker.read(from: thumbnail.image!) == target.frameIndex, "\(cell) slot \(target.slot) marker")
+                    }
+                    if let reference {
+                        #expect(images == reference, "\(cell): same bytes as sequential's first run")
+                        continue
+                    }
+                    reference = images
+                    if oracle == nil {
+                        oracle = try FormatOracle(path: path, width: images[0].width, height: images[0].height,
+                                                  interlaced: spec.fieldOrder != nil)
+                    }
+                    #expect(oracle!.frames.count == spec.frameCount, "\(id): the CLI decodes every frame")
+                    for (image, target) in zip(images, plan.targets) {
+                        let difference = oracle!.meanAbsoluteDifference(image, frame: target.frameIndex)
+                        #expect(difference < FormatOracle.bound, "\(cell) slot \(target.slot) frame \(target.frameIndex): \(difference) from the CLI")
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every frame of a video as the ffmpeg CLI decodes and scales it (RGBA, in decode output
+/// order, which is presentation order), for comparison with thumbnails.
+struct FormatOracle {
+    static let ffmpeg = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    /// Mean absolute difference per colour byte: different scalers round differently (about 1
+    /// here); the neighbouring frame of these moving pictures differs by 5 or more.
+    static let bound = 3.0
+
+    let width: Int
+    let height: Int
+    let frames: [[UInt8]]
+
+    /// - Parameter interlaced: deinterlace with yadif (one frame per frame) before scaling.
+    init(path: String, width: Int, height: Int, interlaced: Bool) throws {
+        let filters = (interlaced ? "yadif=mode=send_frame:parity=auto:deint=all," : "") + "scale=\(width):\(height):flags=area"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.ffmpeg!)
+        process.arguments = ["-v", "error", "-i", path, "-vf", filters, "-fps_mode", "passthrough",
+                             "-f", "rawvideo", "-pix_fmt", "rgba", "-"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let frameBytes = width * height * 4
+        let bytes = [UInt8](data)
+        frames = stride(from: 0, to: bytes.count - frameBytes + 1, by: frameBytes).map { Array(bytes[$0..<($0 + frameBytes)]) }
+        self.width = width
+        self.height = height
+    }
+
+    func meanAbsoluteDifference(_ image: Image, frame index: Int) -> Double {
+        guard index < frames.count, image.width == width, image.height == height else { return .infinity }
+        let packed = frames[index]
+        var total = 0
+        for y in 0..<height {
+            for x in 0..<width * 4 where x % 4 != 3 {
+                total += abs(Int(image.pixels[y * image.bytesPerRow + x]) - Int(packed[y * width * 4 + x]))
+            }
+        }
+        return Double(total) / Double(width * height * 3)
+    }
+}
