@@ -87,13 +87,13 @@ struct TargetDecoder: ~Copyable {
     }
 
     private mutating func seek(to keyframePts: Int64) throws(MediaError) {
+        nextDisplayIndex = nil
         if request.probe.seeksByIndex {
             try input.seek(toKeyframeAtOrBefore: keyframePts)
             holdsLandingPacket = false
         } else {
             try seekConfirmed(to: keyframePts)
         }
-        nextDisplayIndex = nil
         loneKeyframeTime = nil
         decoder.flush()
         counters.seeks += 1
@@ -127,11 +127,12 @@ struct TargetDecoder: ~Copyable {
             counters.seeks += attempt == 0 ? 0 : 1
             while try input.read(into: &packet) == .packet {
                 counters.packetsRead += 1
-                let pts = packet.pts
+                let pts = packet.isKeyframe ? displayTime(ofKeyframe: packet) : packet.pts
                 let isTheKeyframe = packet.isKeyframe
                     && (position >= 0 ? packet.position == position : pts == keyframePts)
                 if isTheKeyframe {
                     holdsLandingPacket = true
+                    nextDisplayIndex = frames.exactFrame(at: keyframePts)
                     return
                 }
                 let passed = position >= 0 ? (packet.position ?? Int64.min) > position : packet.isKeyframe && (pts ?? Int64.min) > keyframePts
@@ -165,6 +166,8 @@ struct TargetDecoder: ~Copyable {
                 counters.framesDecoded += 1
                 if drainingOneKeyframe, let loneKeyframeTime {
                     frame.replacePresentationTime(with: loneKeyframeTime)
+                    // Keyframe-only decoding reorders nothing: counting starts afresh at the next keyframe.
+                    nextDisplayIndex = nil
                 } else if request.probe.timesFromDecodeOrder, let index = nextDisplayIndex {
                     // Decode times in the packets, so the decoder's frame times are guesses
                     // shifted by its reorder delay; frames come out in display order, so count.
@@ -194,11 +197,12 @@ struct TargetDecoder: ~Copyable {
                     counters.packetsRead += 1
                 }
                 if keyframeOnly && !packet.isKeyframe { continue }
-                if nextDisplayIndex == nil, let pts = packet.pts {
-                    // Decoding starts at a keyframe of a closed GOP, whose decode time is its display time.
-                    nextDisplayIndex = frames.exactFrame(at: pts)
+                if nextDisplayIndex == nil {
+                    // Decoding starts here without a confirmed seek: at the first frame, or else
+                    // at a keyframe whose time the probe knows.
+                    nextDisplayIndex = counters.packetsRead <= 1 ? 0 : displayTime(ofKeyframe: packet).map { frames.exactFrame(at: $0) } ?? 0
                 }
-                loneKeyframeTime = keyframeOnly ? packet.pts : nil
+                loneKeyframeTime = keyframeOnly ? displayTime(ofKeyframe: packet) : nil
                 // Counting frames needs every frame decoded, so skipping is off where times are counted.
                 if request.options.skipNonReferenceFrames && !keyframeOnly && !request.probe.timesFromDecodeOrder {
                     // A frame that is not shown and that no other frame refers to needs no decoding,
@@ -216,6 +220,16 @@ struct TargetDecoder: ~Copyable {
                 }
             }
         }
+    }
+
+    /// The display time of a keyframe packet: its presentation time, or where it has none, the
+    /// one the probe worked out for its decode time.
+    private func displayTime(ofKeyframe packet: borrowing Packet) -> Int64? {
+        let probe = request.probe
+        if probe.timesFromDecodeOrder, let dts = packet.decodeTime, let index = probe.keyframeDecodeTimes.firstIndex(of: dts) {
+            return probe.keyframes[index]
+        }
+        return packet.pts
     }
 
     private mutating func deliver(_ target: SamplePlan.Target, slots: [Int], to delivery: ThumbnailDelivery) throws {

@@ -35,6 +35,9 @@ public struct VideoProbe: Sendable, Codable, Equatable {
     /// which `frameTimes` then holds; a decoded frame's time is only a guess, so decoders
     /// name frames by counting them in presentation order from a keyframe.
     public var timesFromDecodeOrder: Bool
+    /// Decode time of each keyframe's packet, in the order of `keyframes` (filled where
+    /// `timesFromDecodeOrder`, else empty): a keyframe packet without a presentation time is known by it.
+    public var keyframeDecodeTimes: [Int64]
     /// The codec's out-of-band setup (parameter sets) from stream analysis, for decoders of
     /// a file opened without it.
     public var codecSetup: Data
@@ -196,7 +199,9 @@ extension VideoProbe {
         }
     }
 
-    private init(path: String, description: StreamDescription, timeline: PacketTimeline, fileSizeBytes: Int64) throws(MediaError) {
+    private init(path: String, description: StreamDescription, timeline scanned: PacketTimeline, fileSizeBytes: Int64) throws(MediaError) {
+        var timeline = scanned
+        timeline.deriveTimesFromDecodeOrder()
         guard timeline.packetCount > 0, timeline.firstTime != Int64.max else { throw MediaError(file: path, reason: .noFrames) }
         let timeBase = description.timeBase
         let frameRate = description.frameRate
@@ -225,6 +230,7 @@ extension VideoProbe {
         self.keyframes = timeline.keyframes
         self.keyframePositions = timeline.keyframes.map { timeline.keyframePositions[$0] ?? -1 }
         self.timesFromDecodeOrder = !timeline.everyPacketHadPresentationTime
+        self.keyframeDecodeTimes = timeline.keyframeDecodeTimes
         self.codecSetup = description.codecSetup
         self.frameTimes = timeline.frameTimes
         self.bitRate = description.bitRate
