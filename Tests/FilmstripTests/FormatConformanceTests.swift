@@ -98,3 +98,41 @@ struct FormatOracle {
         return Double(total) / Double(width * height * 3)
     }
 }
+
+/// Interlaced video: thumbnails at the picture's full height, where weaving two fields from
+/// different moments would show as combs on the moving bar's edges.
+@Suite("Interlaced video", .enabled(if: FormatOracle.ffmpeg != nil, "needs the ffmpeg CLI (scripts/setup.sh)"))
+struct InterlacedVideoTests {
+    /// Combing: the mean of |2·row(y) − row(y−1) − row(y+1)| over the picture's luma (green
+    /// channel), which alternating field lines make large and smooth pictures keep small.
+    static func combing(_ rgba: [UInt8], width: Int, height: Int, bytesPerRow: Int) -> Double {
+        var total = 0
+        for y in 1..<(height - 1) {
+            for x in 0..<width {
+                let at = { (row: Int) in Int(rgba[row * bytesPerRow + x * 4 + 1]) }
+                total += abs(2 * at(y) - at(y - 1) - at(y + 1))
+            }
+        }
+        return Double(total) / Double(width * (height - 2))
+    }
+
+    @Test("no combing: thumbnails comb no more than the CLI's yadif, far less than the woven frame",
+          arguments: ["ts-h264-tff", "mkv-h264-bff"])
+    func noCombing(id: String) async throws {
+        let path = try TestSupport.video(id)
+        let probe = try VideoProbe(path: path)
+        let request = try ExtractionRequest(path: path, probe: probe, plan: try SamplePlan(probe: probe, count: 4),
+                                            size: .height(probe.height))
+        let thumbnails = try await ForwardExtractor().thumbnails(for: request).thumbnails
+        let width = thumbnails[0].image!.width, height = thumbnails[0].image!.height
+        let deinterlaced = try FormatOracle(path: path, width: width, height: height, interlaced: true)
+        let woven = try FormatOracle(path: path, width: width, height: height, interlaced: false)
+        for thumbnail in thumbnails {
+            let image = thumbnail.image!
+            let ours = Self.combing(image.pixels, width: width, height: height, bytesPerRow: image.bytesPerRow)
+            let yadif = Self.combing(deinterlaced.frames[thumbnail.frameIndex], width: width, height: height, bytesPerRow: width * 4)
+            let weave = Self.combing(woven.frames[thumbnail.frameIndex], width: width, height: height, bytesPerRow: width * 4)
+            #expect(ours <= yadif * 1.25 + 0.5 && ours < weave / 2, "\(id) frame \(thumbnail.frameIndex): combing \(ours), yadif \(yadif), woven \(weave)")
+        }
+    }
+}
