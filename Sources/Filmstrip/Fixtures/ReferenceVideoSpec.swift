@@ -99,6 +99,8 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
     /// Frames the timestamps jump forward by at the middle frame (a transport stream's
     /// discontinuity, as where recordings are joined); 0 for none.
     public var timestampJumpFrames: Int = 0
+    /// HDR video (10-bit BT.2020 with this transfer), made from the SDR picture by `ToneMapping.sdrToHDR`.
+    public var hdrTransfer: HDRTransfer?
 
     public init(id: String, codec: Codec, container: Container = .mp4, width: Int, height: Int,
                 framesPerSecond: Int = 30, seconds: Int, keyframeInterval: Int, maxBFrames: Int = 2,
@@ -122,13 +124,14 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
 
     /// This spec with the format-specific fields set (the matrix of containers and codecs).
     public func with(bitDepth: Int = 8, fullRange: Bool = false, fieldOrder: FieldOrder? = nil,
-              timestampJumpFrames: Int = 0) -> ReferenceVideoSpec {
+              timestampJumpFrames: Int = 0, hdrTransfer: HDRTransfer? = nil) -> ReferenceVideoSpec {
         var spec = self
         spec.formatVideo = true
         spec.bitDepth = bitDepth
         spec.fullRange = fullRange
         spec.fieldOrder = fieldOrder
         spec.timestampJumpFrames = timestampJumpFrames
+        spec.hdrTransfer = hdrTransfer
         return spec
     }
 
@@ -164,6 +167,7 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
             // Format fields join the digest only when set, so the earlier videos keep their names.
             + (bitDepth == 8 ? [] : ["depth\(bitDepth)"]) + (fullRange ? ["full-range"] : [])
             + (fieldOrder.map { ["\($0.rawValue)"] } ?? []) + (timestampJumpFrames == 0 ? [] : ["jump\(timestampJumpFrames)"]) + (formatVideo ? ["format"] : [])
+            + (hdrTransfer.map { ["hdr-\($0.rawValue)"] } ?? [])
         let joined = canonical.joined(separator: "|")
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in joined.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
@@ -178,7 +182,7 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
     var encoderSettings: EncoderSettings {
         var options: [String: String] = [:]
         var bitRate: Int?
-        var pixelFormat = bitDepth == 10 ? "yuv420p10le" : "yuv420p"
+        var pixelFormat = bitDepth == 10 || hdrTransfer != nil ? "yuv420p10le" : "yuv420p"
         switch codec {
         case .h264:
             options["preset"] = "veryfast"
@@ -214,7 +218,8 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
                                maxBFrames: codec.hasBFrames ? maxBFrames : 0,
                                sampleAspectRatio: sampleAspectRatio, bitRate: bitRate, options: options,
                                pixelFormatName: pixelFormat, fullRange: fullRange,
-                               topFieldFirst: fieldOrder.map { $0 == .topFieldFirst }, muxerOptions: muxerOptions)
+                               topFieldFirst: fieldOrder.map { $0 == .topFieldFirst }, muxerOptions: muxerOptions,
+                               hdrTransfer: hdrTransfer)
     }
 }
 

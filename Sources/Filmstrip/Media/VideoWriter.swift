@@ -25,11 +25,16 @@ public struct EncoderSettings: Hashable, Sendable {
     public var topFieldFirst: Bool?
     /// Muxer options, for example ["movflags": "+faststart"].
     public var muxerOptions: [String: String]
+    /// HDR video, tagged BT.2020 with this transfer; the caller paints frames in the encoder's
+    /// pixel format itself (no conversion from 8-bit).
+    public var hdrTransfer: HDRTransfer?
 
     public init(encoderName: String, width: Int, height: Int, timeBase: Rational, frameRate: Rational,
                 keyframeInterval: Int, maxBFrames: Int, sampleAspectRatio: Rational = Rational(1),
                 bitRate: Int? = nil, options: [String: String] = [:], pixelFormatName: String = "yuv420p",
-                fullRange: Bool = false, topFieldFirst: Bool? = nil, muxerOptions: [String: String] = [:]) {
+                fullRange: Bool = false, topFieldFirst: Bool? = nil, muxerOptions: [String: String] = [:],
+                hdrTransfer: HDRTransfer? = nil) {
+        self.hdrTransfer = hdrTransfer
         self.pixelFormatName = pixelFormatName
         self.fullRange = fullRange
         self.topFieldFirst = topFieldFirst
@@ -100,6 +105,11 @@ public struct VideoWriter: ~Copyable {
         }
         encoder.pointee.pix_fmt = pixelFormat
         encoder.pointee.color_range = settings.fullRange || pixelFormat == AV_PIX_FMT_YUVJ420P ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
+        if let transfer = settings.hdrTransfer {
+            encoder.pointee.color_primaries = AVCOL_PRI_BT2020
+            encoder.pointee.color_trc = transfer == .pq ? AVCOL_TRC_SMPTE2084 : AVCOL_TRC_ARIB_STD_B67
+            encoder.pointee.colorspace = AVCOL_SPC_BT2020_NCL
+        }
         if let topFieldFirst = settings.topFieldFirst {
             encoder.pointee.flags |= Int32(AV_CODEC_FLAG_INTERLACED_DCT) | Int32(AV_CODEC_FLAG_INTERLACED_ME)
             encoder.pointee.field_order = topFieldFirst ? AV_FIELD_TT : AV_FIELD_BB
@@ -142,7 +152,8 @@ public struct VideoWriter: ~Copyable {
         av_dict_free(&options)
         if result < 0 { throw fail(FFmpegError(code: result, call: "avformat_write_header", file: path)) }
         let frame: Frame
-        do { frame = try Frame(width: settings.width, height: settings.height, pixelFormat: AV_PIX_FMT_YUV420P) } catch {
+        let paintedFormat = settings.hdrTransfer == nil ? AV_PIX_FMT_YUV420P : pixelFormat
+        do { frame = try Frame(width: settings.width, height: settings.height, pixelFormat: paintedFormat) } catch {
             throw fail(error)
         }
         let fullRange = encoder.pointee.color_range == AVCOL_RANGE_JPEG
@@ -151,7 +162,7 @@ public struct VideoWriter: ~Copyable {
             throw fail(error)
         }
         var converterContext: OpaquePointer?
-        if pixelFormat != AV_PIX_FMT_YUV420P || fullRange {
+        if paintedFormat != pixelFormat || (fullRange && settings.hdrTransfer == nil) {
             let size = (Int32(settings.width), Int32(settings.height))
             converterContext = sws_getContext(size.0, size.1, AV_PIX_FMT_YUV420P, size.0, size.1, pixelFormat,
                                               SWS_POINT | SWS_ACCURATE_RND, nil, nil, nil)
@@ -178,7 +189,8 @@ public struct VideoWriter: ~Copyable {
         avformat_free_context(format)
     }
 
-    /// Lets `paint` fill the next frame's Y, U and V planes (4:2:0), then encodes it at `pts` (encoder time base).
+    /// Lets `paint` fill the next frame's Y, U and V planes (8-bit 4:2:0; for HDR, the encoder's
+    /// own format), then encodes it at `pts` (encoder time base).
     public mutating func encodeFrame(pts: Int64, paint: (borrowing Frame) -> Void) throws(FFmpegError) {
         try frame.makeWritable()
         paint(frame)
