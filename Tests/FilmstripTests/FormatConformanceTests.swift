@@ -10,8 +10,11 @@ import Testing
 struct FormatConformanceTests {
     static let videos = ReferenceSuite.formats.specs.map(\.id)
     static let accuracies: [Accuracy] = [.exact, .keyframe, .tolerance(before: Rational(1, 5), after: Rational(1, 5))]
-    /// Runs of each cell: scheduling differences between runs (taskgroup's workers) must not change a byte.
-    static let runs = 3
+    /// Runs of each cell, each with other options that must not change a byte: the default, then
+    /// 3 workers with non-reference frames skipped, then 4 workers decoding every frame in keyframe mode.
+    static let runOptions = [ExtractionOptions(),
+                             ExtractionOptions(skipNonReferenceFrames: true, workers: 3),
+                             ExtractionOptions(keyframeOnlyDecoding: false, workers: 4)]
     static let count = 8
 
     @Test("every extractor × accuracy shows the planned frames, the CLI's pixels, the same bytes every run", arguments: videos)
@@ -23,10 +26,10 @@ struct FormatConformanceTests {
         var oracle: FormatOracle?
         for accuracy in Self.accuracies {
             let plan = try SamplePlan(probe: probe, count: Self.count, accuracy: accuracy)
-            let request = try ExtractionRequest(path: path, probe: probe, plan: plan)
             var reference: [Image]?
             for extractor in Extractors.all {
-                for run in 0..<Self.runs {
+                for (run, options) in Self.runOptions.enumerated() {
+                    let request = try ExtractionRequest(path: path, probe: probe, plan: plan, options: options)
                     let cell = "\(id) \(accuracy) \(extractor.name) run \(run)"
                     let thumbnails = try await extractor.thumbnails(for: request).thumbnails
                     let images = thumbnails.map { $0.image! }
