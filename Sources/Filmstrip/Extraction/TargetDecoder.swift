@@ -113,10 +113,16 @@ struct TargetDecoder: ~Copyable {
     /// Packets before the keyframe are dropped unsent; the keyframe's is kept in `packet`.
     private mutating func seekConfirmed(to keyframePts: Int64) throws(MediaError) {
         let keyframes = request.probe.keyframes
+        guard !keyframes.isEmpty else {
+            try input.seek(toKeyframeAtOrBefore: keyframePts)
+            holdsLandingPacket = false
+            return
+        }
         let index = FrameTable.lastIndex(in: keyframes, atOrBefore: keyframePts) ?? 0
         let position = request.probe.keyframePositions.indices.contains(index) ? request.probe.keyframePositions[index] : -1
-        // Earlier and earlier search targets; the first keyframe's time minus a minute stands for the start.
-        let attempts = [keyframePts] + (0..<index).reversed().map { keyframes[$0] } + [keyframes[0] - (Rational(60) / input.timeBase).rounded]
+        // Earlier and earlier search targets (up to three keyframes back), then the start: a
+        // keyframe that cannot be found costs a few reads of a GOP, not a read of the file per keyframe.
+        let attempts = [keyframePts] + (max(0, index - 3)..<index).reversed().map { keyframes[$0] } + [keyframes[0]]
         for (attempt, target) in attempts.enumerated() {
             if attempt == attempts.count - 1 {
                 // The last resort is certain: a freshly opened file reads from its first packet.
