@@ -42,6 +42,9 @@ struct TargetDecoder: ~Copyable {
     /// Where packets carry no presentation times: the display index of the next frame the
     /// decoder outputs, counted from the keyframe decoding started at (nil until a packet is read).
     private var nextDisplayIndex: Int?
+    /// From the probe, kept apart so the per-packet path does not copy the probe.
+    private let seeksByIndex: Bool
+    private let timesFromDecodeOrder: Bool
 
     init(request: ExtractionRequest) throws(MediaError) {
         let input = try InputFile(path: request.path, analyzeStreams: false)
@@ -50,6 +53,8 @@ struct TargetDecoder: ~Copyable {
         renderer = ThumbnailRenderer(request: request)
         self.request = request
         frames = FrameTable(probe: request.probe)
+        seeksByIndex = request.probe.seeksByIndex
+        timesFromDecodeOrder = request.probe.timesFromDecodeOrder
     }
 
     private var keyframeOnly: Bool {
@@ -88,7 +93,7 @@ struct TargetDecoder: ~Copyable {
 
     private mutating func seek(to keyframePts: Int64) throws(MediaError) {
         nextDisplayIndex = nil
-        if request.probe.seeksByIndex {
+        if seeksByIndex {
             try input.seek(toKeyframeAtOrBefore: keyframePts)
             holdsLandingPacket = false
         } else {
@@ -174,7 +179,7 @@ struct TargetDecoder: ~Copyable {
                     frame.replacePresentationTime(with: loneKeyframeTime)
                     // Keyframe-only decoding reorders nothing: counting starts afresh at the next keyframe.
                     nextDisplayIndex = nil
-                } else if request.probe.timesFromDecodeOrder, let index = nextDisplayIndex {
+                } else if timesFromDecodeOrder, let index = nextDisplayIndex {
                     // Decode times in the packets, so the decoder's frame times are guesses
                     // shifted by its reorder delay; frames come out in display order, so count.
                     nextDisplayIndex = index + 1
@@ -203,14 +208,14 @@ struct TargetDecoder: ~Copyable {
                     counters.packetsRead += 1
                 }
                 if keyframeOnly && !packet.isKeyframe { continue }
-                if nextDisplayIndex == nil {
+                if timesFromDecodeOrder && nextDisplayIndex == nil {
                     // Decoding starts here without a confirmed seek: at the first frame, or else
                     // at a keyframe whose time the probe knows.
                     nextDisplayIndex = counters.packetsRead <= 1 ? 0 : displayTime(ofKeyframe: packet).map { frames.exactFrame(at: $0) } ?? 0
                 }
                 loneKeyframeTime = keyframeOnly ? displayTime(ofKeyframe: packet) : nil
                 // Counting frames needs every frame decoded, so skipping is off where times are counted.
-                if request.options.skipNonReferenceFrames && !keyframeOnly && !request.probe.timesFromDecodeOrder {
+                if request.options.skipNonReferenceFrames && !keyframeOnly && !timesFromDecodeOrder {
                     // A frame that is not shown and that no other frame refers to needs no decoding,
                     // whether it comes before the target or between targets. Packets without a
                     // time are decoded, to be safe.
@@ -231,9 +236,8 @@ struct TargetDecoder: ~Copyable {
     /// The display time of a keyframe packet: its presentation time, or where it has none, the
     /// one the probe worked out for its decode time.
     private func displayTime(ofKeyframe packet: borrowing Packet) -> Int64? {
-        let probe = request.probe
-        if probe.timesFromDecodeOrder, let dts = packet.decodeTime, let index = probe.keyframeDecodeTimes.firstIndex(of: dts) {
-            return probe.keyframes[index]
+        if timesFromDecodeOrder, let dts = packet.decodeTime, let index = request.probe.keyframeDecodeTimes.firstIndex(of: dts) {
+            return request.probe.keyframes[index]
         }
         return packet.pts
     }

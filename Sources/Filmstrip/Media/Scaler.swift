@@ -77,7 +77,8 @@ public struct Scaler: ~Copyable {
             filter.swsFlags | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT,
             nil, nil, nil)
         guard let context else { throw FFmpegError(code: filmstrip_averror(EINVAL), call: "sws_getCachedContext") }
-        if let colour, appliedColour.map({ $0.context != context || $0.colour != colour }) ?? true {
+        // swscale's own default (limited-range BT.601) needs no call: the context stays as it was made.
+        if let colour, !colour.isSwscaleDefault, appliedColour.map({ $0.context != context || $0.colour != colour }) ?? true {
             Self.setColourDetails(of: context, from: colour)
             appliedColour = (context, colour)
         }
@@ -153,6 +154,8 @@ struct SourceColour: Equatable {
     var fullRange: Bool
     /// PQ or HLG, which are tone-mapped; nil for SDR transfers.
     var hdrTransfer: HDRTransfer?
+
+    var isSwscaleDefault: Bool { swsColorspace == SWS_CS_ITU601 && !fullRange && hdrTransfer == nil }
 
     /// Nil for RGB and other non-YUV frames, which need no matrix.
     init?(of frame: UnsafePointer<AVFrame>) {
