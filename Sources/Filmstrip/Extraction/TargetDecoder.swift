@@ -15,7 +15,7 @@ enum SeekPolicy: Sendable {
 /// Damaged data does not end the walk: a target that cannot be decoded takes the nearest
 /// good frame (marked `substituted`); only a walk in which nothing decodes is an error.
 struct TargetDecoder: ~Copyable {
-    private let input: InputFile
+    private var input: InputFile
     private let decoder: Decoder
     private var packet = Packet()
     private var frame = Frame()
@@ -34,14 +34,27 @@ struct TargetDecoder: ~Copyable {
     /// Presentation times of the frames the current `run` must show: with
     /// `skipNonReferenceFrames`, every other frame that no frame refers to is not decoded.
     private var targetTimes: Set<Int64> = []
+    /// True when `packet` holds the keyframe a confirmed seek stopped at, not yet sent.
+    private var holdsLandingPacket = false
+    /// The time of the lone keyframe packet being drained in keyframe-only mode: the frame
+    /// that comes out is that packet's picture, whatever time the decoder guesses for it.
+    private var loneKeyframeTime: Int64?
+    /// Where packets carry no presentation times: the display index of the next frame the
+    /// decoder outputs, counted from the keyframe decoding started at (nil until a packet is read).
+    private var nextDisplayIndex: Int?
+    /// From the probe, kept apart so the per-packet path does not copy the probe.
+    private let seeksByIndex: Bool
+    private let timesFromDecodeOrder: Bool
 
     init(request: ExtractionRequest) throws(MediaError) {
         let input = try InputFile(path: request.path, analyzeStreams: false)
-        decoder = try Decoder(for: input, options: request.options.decoder)
+        decoder = try Decoder(for: input, options: request.options.decoder, codecSetup: request.probe.codecSetup)
         self.input = input
         renderer = ThumbnailRenderer(request: request)
         self.request = request
         frames = FrameTable(probe: request.probe)
+        seeksByIndex = request.probe.seeksByIndex
+        timesFromDecodeOrder = request.probe.timesFromDecodeOrder
     }
 
     private var keyframeOnly: Bool {
@@ -79,13 +92,66 @@ struct TargetDecoder: ~Copyable {
     }
 
     private mutating func seek(to keyframePts: Int64) throws(MediaError) {
-        try input.seek(toKeyframeAtOrBefore: keyframePts)
+        nextDisplayIndex = nil
+        if seeksByIndex {
+            try input.seek(toKeyframeAtOrBefore: keyframePts)
+            holdsLandingPacket = false
+        } else {
+            try seekConfirmed(to: keyframePts)
+        }
+        loneKeyframeTime = nil
         decoder.flush()
         counters.seeks += 1
         endOfInput = false
         drainingOneKeyframe = false
         holdsFrame = false
         holdsPrevious = false
+    }
+
+    /// Seeks where the demuxer finds packets by searching (transport and program streams, Ogg,
+    /// FLV, ASF, AVI), not by an index of every packet: such a seek may land on any packet near
+    /// the time asked for — after the keyframe (a search by decode times for a presentation
+    /// time), or on a packet that is not a keyframe at all (a transport stream has no key
+    /// flags to search by), and decoding from there makes garbage or nothing. So read on from
+    /// where it lands to the keyframe's own packet (its byte position from the probe), and
+    /// when it landed past it, seek again from earlier keyframes, and at last from the start.
+    /// Packets before the keyframe are dropped unsent; the keyframe's is kept in `packet`.
+    private mutating func seekConfirmed(to keyframePts: Int64) throws(MediaError) {
+        let keyframes = request.probe.keyframes
+        guard !keyframes.isEmpty else {
+            try input.seek(toKeyframeAtOrBefore: keyframePts)
+            holdsLandingPacket = false
+            return
+        }
+        let index = FrameTable.lastIndex(in: keyframes, atOrBefore: keyframePts) ?? 0
+        let position = request.probe.keyframePositions.indices.contains(index) ? request.probe.keyframePositions[index] : -1
+        // Earlier and earlier search targets (up to three keyframes back), then the start: a
+        // keyframe that cannot be found costs a few reads of a GOP, not a read of the file per keyframe.
+        let attempts = [keyframePts] + (max(0, index - 3)..<index).reversed().map { keyframes[$0] } + [keyframes[0]]
+        for (attempt, target) in attempts.enumerated() {
+            if attempt == attempts.count - 1 {
+                // The last resort is certain: a freshly opened file reads from its first packet.
+                input = try InputFile(path: request.path, analyzeStreams: false)
+            } else if (try? input.seek(toKeyframeAtOrBefore: target)) == nil {
+                continue
+            }
+            counters.seeks += attempt == 0 ? 0 : 1
+            while try input.read(into: &packet) == .packet {
+                counters.packetsRead += 1
+                let pts = packet.isKeyframe ? displayTime(ofKeyframe: packet) : packet.pts
+                let isTheKeyframe = packet.isKeyframe
+                    && (position >= 0 ? packet.position == position : pts == keyframePts)
+                if isTheKeyframe {
+                    holdsLandingPacket = true
+                    nextDisplayIndex = frames.exactFrame(at: keyframePts)
+                    return
+                }
+                let passed = position >= 0 ? (packet.position ?? Int64.min) > position : packet.isKeyframe && (pts ?? Int64.min) > keyframePts
+                if passed { break }
+            }
+        }
+        // Not found even from the start: decode from wherever reading stands, as before.
+        holdsLandingPacket = false
     }
 
     /// Decodes until the held frame starts at or after `pts`, or the stream ends.
@@ -109,6 +175,16 @@ struct TargetDecoder: ~Copyable {
             switch decoder.receive(into: &frame) {
             case .frame:
                 counters.framesDecoded += 1
+                if drainingOneKeyframe, let loneKeyframeTime {
+                    frame.replacePresentationTime(with: loneKeyframeTime)
+                    // Keyframe-only decoding reorders nothing: counting starts afresh at the next keyframe.
+                    nextDisplayIndex = nil
+                } else if timesFromDecodeOrder, let index = nextDisplayIndex {
+                    // Decode times in the packets, so the decoder's frame times are guesses
+                    // shifted by its reorder delay; frames come out in display order, so count.
+                    nextDisplayIndex = index + 1
+                    if index < frames.times.count { frame.replacePresentationTime(with: frames.times[index]) }
+                }
                 if frame.isCorrupt || frame.presentationTime == nil { counters.damagedFrames += 1; continue }
                 decodedAnything = true
                 return true
@@ -121,14 +197,25 @@ struct TargetDecoder: ~Copyable {
                 drainingOneKeyframe = false
             case .needsInput:
                 if endOfInput { return false }
-                if try input.read(into: &packet) == .endOfFile {
-                    decoder.sendEndOfStream()
-                    endOfInput = true
-                    continue
+                if holdsLandingPacket {
+                    holdsLandingPacket = false
+                } else {
+                    if try input.read(into: &packet) == .endOfFile {
+                        decoder.sendEndOfStream()
+                        endOfInput = true
+                        continue
+                    }
+                    counters.packetsRead += 1
                 }
-                counters.packetsRead += 1
                 if keyframeOnly && !packet.isKeyframe { continue }
-                if request.options.skipNonReferenceFrames && !keyframeOnly {
+                if timesFromDecodeOrder && nextDisplayIndex == nil {
+                    // Decoding starts here without a confirmed seek: at the first frame, or else
+                    // at a keyframe whose time the probe knows.
+                    nextDisplayIndex = counters.packetsRead <= 1 ? 0 : displayTime(ofKeyframe: packet).map { frames.exactFrame(at: $0) } ?? 0
+                }
+                loneKeyframeTime = keyframeOnly ? displayTime(ofKeyframe: packet) : nil
+                // Counting frames needs every frame decoded, so skipping is off where times are counted.
+                if request.options.skipNonReferenceFrames && !keyframeOnly && !timesFromDecodeOrder {
                     // A frame that is not shown and that no other frame refers to needs no decoding,
                     // whether it comes before the target or between targets. Packets without a
                     // time are decoded, to be safe.
@@ -144,6 +231,15 @@ struct TargetDecoder: ~Copyable {
                 }
             }
         }
+    }
+
+    /// The display time of a keyframe packet: its presentation time, or where it has none, the
+    /// one the probe worked out for its decode time.
+    private func displayTime(ofKeyframe packet: borrowing Packet) -> Int64? {
+        if timesFromDecodeOrder, let dts = packet.decodeTime, let index = request.probe.keyframeDecodeTimes.firstIndex(of: dts) {
+            return request.probe.keyframes[index]
+        }
+        return packet.pts
     }
 
     private mutating func deliver(_ target: SamplePlan.Target, slots: [Int], to delivery: ThumbnailDelivery) throws {

@@ -7,6 +7,9 @@ struct FramePainter {
     let codedWidth: Int
     let codedHeight: Int
     let rotationDegrees: Int
+    /// Interlaced video: a bar moves across the picture, painted in each field where it is at
+    /// that field's moment, so weaving the two fields shows combing at its edges.
+    var fieldOrder: ReferenceVideoSpec.FieldOrder? = nil
 
     var uprightWidth: Int { rotationDegrees % 180 == 0 ? codedWidth : codedHeight }
     var uprightHeight: Int { rotationDegrees % 180 == 0 ? codedHeight : codedWidth }
@@ -61,6 +64,33 @@ struct FramePainter {
             paintUpright(frame, layers: layers)
         } else {
             paintRotated(frame, layers: layers)
+        }
+        if let fieldOrder { paintMovingBar(frame, index: index, fieldOrder: fieldOrder) }
+    }
+
+    /// Width of the interlaced videos' moving bar, and how far it moves per field.
+    static func movingBar(atField field: Int, pictureWidth: Int) -> Range<Int> {
+        let width = max(4, pictureWidth / 16), travel = max(1, pictureWidth - width)
+        let step = max(2, pictureWidth / 40)
+        let left = (field * step) % (2 * travel)
+        let start = left < travel ? left : 2 * travel - left
+        return start..<(start + width)
+    }
+
+    /// A white bar between the digit plate and the marker band (which stay the same in both
+    /// fields), at the first field's position on that field's rows and half a frame later on the other's.
+    private func paintMovingBar(_ frame: borrowing Frame, index: Int, fieldOrder: ReferenceVideoSpec.FieldOrder) {
+        let top = DigitMask(number: index, pictureWidth: codedWidth, pictureHeight: codedHeight).plateHeight
+        let bottom = codedHeight * 3 / 4
+        frame.withPlane(0, rows: codedHeight) { luma, stride in
+            let bytes = luma.assumingMemoryBound(to: UInt8.self)
+            for y in top..<max(top, bottom) {
+                // Even rows are the top field.
+                let laterField = (y % 2 == 0) != (fieldOrder == .topFieldFirst)
+                for x in Self.movingBar(atField: 2 * index + (laterField ? 1 : 0), pictureWidth: codedWidth) {
+                    bytes[y * stride + x] = 235
+                }
+            }
         }
     }
 

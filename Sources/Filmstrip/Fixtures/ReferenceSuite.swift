@@ -1,15 +1,60 @@
 /// Named sets of reference videos: `quick` for tests and CI, `standard` for the committed
 /// baseline, `full` adds the seed's 4 min 4 s 1080p H.264 case and its GOP variants.
 public enum ReferenceSuite: String, Sendable, Codable, CaseIterable {
-    case quick, standard, full
+    case quick, standard, full, formats
 
     public var specs: [ReferenceVideoSpec] {
         switch self {
         case .quick: Self.quickSpecs
         case .standard: Self.standardSpecs
         case .full: Self.standardSpecs + Self.fullOnlySpecs
+        case .formats: Self.formatSpecs
         }
     }
+
+    /// Frames of 25 fps video before a 33-bit 90 kHz clock wraps, less two seconds: a transport
+    /// stream starting there wraps two seconds in.
+    static let framesBeforeTimestampWrap = Int((Int64(1) << 33) / 90_000 - 2) * 25
+
+    /// Every common container and codec beside MP4 and Matroska, CI-sized (320x180, 2–3 s, 25 fps):
+    /// transport and program streams, AVI with B-frames, MOV with an edit list, FLV, Ogg, ASF,
+    /// MJPEG, VP8, interlaced H.264, 10-bit HEVC and AV1, and full-range video. Also in the quick
+    /// suite's tests (FormatConformanceTests).
+    static let formatSpecs: [ReferenceVideoSpec] = {
+        typealias Spec = ReferenceVideoSpec
+        func spec(_ id: String, _ codec: Spec.Codec, _ container: Spec.Container, seconds: Int = 2, gop: Int = 25,
+                  startOffsetFrames: Int = 0) -> Spec {
+            Spec(id: id, codec: codec, container: container, width: 320, height: 180, framesPerSecond: 25, seconds: seconds,
+                 keyframeInterval: gop, maxBFrames: 2, startOffsetFrames: startOffsetFrames).with()
+        }
+        return [
+            spec("ts-h264", .h264, .mpegts, seconds: 3),
+            spec("ts-hevc", .hevc, .mpegts, seconds: 3),
+            spec("ts-mpeg2", .mpeg2, .mpegts, seconds: 3, gop: 12),
+            spec("ts-h264-jump", .h264, .mpegts, seconds: 3).with(timestampJumpFrames: 250),
+            spec("ts-h264-wrap", .h264, .mpegts, seconds: 3, startOffsetFrames: framesBeforeTimestampWrap),
+            spec("m2ts-h264", .h264, .m2ts),
+            spec("ps-mpeg2", .mpeg2, .mpegps, seconds: 3, gop: 12),
+            spec("avi-h264", .h264, .avi),
+            spec("avi-mpeg4", .mpeg4, .avi, gop: 12),
+            // A first frame at 0.4 s: the MOV muxer writes an empty edit that delays it.
+            spec("mov-h264-editlist", .h264, .mov, startOffsetFrames: 10),
+            spec("flv-h264", .h264, .flv),
+            spec("ogg-theora", .theora, .ogg),
+            spec("wmv-wmv2", .wmv2, .asf, gop: 12),
+            spec("avi-mjpeg", .mjpeg, .avi, gop: 1),
+            spec("webm-vp8", .vp8, .webm),
+            spec("ts-h264-tff", .h264, .mpegts).with(fieldOrder: .topFieldFirst),
+            spec("mkv-h264-bff", .h264, .matroska).with(fieldOrder: .bottomFieldFirst),
+            spec("mkv-hevc-10bit", .hevc, .matroska).with(bitDepth: 10),
+            spec("mkv-av1-10bit", .av1, .matroska).with(bitDepth: 10),
+            spec("mp4-h264-fullrange", .h264, .mp4).with(fullRange: true),
+            spec("mkv-hevc-10bit-fullrange", .hevc, .matroska).with(bitDepth: 10, fullRange: true),
+            // mkv-hevc-10bit's picture converted to HDR: tone-mapped, it must look like that video.
+            spec("mkv-hevc-pq", .hevc, .matroska).with(bitDepth: 10, hdrTransfer: .pq),
+            spec("mkv-hevc-hlg", .hevc, .matroska).with(bitDepth: 10, hdrTransfer: .hlg),
+        ]
+    }()
 
     /// Small, a few seconds each: every codec plus the awkward cases extractors must handle.
     static let quickSpecs: [ReferenceVideoSpec] = [
@@ -53,6 +98,6 @@ public enum ReferenceSuite: String, Sendable, Codable, CaseIterable {
 
     /// Every spec of every suite, by id.
     public static func spec(id: String) -> ReferenceVideoSpec? {
-        ReferenceSuite.full.specs.first { $0.id == id } ?? quickSpecs.first { $0.id == id }
+        ReferenceSuite.full.specs.first { $0.id == id } ?? quickSpecs.first { $0.id == id } ?? formatSpecs.first { $0.id == id }
     }
 }

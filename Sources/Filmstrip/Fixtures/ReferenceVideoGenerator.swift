@@ -1,3 +1,4 @@
+import CFFmpeg
 import Foundation
 import Synchronization
 
@@ -83,23 +84,70 @@ public enum ReferenceVideoGenerator {
     public static func write(_ spec: ReferenceVideoSpec, to path: String) throws {
         // SVT-AV1 prints its configuration banner unless told to log errors only.
         setenv("SVT_LOG", "1", 0)
-        var writer = try VideoWriter(path: path, containerName: containerName(spec.container),
+        var writer = try VideoWriter(path: path, containerName: spec.container.muxerName,
                                      settings: spec.encoderSettings, rotationDegrees: spec.rotationDegrees)
-        let painter = FramePainter(codedWidth: spec.width, codedHeight: spec.height, rotationDegrees: spec.rotationDegrees)
+        let painter = FramePainter(codedWidth: spec.width, codedHeight: spec.height, rotationDegrees: spec.rotationDegrees,
+                                   fieldOrder: spec.fieldOrder)
+        // HDR videos: the SDR picture painted as usual, then converted into the 10-bit frame.
+        var sdrFrame = try spec.hdrTransfer.map { _ in try Frame(width: spec.width, height: spec.height, pixelFormat: AV_PIX_FMT_YUV420P) }
         for index in 0..<spec.frameCount {
             try Task.checkCancellation()
+            if let transfer = spec.hdrTransfer, sdrFrame != nil {
+                try sdrFrame!.makeWritable()
+                painter.paint(sdrFrame!, index: index)
+                try writer.encodeFrame(pts: spec.presentationTime(ofFrame: index)) { frame in
+                    HDRPictureConverter.convert(sdrFrame!, into: frame, width: spec.width, height: spec.height, transfer: transfer)
+                }
+                continue
+            }
             try writer.encodeFrame(pts: spec.presentationTime(ofFrame: index)) { frame in
                 painter.paint(frame, index: index)
             }
         }
         try writer.finish()
     }
+}
 
-    private static func containerName(_ container: ReferenceVideoSpec.Container) -> String {
-        switch container {
-        case .mp4: "mp4"
-        case .matroska: "matroska"
-        case .webm: "webm"
+/// Converts a painted SDR frame (8-bit limited-range BT.601 Y'CbCr 4:2:0, as the SDR reference
+/// videos are decoded) into HDR: 10-bit limited-range BT.2020 Y'CbCr 4:2:0 with the PQ or HLG
+/// transfer, through `ToneMapping.sdrToHDR` (SDR white becomes HDR reference white). Each
+/// 2×2 block's chroma comes from its top-left pixel.
+enum HDRPictureConverter {
+    static func convert(_ sdr: borrowing Frame, into hdr: borrowing Frame, width: Int, height: Int, transfer: HDRTransfer) {
+        let chromaHeight = (height + 1) / 2
+        func plane(_ frame: borrowing Frame, _ index: Int, rows: Int) -> (UnsafeMutableRawPointer, Int) {
+            frame.withPlane(index, rows: rows) { ($0, $1) }
+        }
+        let (sdrY, sdrYStride) = plane(sdr, 0, rows: height), (sdrU, sdrUStride) = plane(sdr, 1, rows: chromaHeight)
+        let (sdrV, sdrVStride) = plane(sdr, 2, rows: chromaHeight)
+        let (hdrY, hdrYStride) = plane(hdr, 0, rows: height), (hdrU, hdrUStride) = plane(hdr, 1, rows: chromaHeight)
+        let (hdrV, hdrVStride) = plane(hdr, 2, rows: chromaHeight)
+        func sdrRGB(x: Int, y: Int) -> (Double, Double, Double) {
+            let luma = Double(sdrY.load(fromByteOffset: y * sdrYStride + x, as: UInt8.self)) - 16
+            let cb = Double(sdrU.load(fromByteOffset: y / 2 * sdrUStride + x / 2, as: UInt8.self)) - 128
+            let cr = Double(sdrV.load(fromByteOffset: y / 2 * sdrVStride + x / 2, as: UInt8.self)) - 128
+            // BT.601 limited range to R'G'B' in [0, 1].
+            let scaled = luma * 255 / 219
+            return ((scaled + 1.402 * cr * 255 / 224) / 255, (scaled - (0.344136 * cb + 0.714136 * cr) * 255 / 224) / 255,
+                    (scaled + 1.772 * cb * 255 / 224) / 255)
+        }
+        func store(_ plane: UnsafeMutableRawPointer, _ stride: Int, x: Int, y: Int, _ value: Double) {
+            plane.storeBytes(of: UInt16((value).rounded().clamped(to: 0...1023)), toByteOffset: y * stride + 2 * x, as: UInt16.self)
+        }
+        for y in 0..<height {
+            for x in 0..<width {
+                let rgb = ToneMapping.sdrToHDR(sdrRGB(x: x, y: y), transfer: transfer)
+                // BT.2020 non-constant luminance, 10-bit limited range.
+                let luma = 0.2627 * rgb.0 + 0.6780 * rgb.1 + 0.0593 * rgb.2
+                store(hdrY, hdrYStride, x: x, y: y, 64 + 876 * luma)
+                guard x % 2 == 0, y % 2 == 0 else { continue }
+                store(hdrU, hdrUStride, x: x / 2, y: y / 2, 512 + 896 * (rgb.2 - luma) / 1.8814)
+                store(hdrV, hdrVStride, x: x / 2, y: y / 2, 512 + 896 * (rgb.0 - luma) / 1.4746)
+            }
         }
     }
+}
+
+private extension Double {
+    func clamped(to range: ClosedRange<Double>) -> Double { Swift.min(Swift.max(self, range.lowerBound), range.upperBound) }
 }

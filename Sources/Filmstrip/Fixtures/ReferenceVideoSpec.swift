@@ -1,7 +1,7 @@
 /// A deterministic synthetic reference video: what to paint, how to encode it, and where it is cached.
 public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
     public enum Codec: String, Sendable, Codable, CaseIterable {
-        case h264, hevc, vp9, av1, mpeg4
+        case h264, hevc, vp9, av1, mpeg4, mpeg2, theora, wmv2, mjpeg, vp8
 
         /// The libavcodec encoder used to make this codec's reference videos.
         public var encoderName: String {
@@ -11,19 +11,63 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
             case .vp9: "libvpx-vp9"
             case .av1: "libsvtav1"
             case .mpeg4: "mpeg4"
+            case .mpeg2: "mpeg2video"
+            case .theora: "libtheora"
+            case .wmv2: "wmv2"
+            case .mjpeg: "mjpeg"
+            case .vp8: "libvpx"
             }
         }
+
+        /// Codecs whose encoder here has no B-frames (or no inter frames at all).
+        var hasBFrames: Bool { ![.vp9, .av1, .theora, .wmv2, .mjpeg, .vp8].contains(self) }
     }
 
     public enum Container: String, Sendable, Codable {
         case mp4, matroska, webm
+        /// MPEG transport stream (188-byte packets), as broadcast, DVRs and HLS segments use.
+        case mpegts
+        /// Blu-ray's transport stream: 192-byte packets with an arrival time stamp.
+        case m2ts
+        /// MPEG-2 program stream (DVD's VOB, `.mpg`).
+        case mpegps
+        case avi, mov, flv, ogg
+        /// Advanced Systems Format (`.wmv`).
+        case asf
+
         public var fileExtension: String {
             switch self {
             case .mp4: "mp4"
             case .matroska: "mkv"
             case .webm: "webm"
+            case .mpegts: "ts"
+            case .m2ts: "m2ts"
+            case .mpegps: "mpg"
+            case .avi: "avi"
+            case .mov: "mov"
+            case .flv: "flv"
+            case .ogg: "ogv"
+            case .asf: "wmv"
             }
         }
+
+        /// libavformat's muxer name.
+        var muxerName: String {
+            switch self {
+            case .mpegts, .m2ts: "mpegts"
+            case .mpegps: "vob"
+            case .ogg: "ogg"
+            default: rawValue
+            }
+        }
+
+        /// Containers whose timestamps are 33-bit 90 kHz ticks (they wrap after about 26.5 hours).
+        var hasWrappingTimestamps: Bool { [.mpegts, .m2ts, .mpegps].contains(self) }
+    }
+
+    /// How an interlaced video's two fields are ordered in time.
+    public enum FieldOrder: String, Sendable, Codable {
+        case topFieldFirst = "tff", bottomFieldFirst = "bff"
     }
 
     public var id: String
@@ -45,6 +89,18 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
     public var startOffsetFrames: Int
     /// Frame durations alternate around the nominal rate (variable frame rate).
     public var variableFrameRate: Bool
+    /// Bits per sample: 8 or 10 (4:2:0 either way).
+    public var bitDepth: Int = 8
+    /// Full-range (JPEG-range, 0–255) samples, tagged so, instead of limited range (16–235).
+    public var fullRange: Bool = false
+    /// Interlaced coding with two fields from different moments (each field's moving bar is
+    /// painted where it is at that field's time); nil for progressive video.
+    public var fieldOrder: FieldOrder?
+    /// Frames the timestamps jump forward by at the middle frame (a transport stream's
+    /// discontinuity, as where recordings are joined); 0 for none.
+    public var timestampJumpFrames: Int = 0
+    /// HDR video (10-bit BT.2020 with this transfer), made from the SDR picture by `ToneMapping.sdrToHDR`.
+    public var hdrTransfer: HDRTransfer?
 
     public init(id: String, codec: Codec, container: Container = .mp4, width: Int, height: Int,
                 framesPerSecond: Int = 30, seconds: Int, keyframeInterval: Int, maxBFrames: Int = 2,
@@ -66,18 +122,38 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
         self.variableFrameRate = variableFrameRate
     }
 
+    /// This spec with the format-specific fields set (the matrix of containers and codecs).
+    public func with(bitDepth: Int = 8, fullRange: Bool = false, fieldOrder: FieldOrder? = nil,
+              timestampJumpFrames: Int = 0, hdrTransfer: HDRTransfer? = nil) -> ReferenceVideoSpec {
+        var spec = self
+        spec.formatVideo = true
+        spec.bitDepth = bitDepth
+        spec.fullRange = fullRange
+        spec.fieldOrder = fieldOrder
+        spec.timestampJumpFrames = timestampJumpFrames
+        spec.hdrTransfer = hdrTransfer
+        return spec
+    }
+
     /// Bumped whenever the painter or encoder settings change, so cached files are remade.
     static let generatorVersion = 4
 
     /// Ticks per frame in the encoder time base; variable-rate videos alternate 2, 6 and 4 ticks.
     static let ticksPerFrame: Int64 = 4
 
-    public var timeBase: Rational { Rational(1, Int64(framesPerSecond) * Self.ticksPerFrame) }
+    /// Ticks per frame of this spec's encoder time base: the format videos use one, as the
+    /// ffmpeg CLI does, so codecs that write a frame rate from the time base (H.264's VUI) tell the right one.
+    var encoderTicksPerFrame: Int64 { formatVideo ? 1 : Self.ticksPerFrame }
+    /// Set for the videos of the `formats` suite (their time base is one tick per frame).
+    var formatVideo = false
+
+    public var timeBase: Rational { Rational(1, Int64(framesPerSecond) * encoderTicksPerFrame) }
 
     /// Presentation time of frame `index` in `timeBase` ticks.
     public func presentationTime(ofFrame index: Int) -> Int64 {
-        let frame = Int64(index + startOffsetFrames)
-        guard variableFrameRate else { return frame * Self.ticksPerFrame }
+        let jump = timestampJumpFrames != 0 && index >= frameCount / 2 ? timestampJumpFrames : 0
+        let frame = Int64(index + startOffsetFrames + jump)
+        guard variableFrameRate else { return frame * encoderTicksPerFrame }
         // Durations cycle 2, 6, 4 ticks: the average rate is nominal, individual gaps are not.
         let cycle = frame / 3, phase = frame % 3
         return cycle * 12 + [0, 2, 8][Int(phase)]
@@ -87,9 +163,14 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
     public var fingerprint: String {
         let canonical = [id, codec.rawValue, container.rawValue, "\(width)x\(height)", "\(framesPerSecond)", "\(frameCount)",
                          "\(keyframeInterval)", "\(maxBFrames)", "\(openGOP)", "\(rotationDegrees)", "\(sampleAspectRatio)",
-                         "\(startOffsetFrames)", "\(variableFrameRate)", "v\(Self.generatorVersion)"].joined(separator: "|")
+                         "\(startOffsetFrames)", "\(variableFrameRate)", "v\(Self.generatorVersion)"]
+            // Format fields join the digest only when set, so the earlier videos keep their names.
+            + (bitDepth == 8 ? [] : ["depth\(bitDepth)"]) + (fullRange ? ["full-range"] : [])
+            + (fieldOrder.map { ["\($0.rawValue)"] } ?? []) + (timestampJumpFrames == 0 ? [] : ["jump\(timestampJumpFrames)"]) + (formatVideo ? ["format"] : [])
+            + (hdrTransfer.map { ["hdr-\($0.rawValue)"] } ?? [])
+        let joined = canonical.joined(separator: "|")
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in canonical.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        for byte in joined.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
         return String(hash, radix: 16, uppercase: false).leftPadded(to: 16)
     }
 
@@ -101,28 +182,44 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
     var encoderSettings: EncoderSettings {
         var options: [String: String] = [:]
         var bitRate: Int?
+        var pixelFormat = bitDepth == 10 || hdrTransfer != nil ? "yuv420p10le" : "yuv420p"
         switch codec {
         case .h264:
             options["preset"] = "veryfast"
             options["x264-params"] = "scenecut=0" + (openGOP ? ":open-gop=1" : "")
+                + (fieldOrder.map { ":interlaced=1:" + ($0 == .topFieldFirst ? "tff=1" : "bff=1") } ?? "")
         case .hevc:
             options["preset"] = "ultrafast"
             options["x265-params"] = "log-level=error:scenecut=0"
-        case .vp9:
+        case .vp9, .vp8:
             options["deadline"] = "realtime"
             options["cpu-used"] = "8"
-            options["row-mt"] = "1"
+            if codec == .vp9 { options["row-mt"] = "1" }
+            if codec == .vp8 { bitRate = width * height * framesPerSecond / 4 }
         case .av1:
             options["preset"] = "12"
-        case .mpeg4:
-            bitRate = width * height * framesPerSecond / 8
+        case .mpeg4, .mpeg2, .wmv2, .theora:
+            bitRate = width * height * framesPerSecond / (codec == .mpeg4 ? 8 : 4)
             // Scene-change keyframes would make the keyframe index depend on the picture.
-            options["sc_threshold"] = "1000000000"
+            if codec != .theora { options["sc_threshold"] = "1000000000" }
+        case .mjpeg:
+            // Every frame is a keyframe; JPEG's own full-range YUV, as cameras write it.
+            pixelFormat = "yuvj420p"
+            options["q"] = "3"
         }
+        var muxerOptions: [String: String] = [:]
+        if container == .mp4 || container == .mov {
+            // The index goes first so a file cut short still opens, as web-ready MP4s do.
+            muxerOptions["movflags"] = "+faststart"
+        }
+        if container == .m2ts { muxerOptions["mpegts_m2ts_mode"] = "1" }
         return EncoderSettings(encoderName: codec.encoderName, width: width, height: height, timeBase: timeBase,
                                frameRate: Rational(Int64(framesPerSecond)), keyframeInterval: keyframeInterval,
-                               maxBFrames: codec == .vp9 || codec == .av1 ? 0 : maxBFrames,
-                               sampleAspectRatio: sampleAspectRatio, bitRate: bitRate, options: options)
+                               maxBFrames: codec.hasBFrames ? maxBFrames : 0,
+                               sampleAspectRatio: sampleAspectRatio, bitRate: bitRate, options: options,
+                               pixelFormatName: pixelFormat, fullRange: fullRange,
+                               topFieldFirst: fieldOrder.map { $0 == .topFieldFirst }, muxerOptions: muxerOptions,
+                               hdrTransfer: hdrTransfer)
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import CFFmpeg
 
 /// Which frames the decoder may skip, mirroring `AVCodecContext.skip_frame`.
@@ -36,7 +37,11 @@ public struct Decoder: ~Copyable {
     let context: UnsafeMutablePointer<AVCodecContext>
     let path: String
 
-    public init(for input: borrowing InputFile, options: DecoderOptions = DecoderOptions()) throws(MediaError) {
+    /// - Parameter codecSetup: the codec's parameter sets as stream analysis found them, used when
+    ///   `input` was opened without analysis and its header carries none (a transport stream's
+    ///   HEVC, whose parameter sets may come only with the first keyframe: a decoder starting at
+    ///   a later keyframe would otherwise make garbage of every frame).
+    public init(for input: borrowing InputFile, options: DecoderOptions = DecoderOptions(), codecSetup: Data? = nil) throws(MediaError) {
         let parameters = input.codecParameters
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             let name = avcodec_get_name(parameters.pointee.codec_id).map { String(cString: $0) } ?? "unknown"
@@ -50,6 +55,15 @@ public struct Decoder: ~Copyable {
         }
         let copied = avcodec_parameters_to_context(context, parameters)
         if copied < 0 { throw fail(copied, "avcodec_parameters_to_context") }
+        if context.pointee.extradata == nil || context.pointee.extradata_size == 0, let codecSetup, !codecSetup.isEmpty {
+            // libavcodec reads extradata with padding past its end, zeroed, and frees it with the context.
+            guard let bytes = av_mallocz(codecSetup.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)) else {
+                fatalError("av_mallocz: out of memory")
+            }
+            codecSetup.copyBytes(to: bytes.assumingMemoryBound(to: UInt8.self), count: codecSetup.count)
+            context.pointee.extradata = bytes.assumingMemoryBound(to: UInt8.self)
+            context.pointee.extradata_size = Int32(codecSetup.count)
+        }
         context.pointee.pkt_timebase = input.stream.pointee.time_base
         context.pointee.thread_count = Int32(options.threads)
         if options.skipLoopFilter { context.pointee.skip_loop_filter = AVDISCARD_ALL }

@@ -41,6 +41,12 @@ public struct Frame: ~Copyable {
     /// Sets the presentation time of a frame that is about to be encoded.
     public mutating func setPresentationTime(_ pts: Int64) { pointer.pointee.pts = pts }
 
+    /// Sets the time `presentationTime` reports, where the caller knows it better than the decoder's guess.
+    mutating func replacePresentationTime(with pts: Int64) {
+        pointer.pointee.pts = pts
+        pointer.pointee.best_effort_timestamp = pts
+    }
+
     /// Calls `body` with plane `index` as bytes plus its stride; the pointer is valid only inside `body`.
     public func withPlane<Result>(_ index: Int, rows: Int,
                                   _ body: (UnsafeMutableRawPointer, Int) throws -> Result) rethrows -> Result {

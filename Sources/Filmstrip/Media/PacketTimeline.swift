@@ -3,6 +3,8 @@
 struct PacketTimeline: Sendable {
     /// Presentation times of the keyframes, ascending (stream time base).
     var keyframes: [Int64] = []
+    /// Byte position of each keyframe packet, by presentation time (absent when the demuxer does not say).
+    var keyframePositions: [Int64: Int64] = [:]
     /// Presentation times of every packet that has one, ascending.
     var frameTimes: [Int64] = []
     var packetCount = 0
@@ -16,6 +18,10 @@ struct PacketTimeline: Sendable {
     /// time. Such times are filled in by libavformat from what stream analysis learnt (the
     /// decoder's reorder delay), so they can differ between an analysed and an unanalysed file.
     var everyPacketHadPresentationTime = true
+    /// Every packet's times, key flag and byte position, in reading (decode) order.
+    var packets: [(dts: Int64?, pts: Int64?, isKeyframe: Bool, position: Int64?)] = []
+    /// Decode times of the keyframes, in the order of `keyframes` (filled in by `deriveTimesFromDecodeOrder`).
+    var keyframeDecodeTimes: [Int64] = []
     /// True when reading stopped at the packet asked for rather than at the end of the data.
     var stoppedBeforeRequestedPacket = false
 
@@ -54,13 +60,17 @@ struct PacketTimeline: Sendable {
 
     private mutating func record(_ packet: borrowing Packet) {
         packetCount += 1
+        packets.append((packet.decodeTime, packet.hasPresentationTime ? packet.pts : nil, packet.isKeyframe, packet.position))
         if !packet.hasPresentationTime { everyPacketHadPresentationTime = false }
         guard let pts = packet.pts else { return }
         frameTimes.append(pts)
         firstTime = min(firstTime, pts)
         endTime = max(endTime, pts + max(packet.duration, 0))
         lastTime = max(lastTime, pts)
-        if packet.isKeyframe { keyframes.append(pts) }
+        if packet.isKeyframe {
+            keyframes.append(pts)
+            if let position = packet.position { keyframePositions[pts] = position }
+        }
     }
 
     private mutating func sortTimes() {
@@ -68,9 +78,50 @@ struct PacketTimeline: Sendable {
         frameTimes.sort()
     }
 
+    /// Where some packets carry no presentation time (MPEG program streams, AVI), a decode time
+    /// stood in for it, which is not that frame's display time when frames are reordered (a
+    /// keyframe of an open GOP is shown after the B-frames that follow it), and may be another
+    /// frame's. MPEG's reordering rule gives the display times instead: a frame the demuxer
+    /// gave a presentation time equal to its decode time is a B-frame (libavformat's parser
+    /// says so), shown as it is decoded; any other frame is a reference frame, shown at its own
+    /// presentation time when it has one, else at the decode time of the next reference frame
+    /// (the last one a frame after the last decode time). Without B-frame marks (H.264 in
+    /// AVI) every frame counts as a reference: the times are then the decode times one frame
+    /// later, which still number the frames in display order for closed GOPs.
+    mutating func deriveTimesFromDecodeOrder() {
+        guard !everyPacketHadPresentationTime, packets.count > 1, packets.allSatisfy({ $0.dts != nil }) else { return }
+        let decodeTimes = packets.map { $0.dts! }
+        let frameDuration = max(1, decodeTimes[decodeTimes.count - 1] - decodeTimes[decodeTimes.count - 2])
+        var display = [Int64](repeating: 0, count: packets.count)
+        var waitingReference: Int?
+        for (index, packet) in packets.enumerated() {
+            if let pts = packet.pts, pts == packet.dts, !packet.isKeyframe {
+                display[index] = pts
+                continue
+            }
+            if let waiting = waitingReference { display[waiting] = decodeTimes[index] }
+            waitingReference = nil
+            if let pts = packet.pts { display[index] = pts } else { waitingReference = index }
+        }
+        if let waiting = waitingReference { display[waiting] = decodeTimes.last! + frameDuration }
+        frameTimes = display.sorted()
+        var keys: [(display: Int64, dts: Int64, position: Int64?)] = []
+        for (index, packet) in packets.enumerated() where packet.isKeyframe { keys.append((display[index], decodeTimes[index], packet.position)) }
+        keys.sort { $0.display < $1.display }
+        keyframes = keys.map(\.display)
+        keyframeDecodeTimes = keys.map(\.dts)
+        keyframePositions = [:]
+        for key in keys { if let position = key.position { keyframePositions[key.display] = position } }
+        firstTime = frameTimes.first!
+        lastTime = frameTimes.last!
+        endTime = max(lastTime + frameDuration, endTime)
+    }
+
     /// Adds the packets read after these, by another reader, as if one reader had read them all.
     mutating func append(_ later: PacketTimeline) {
         keyframes += later.keyframes
+        keyframePositions.merge(later.keyframePositions) { first, _ in first }
+        packets += later.packets
         frameTimes += later.frameTimes
         packetCount += later.packetCount
         firstTime = min(firstTime, later.firstTime)

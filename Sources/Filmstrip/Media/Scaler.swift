@@ -30,12 +30,21 @@ public enum ScalingFilter: String, Sendable, Codable, CaseIterable {
 public struct Scaler: ~Copyable {
     var context: OpaquePointer?
     public let filter: ScalingFilter
+    /// The colour conversion last set on `context` (which `sws_getCachedContext` may replace).
+    private var appliedColour: (context: OpaquePointer, colour: SourceColour)?
+    /// HDR frames: a second context scaling to 16-bit R'G'B', and its output rows, which the
+    /// tone mapping turns into 8-bit SDR (on the small thumbnail, not the full frame).
+    private var wideContext: OpaquePointer?
+    private var wideRows: [UInt16] = []
 
     public init(filter: ScalingFilter = .area) {
         self.filter = filter
     }
 
-    deinit { sws_freeContext(context) }
+    deinit {
+        sws_freeContext(context)
+        sws_freeContext(wideContext)
+    }
 
     /// Scales `frame` to `width`x`height` pixels in `format` at `destination`, rows `bytesPerRow`
     /// apart. `destination` is only written, never kept. The colour bytes are the same in both
@@ -43,18 +52,83 @@ public struct Scaler: ~Copyable {
     public mutating func scale(_ frame: borrowing Frame, into destination: UnsafeMutableRawPointer,
                                bytesPerRow: Int, width: Int, height: Int, format: PixelFormat = .rgba) throws(FFmpegError) {
         let source = frame.pointer
+        // An interlaced frame weaves two fields from different moments: scaled whole, anything
+        // moving shows combs. Scale only the field shown first instead (every other row, the
+        // chroma rows too, which 4:2:0 interlaced video also keeps per field), as yadif's
+        // one-frame-per-frame mode keeps that field; a thumbnail has fewer rows than a field anyway.
+        let field: Int32 = source.pointee.interlaced_frame == 0 ? 0 : (source.pointee.top_field_first != 0 ? 0 : 1)
+        let rowStep: Int32 = source.pointee.interlaced_frame == 0 ? 1 : 2
+        let sourceHeight = (source.pointee.height - field + rowStep - 1) / rowStep
+        let sourceStrides: [Int32] = (0..<4).map { filmstrip_frame_linesize(source, Int32($0)) }
+        let sourcePlanes: [UnsafePointer<UInt8>?] = (0..<4).map { plane in
+            filmstrip_frame_plane(source, Int32(plane)).map { UnsafePointer($0 + Int(field * sourceStrides[plane])) }
+        }
+        let fieldStrides = sourceStrides.map { $0 * rowStep }
+        let colour = SourceColour(of: source)
+        if let colour, let transfer = colour.hdrTransfer {
+            try scaleToneMapped(source, planes: sourcePlanes, strides: fieldStrides, sourceHeight: sourceHeight, colour: colour,
+                                transfer: transfer, into: destination, bytesPerRow: bytesPerRow, width: width, height: height,
+                                format: format)
+            return
+        }
         context = sws_getCachedContext(
-            context, source.pointee.width, source.pointee.height, AVPixelFormat(rawValue: source.pointee.format),
+            context, source.pointee.width, sourceHeight, AVPixelFormat(rawValue: source.pointee.format),
             Int32(width), Int32(height), format == .rgba ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24,
             filter.swsFlags | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT,
             nil, nil, nil)
         guard let context else { throw FFmpegError(code: filmstrip_averror(EINVAL), call: "sws_getCachedContext") }
+        // swscale's own default (limited-range BT.601) needs no call: the context stays as it was made.
+        if let colour, !colour.isSwscaleDefault, appliedColour.map({ $0.context != context || $0.colour != colour }) ?? true {
+            Self.setColourDetails(of: context, from: colour)
+            appliedColour = (context, colour)
+        }
         var planes: [UnsafeMutablePointer<UInt8>?] = [destination.assumingMemoryBound(to: UInt8.self), nil, nil, nil]
         var strides: [Int32] = [Int32(bytesPerRow), 0, 0, 0]
-        let sourcePlanes: [UnsafePointer<UInt8>?] = (0..<4).map { UnsafePointer(filmstrip_frame_plane(source, Int32($0))) }
-        let sourceStrides: [Int32] = (0..<4).map { filmstrip_frame_linesize(source, Int32($0)) }
-        let rows = sws_scale(context, sourcePlanes, sourceStrides, 0, source.pointee.height, &planes, &strides)
+        let rows = sws_scale(context, sourcePlanes, fieldStrides, 0, sourceHeight, &planes, &strides)
         try FFmpegError.check(rows, "sws_scale")
+    }
+
+    /// swscale takes every YUV input for limited-range BT.601 unless told (only the yuvj
+    /// formats say full range): tell it the stream's matrix and range, to full-range RGB.
+    private static func setColourDetails(of context: OpaquePointer, from colour: SourceColour) {
+        let coefficients = sws_getCoefficients(colour.swsColorspace)
+        _ = sws_setColorspaceDetails(context, coefficients, colour.fullRange ? 1 : 0, sws_getCoefficients(SWS_CS_DEFAULT), 1,
+                                     0, 1 << 16, 1 << 16)
+    }
+
+    /// PQ and HLG frames: scale to 16-bit R'G'B' (BT.2020 matrix), then tone-map each thumbnail
+    /// pixel to SDR BT.709 (`ToneMapping`). Shown as plain R'G'B', an HDR picture is washed-out grey.
+    private mutating func scaleToneMapped(_ source: UnsafeMutablePointer<AVFrame>, planes sourcePlanes: [UnsafePointer<UInt8>?],
+                                          strides sourceStrides: [Int32], sourceHeight: Int32, colour: SourceColour,
+                                          transfer: HDRTransfer, into destination: UnsafeMutableRawPointer, bytesPerRow: Int,
+                                          width: Int, height: Int, format: PixelFormat) throws(FFmpegError) {
+        wideContext = sws_getCachedContext(
+            wideContext, source.pointee.width, sourceHeight, AVPixelFormat(rawValue: source.pointee.format),
+            Int32(width), Int32(height), AV_PIX_FMT_RGB48LE, filter.swsFlags | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nil, nil, nil)
+        guard let wideContext else { throw FFmpegError(code: filmstrip_averror(EINVAL), call: "sws_getCachedContext") }
+        Self.setColourDetails(of: wideContext, from: colour)
+        if wideRows.count != width * height * 3 { wideRows = [UInt16](repeating: 0, count: width * height * 3) }
+        let rows = wideRows.withUnsafeMutableBytes { bytes in
+            var planes: [UnsafeMutablePointer<UInt8>?] = [bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), nil, nil, nil]
+            var strides: [Int32] = [Int32(width * 6), 0, 0, 0]
+            return sws_scale(wideContext, sourcePlanes, sourceStrides, 0, sourceHeight, &planes, &strides)
+        }
+        try FFmpegError.check(rows, "sws_scale")
+        let target = destination.assumingMemoryBound(to: UInt8.self)
+        let pixelBytes = format.bytesPerPixel
+        for y in 0..<height {
+            for x in 0..<width {
+                let at = (y * width + x) * 3
+                let sdr = ToneMapping.hdrToSDR((Double(UInt16(littleEndian: wideRows[at])) / 65535,
+                                                Double(UInt16(littleEndian: wideRows[at + 1])) / 65535,
+                                                Double(UInt16(littleEndian: wideRows[at + 2])) / 65535), transfer: transfer)
+                let pixel = target + y * bytesPerRow + x * pixelBytes
+                pixel[0] = sdr.0
+                pixel[1] = sdr.1
+                pixel[2] = sdr.2
+                if format == .rgba { pixel[3] = 255 }
+            }
+        }
     }
 
     /// Scales `frame` into the whole of `image`.
@@ -67,6 +141,44 @@ public struct Scaler: ~Copyable {
             } catch { failure = error }
         }
         if let failure { throw failure }
+    }
+}
+
+/// How a decoded YUV frame's samples map to colour: which matrix (BT.601, BT.709, BT.2020)
+/// and which range (limited 16–235 or full 0–255).
+///
+/// Tagged frames say; untagged ones follow what players do: BT.709 from 720 lines up (HD),
+/// BT.601 below (SD), limited range unless the pixel format is a full-range (yuvj) one.
+struct SourceColour: Equatable {
+    var swsColorspace: Int32
+    var fullRange: Bool
+    /// PQ or HLG, which are tone-mapped; nil for SDR transfers.
+    var hdrTransfer: HDRTransfer?
+
+    var isSwscaleDefault: Bool { swsColorspace == SWS_CS_ITU601 && !fullRange && hdrTransfer == nil }
+
+    /// Nil for RGB and other non-YUV frames, which need no matrix.
+    init?(of frame: UnsafePointer<AVFrame>) {
+        let format = AVPixelFormat(rawValue: frame.pointee.format)
+        guard let descriptor = av_pix_fmt_desc_get(format), descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) == 0,
+              descriptor.pointee.nb_components >= 3 else { return nil }
+        switch frame.pointee.colorspace {
+        case AVCOL_SPC_BT709: swsColorspace = SWS_CS_ITU709
+        case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M: swsColorspace = SWS_CS_ITU601
+        case AVCOL_SPC_SMPTE240M: swsColorspace = SWS_CS_SMPTE240M
+        case AVCOL_SPC_FCC: swsColorspace = SWS_CS_FCC
+        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: swsColorspace = SWS_CS_BT2020
+        default:
+            let hdr = frame.pointee.color_trc == AVCOL_TRC_SMPTE2084 || frame.pointee.color_trc == AVCOL_TRC_ARIB_STD_B67
+            swsColorspace = hdr ? SWS_CS_BT2020 : frame.pointee.height >= 720 ? SWS_CS_ITU709 : SWS_CS_ITU601
+        }
+        fullRange = frame.pointee.color_range == AVCOL_RANGE_JPEG
+            || [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ411P].contains(format)
+        hdrTransfer = switch frame.pointee.color_trc {
+        case AVCOL_TRC_SMPTE2084: .pq
+        case AVCOL_TRC_ARIB_STD_B67: .hlg
+        default: nil
+        }
     }
 }
 

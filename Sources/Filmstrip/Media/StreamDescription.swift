@@ -1,3 +1,4 @@
+import Foundation
 import CFFmpeg
 
 /// What the container header and FFmpeg's stream analysis say about the video stream:
@@ -24,6 +25,10 @@ struct StreamDescription: Sendable {
     var bitRate: Int?
     /// The container's duration in microseconds (`AV_TIME_BASE`), 0 or less when unknown.
     var containerDuration: Int64
+    /// The codec's out-of-band setup (`extradata`: parameter sets, sequence headers), as stream
+    /// analysis completed it. In a transport stream it is found only in the packets, perhaps
+    /// only in the first keyframe's, so decoders of a file opened without analysis need it from here.
+    var codecSetup: Data
 
     init(input: borrowing InputFile) {
         let stream = input.stream.pointee
@@ -50,5 +55,6 @@ struct StreamDescription: Sendable {
         promisedFrames = Int(stream.nb_frames)
         bitRate = input.context.pointee.bit_rate > 0 ? Int(input.context.pointee.bit_rate) : nil
         containerDuration = input.context.pointee.duration
+        codecSetup = parameters.extradata.map { Data(bytes: $0, count: Int(max(0, parameters.extradata_size))) } ?? Data()
     }
 }

@@ -29,6 +29,18 @@ public struct VideoProbe: Sendable, Codable, Equatable {
     public var frameCountIsExact: Bool
     /// Presentation times of the keyframes, ascending (stream time base).
     public var keyframes: [Int64]
+    /// Byte position in the file of each keyframe's packet, in the order of `keyframes`; -1 where unknown.
+    public var keyframePositions: [Int64]
+    /// True when packets carry no presentation times (AVI): the demuxer gives decode times,
+    /// which `frameTimes` then holds; a decoded frame's time is only a guess, so decoders
+    /// name frames by counting them in presentation order from a keyframe.
+    public var timesFromDecodeOrder: Bool
+    /// Decode time of each keyframe's packet, in the order of `keyframes` (filled where
+    /// `timesFromDecodeOrder`, else empty): a keyframe packet without a presentation time is known by it.
+    public var keyframeDecodeTimes: [Int64]
+    /// The codec's out-of-band setup (parameter sets) from stream analysis, for decoders of
+    /// a file opened without it.
+    public var codecSetup: Data
     /// Presentation times of every frame, ascending (stream time base): frame `i` of the
     /// video in display order starts at `frameTimes[i]`. Lets plans name exact frames before decoding.
     public var frameTimes: [Int64]
@@ -50,6 +62,12 @@ public struct VideoProbe: Sendable, Codable, Equatable {
         let ratio = Rational(Int64(width), Int64(height)) * sampleAspectRatio
         return rotationDegrees % 180 == 0 ? ratio : Rational(1) / ratio
     }
+
+    /// True for containers whose demuxer seeks by its own index of every packet (MP4's sample
+    /// table, Matroska's cues and block times), checked on every reference video. Elsewhere
+    /// (transport and program streams, Ogg, FLV, ASF, AVI) seeking is a search that may land on
+    /// any packet near the time asked for, so extractors confirm where they landed (`TargetDecoder`).
+    public var seeksByIndex: Bool { Self.containerGivesPresentationTimes(container) }
 
     public var endTime: Timestamp { Timestamp(pts: startTime.pts + duration.pts, timeBase: timeBase) }
     public var durationSeconds: Double { duration.seconds.doubleValue }
@@ -111,7 +129,7 @@ extension VideoProbe {
     /// packets does not depend on stream analysis. Checked against the sequential probe on every
     /// reference and real-world video (ProbeMethodTests); other containers (MPEG-TS, AVI, raw streams)
     /// leave times to libavformat's guesses, which analysis informs.
-    private static func containerGivesPresentationTimes(_ name: String) -> Bool {
+    static func containerGivesPresentationTimes(_ name: String) -> Bool {
         name == "mov,mp4,m4a,3gp,3g2,mj2" || name == "matroska,webm"
     }
 
@@ -181,7 +199,9 @@ extension VideoProbe {
         }
     }
 
-    private init(path: String, description: StreamDescription, timeline: PacketTimeline, fileSizeBytes: Int64) throws(MediaError) {
+    private init(path: String, description: StreamDescription, timeline scanned: PacketTimeline, fileSizeBytes: Int64) throws(MediaError) {
+        var timeline = scanned
+        timeline.deriveTimesFromDecodeOrder()
         guard timeline.packetCount > 0, timeline.firstTime != Int64.max else { throw MediaError(file: path, reason: .noFrames) }
         let timeBase = description.timeBase
         let frameRate = description.frameRate
@@ -208,6 +228,10 @@ extension VideoProbe {
         self.frameCount = timeline.packetCount
         self.frameCountIsExact = true
         self.keyframes = timeline.keyframes
+        self.keyframePositions = timeline.keyframes.map { timeline.keyframePositions[$0] ?? -1 }
+        self.timesFromDecodeOrder = !timeline.everyPacketHadPresentationTime
+        self.keyframeDecodeTimes = timeline.keyframeDecodeTimes
+        self.codecSetup = description.codecSetup
         self.frameTimes = timeline.frameTimes
         self.bitRate = description.bitRate
         // The container promises more than the data holds: a frame count (MP4) or a duration

@@ -17,10 +17,28 @@ public struct EncoderSettings: Hashable, Sendable {
     public var bitRate: Int?
     /// Encoder private options, for example ["preset": "veryfast"].
     public var options: [String: String]
+    /// The encoder's input pixel format (FFmpeg's name); painted 8-bit 4:2:0 frames are converted to it.
+    public var pixelFormatName: String
+    /// Full-range samples, tagged so (painted frames are limited range and converted).
+    public var fullRange: Bool
+    /// Interlaced coding with the top (true) or bottom (false) field first; nil for progressive.
+    public var topFieldFirst: Bool?
+    /// Muxer options, for example ["movflags": "+faststart"].
+    public var muxerOptions: [String: String]
+    /// HDR video, tagged BT.2020 with this transfer; the caller paints frames in the encoder's
+    /// pixel format itself (no conversion from 8-bit).
+    public var hdrTransfer: HDRTransfer?
 
     public init(encoderName: String, width: Int, height: Int, timeBase: Rational, frameRate: Rational,
                 keyframeInterval: Int, maxBFrames: Int, sampleAspectRatio: Rational = Rational(1),
-                bitRate: Int? = nil, options: [String: String] = [:]) {
+                bitRate: Int? = nil, options: [String: String] = [:], pixelFormatName: String = "yuv420p",
+                fullRange: Bool = false, topFieldFirst: Bool? = nil, muxerOptions: [String: String] = [:],
+                hdrTransfer: HDRTransfer? = nil) {
+        self.hdrTransfer = hdrTransfer
+        self.pixelFormatName = pixelFormatName
+        self.fullRange = fullRange
+        self.topFieldFirst = topFieldFirst
+        self.muxerOptions = muxerOptions
         self.encoderName = encoderName
         self.width = width
         self.height = height
@@ -45,6 +63,10 @@ public struct VideoWriter: ~Copyable {
     private let stream: UnsafeMutablePointer<AVStream>
     private var packet = Packet()
     private var frame: Frame
+    /// The frame in the encoder's pixel format and range, when that is not the painted 8-bit limited-range 4:2:0.
+    private var converted: Frame
+    private let converter: OpaquePointer?
+    private let topFieldFirst: Bool?
     public let path: String
 
     /// - Parameters:
@@ -77,7 +99,21 @@ public struct VideoWriter: ~Copyable {
         guard let encoder = encoderContext else { fatalError("avcodec_alloc_context3: out of memory") }
         encoder.pointee.width = Int32(settings.width)
         encoder.pointee.height = Int32(settings.height)
-        encoder.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        let pixelFormat = av_get_pix_fmt(settings.pixelFormatName)
+        guard pixelFormat != AV_PIX_FMT_NONE else {
+            throw fail(FFmpegError(code: filmstrip_averror(EINVAL), call: "av_get_pix_fmt(\(settings.pixelFormatName))", file: path))
+        }
+        encoder.pointee.pix_fmt = pixelFormat
+        encoder.pointee.color_range = settings.fullRange || pixelFormat == AV_PIX_FMT_YUVJ420P ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
+        if let transfer = settings.hdrTransfer {
+            encoder.pointee.color_primaries = AVCOL_PRI_BT2020
+            encoder.pointee.color_trc = transfer == .pq ? AVCOL_TRC_SMPTE2084 : AVCOL_TRC_ARIB_STD_B67
+            encoder.pointee.colorspace = AVCOL_SPC_BT2020_NCL
+        }
+        if let topFieldFirst = settings.topFieldFirst {
+            encoder.pointee.flags |= Int32(AV_CODEC_FLAG_INTERLACED_DCT) | Int32(AV_CODEC_FLAG_INTERLACED_ME)
+            encoder.pointee.field_order = topFieldFirst ? AV_FIELD_TT : AV_FIELD_BB
+        }
         encoder.pointee.time_base = AVRational(num: Int32(settings.timeBase.numerator), den: Int32(settings.timeBase.denominator))
         encoder.pointee.framerate = AVRational(num: Int32(settings.frameRate.numerator), den: Int32(settings.frameRate.denominator))
         encoder.pointee.gop_size = Int32(settings.keyframeInterval)
@@ -109,15 +145,35 @@ public struct VideoWriter: ~Copyable {
             result = avio_open(&format.pointee.pb, path, AVIO_FLAG_WRITE)
             if result < 0 { throw fail(FFmpegError(code: result, call: "avio_open", file: path)) }
         }
-        // The index goes first so a file cut short still opens, as web-ready MP4s do.
-        av_dict_set(&options, "movflags", "+faststart", 0)
+        for (key, value) in settings.muxerOptions.sorted(by: { $0.key < $1.key }) {
+            av_dict_set(&options, key, value, 0)
+        }
         result = avformat_write_header(format, &options)
         av_dict_free(&options)
         if result < 0 { throw fail(FFmpegError(code: result, call: "avformat_write_header", file: path)) }
         let frame: Frame
-        do { frame = try Frame(width: settings.width, height: settings.height, pixelFormat: AV_PIX_FMT_YUV420P) } catch {
+        let paintedFormat = settings.hdrTransfer == nil ? AV_PIX_FMT_YUV420P : pixelFormat
+        do { frame = try Frame(width: settings.width, height: settings.height, pixelFormat: paintedFormat) } catch {
             throw fail(error)
         }
+        let fullRange = encoder.pointee.color_range == AVCOL_RANGE_JPEG
+        let convertedFrame: Frame
+        do { convertedFrame = try Frame(width: settings.width, height: settings.height, pixelFormat: pixelFormat) } catch {
+            throw fail(error)
+        }
+        var converterContext: OpaquePointer?
+        if paintedFormat != pixelFormat || (fullRange && settings.hdrTransfer == nil) {
+            let size = (Int32(settings.width), Int32(settings.height))
+            converterContext = sws_getContext(size.0, size.1, AV_PIX_FMT_YUV420P, size.0, size.1, pixelFormat,
+                                              SWS_POINT | SWS_ACCURATE_RND, nil, nil, nil)
+            guard let converterContext else { throw fail(FFmpegError(code: filmstrip_averror(EINVAL), call: "sws_getContext", file: path)) }
+            // The painter writes limited-range BT.601 samples; full-range output stretches them (the matrix stays).
+            let coefficients = sws_getCoefficients(SWS_CS_ITU601)
+            _ = sws_setColorspaceDetails(converterContext, coefficients, 0, coefficients, fullRange ? 1 : 0, 0, 1 << 16, 1 << 16)
+        }
+        converted = convertedFrame
+        converter = converterContext
+        topFieldFirst = settings.topFieldFirst
         self.format = format
         self.encoder = encoder
         self.stream = stream
@@ -126,18 +182,39 @@ public struct VideoWriter: ~Copyable {
     }
 
     deinit {
+        sws_freeContext(converter)
         var encoderContext: UnsafeMutablePointer<AVCodecContext>? = encoder
         avcodec_free_context(&encoderContext)
         if format.pointee.pb != nil { avio_closep(&format.pointee.pb) }
         avformat_free_context(format)
     }
 
-    /// Lets `paint` fill the next frame's Y, U and V planes (4:2:0), then encodes it at `pts` (encoder time base).
+    /// Lets `paint` fill the next frame's Y, U and V planes (8-bit 4:2:0; for HDR, the encoder's
+    /// own format), then encodes it at `pts` (encoder time base).
     public mutating func encodeFrame(pts: Int64, paint: (borrowing Frame) -> Void) throws(FFmpegError) {
         try frame.makeWritable()
         paint(frame)
         frame.setPresentationTime(pts)
-        try FFmpegError.check(avcodec_send_frame(encoder, frame.pointer), "avcodec_send_frame", file: path)
+        if let topFieldFirst {
+            frame.pointer.pointee.interlaced_frame = 1
+            frame.pointer.pointee.top_field_first = topFieldFirst ? 1 : 0
+        }
+        guard let converter else {
+            try FFmpegError.check(avcodec_send_frame(encoder, frame.pointer), "avcodec_send_frame", file: path)
+            try drainPackets()
+            return
+        }
+        try converted.makeWritable()
+        let source = frame.pointer, destination = converted.pointer
+        let sourcePlanes: [UnsafePointer<UInt8>?] = (0..<4).map { UnsafePointer(filmstrip_frame_plane(source, Int32($0))) }
+        let sourceStrides: [Int32] = (0..<4).map { filmstrip_frame_linesize(source, Int32($0)) }
+        var targetPlanes: [UnsafeMutablePointer<UInt8>?] = (0..<4).map { filmstrip_frame_plane(destination, Int32($0)) }
+        var targetStrides: [Int32] = (0..<4).map { filmstrip_frame_linesize(destination, Int32($0)) }
+        try FFmpegError.check(sws_scale(converter, sourcePlanes, sourceStrides, 0, source.pointee.height, &targetPlanes, &targetStrides),
+                              "sws_scale", file: path)
+        try FFmpegError.check(av_frame_copy_props(destination, source), "av_frame_copy_props", file: path)
+        destination.pointee.color_range = encoder.pointee.color_range
+        try FFmpegError.check(avcodec_send_frame(encoder, destination), "avcodec_send_frame", file: path)
         try drainPackets()
     }
 

@@ -87,6 +87,12 @@ public struct BenchMatrix: Sendable, Hashable {
             matrix.timeLimitSeconds = 900
             matrix.seedStudy = true
             return matrix
+        case .formats:
+            // Every container and codec of the formats suite, in exact and keyframe mode: the
+            // agreement check then covers them (wrong frames or pixels show as disagreements).
+            return BenchMatrix(extractors: extractors, composers: ["rowcopy"], videoIDs: ReferenceSuite.formats.specs.map(\.id),
+                               counts: [10], heights: [64], accuracies: ["exact", "keyframe"], decoderThreads: [1],
+                               repetitions: 3, warmup: 0, timeLimitSeconds: 60)
         }
     }
 
