@@ -86,12 +86,13 @@ enum ScalingChart {
             set yrange [0:*]
             set samples 400
             set grid xtics ytics
-            set key outside right top
+            set key below left Left reverse
             set title \(PlotText.quoted(title))
             set xlabel "workers (log scale)"
             set ylabel "speed-up: one-worker median / median (95 % CI)"
             plot \(plots.joined(separator: ", \\\n     "))
             """
-        return .chart(Chart(kind: .scaling, stem: stem, title: title, data: blocks.joined(separator: "\n\n"), body: body, width: 1300))
+        return .chart(Chart(kind: .scaling, stem: stem, title: title, data: blocks.joined(separator: "\n\n"), body: body,
+                            height: 620 + 20 * 2 * series.count))
     }
 }
