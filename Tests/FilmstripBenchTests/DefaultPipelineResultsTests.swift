@@ -14,11 +14,17 @@ struct DefaultPipelineResultsTests {
     /// One request measured in one run: the configurations compared with each other.
     struct Request: Hashable { let run: String, video: String, count: Int, height: Int }
 
-    static func committedRawRows() throws -> [RawResultRow] {
+    /// Every committed raw file's rows, read once for both tests.
+    static let committed = Result { () throws -> [RawResultRow] in
         let folder = CLISupport.packageRoot.appendingPathComponent("results")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix("-raw.csv") }.sorted()
-        #expect(!files.isEmpty)
         return try files.flatMap { try ResultsFileReader.read(RawResultRow.self, from: folder.appendingPathComponent($0).path) }
+    }
+
+    static func committedRawRows() throws -> [RawResultRow] {
+        let rows = try committed.get()
+        #expect(!rows.isEmpty)
+        return rows
     }
 
     /// In-process exact runs whose strips are byte-identical to naive composition of exact frames
