@@ -31,9 +31,12 @@ struct GOPCostModel: Sendable {
     static let seekCost = 1.0
     /// Opening a worker's own input and decoder.
     static let workerStartCost = 2.0
-    /// More workers than cores only pays when the OS's time slicing evens out the tail by more
-    /// than this; otherwise fewer workers (less memory, fewer switches) win ties.
+    /// Among worker counts whose predictions are this close, the fewest win (less memory,
+    /// fewer switches, and the model is not that exact).
     static let tieMargin = 0.02
+    /// More workers than cores only pays when the OS's time slicing evens out the tail: each
+    /// extra worker holds another decoder (about 25 MB at 1080p), so it must save this much.
+    static let oversubscriptionMargin = 0.05
     /// Codec threads are only worth their start-up and memory when they cut the predicted
     /// time by at least this much.
     static let codecThreadsMargin = 0.10
@@ -151,14 +154,23 @@ struct GOPCostModel: Sendable {
     }
 
     /// The schedule with the least predicted wall time on `cores` cores, trying every worker
-    /// count up to `workersPerCoreLimit` per core (ties within `tieMargin` go to fewer workers),
-    /// then, when workers leave cores idle, codec threads for the idle cores.
+    /// count up to `workersPerCoreLimit` per core (ties within `tieMargin` go to fewer workers;
+    /// more workers than cores must save `oversubscriptionMargin`), then, when workers leave
+    /// cores idle, codec threads for the idle cores.
     func bestSchedule(cores: Int) -> Schedule {
         let cores = max(1, cores)
         guard !targets.isEmpty else { return Schedule(parts: [], workers: 1, codecThreads: 1, predictedFrames: 0) }
-        let candidates = (1...max(1, min(targets.count, Self.workersPerCoreLimit * cores))).map { schedule(workers: $0, cores: cores) }
-        let fastest = candidates.map(\.predictedFrames).min()!
-        var best = candidates.first { $0.predictedFrames <= fastest * (1 + Self.tieMargin) }!
+        func fewestOfTheFastest(_ counts: ClosedRange<Int>) -> Schedule {
+            let candidates = counts.map { schedule(workers: $0, cores: cores) }
+            let fastest = candidates.map(\.predictedFrames).min()!
+            return candidates.first { $0.predictedFrames <= fastest * (1 + Self.tieMargin) }!
+        }
+        let most = max(1, min(targets.count, Self.workersPerCoreLimit * cores))
+        var best = fewestOfTheFastest(1...min(cores, most))
+        if most > cores {
+            let oversubscribed = fewestOfTheFastest(cores + 1...most)
+            if oversubscribed.predictedFrames < best.predictedFrames * (1 - Self.oversubscriptionMargin) { best = oversubscribed }
+        }
         if best.workers < cores {
             let threads = cores / best.workers
             let threaded = schedule(workers: best.workers, cores: cores, codecThreads: threads)
