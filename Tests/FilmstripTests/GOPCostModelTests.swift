@@ -61,6 +61,14 @@ struct GOPCostModelTests {
         #expect(schedule.predictedFrames < model.schedule(workers: 2, cores: 2).predictedFrames * 0.95)
     }
 
+    @Test("one GOP run on 2 cores: one worker with two codec threads, not two workers each decoding its start")
+    func oneRunOnTwoCores() {
+        // h264-720p-60s from 4 s to 7.9 s, 50 thumbnails: one GOP of 118 frames.
+        let model = GOPCostModel(targets: (0..<50).map { GOPCostModel.Target(frame: 120 + $0 * 118 / 50, keyframe: 120) })
+        let schedule = model.bestSchedule(cores: 2)
+        #expect(schedule.workers == 1 && schedule.codecThreads == 2)
+    }
+
     @Test("few GOP runs on many cores: idle cores go to codec threads; keyframes alone do not")
     func fewRuns() {
         let oneGOP = Self.plan(frames: 250, gop: 250, count: 10)

@@ -42,14 +42,14 @@ struct TaskGroupPartsTests {
         #expect(parts.flatMap { Array($0) }.sorted() == Array(0..<7))
     }
 
-    @Test func oneGOPIsCutOnlyForTheScaling() {
-        // A cut inside a GOP makes the second worker decode it from its keyframe anyway; with a
-        // target on every frame the first worker still takes the scaling of its four off the other.
+    @Test func oneGOPIsNotCutForLittle() {
+        // A cut inside a GOP makes the second worker decode it from its keyframe anyway: with a
+        // target on every frame the first worker takes the scaling of its four off the other,
+        // 6 % by the model, less than a GOP's start decoded twice must save.
         let targets: [(frame: Int64, keyframe: Int64)] = (0..<9).map { (Int64($0), 0) }
-        #expect(TaskGroupExtractor.parts(of: targets, workers: 2) == [0..<4, 4..<9])
-        // Sparse targets: nothing to gain, one part.
-        let sparse: [(frame: Int64, keyframe: Int64)] = [(10, 0), (200, 0)]
-        #expect(TaskGroupExtractor.parts(of: sparse, workers: 2) == [0..<2])
-        #expect(TaskGroupExtractor.parts(of: targets, workers: 1) == [0..<9])
+        #expect(TaskGroupExtractor.parts(of: targets, workers: 2) == [0..<9])
+        #expect(TaskGroupExtractor.parts(of: [(10, 0), (200, 0)], workers: 2) == [0..<2])
+        // Three targets of one long GOP and a far later one: no cut either.
+        #expect(TaskGroupExtractor.parts(of: [(0, 0), (1, 0), (2, 0), (900, 0)], workers: 2) == [0..<4])
     }
 }

@@ -11,6 +11,8 @@ public struct RunBound: Sendable {
     public var processCPUSeconds: Double
     public var cores: Int
     public var longestWorkerSeconds: Double
+    /// Workers that decoded (0 from extractors that do not count them).
+    public var workers: Int
 
     public init(counters: DecodeCounters, startupCPUSeconds: Double,
                 processCPUSeconds: Double = ResourceUsage.processCPUSeconds,
@@ -19,6 +21,7 @@ public struct RunBound: Sendable {
         self.processCPUSeconds = processCPUSeconds
         self.cores = cores
         longestWorkerSeconds = counters.longestWorkerSeconds
+        workers = counters.workers
     }
 
     /// The work after start-up, over the cores.
@@ -28,6 +31,7 @@ public struct RunBound: Sendable {
 
     public var measurements: [String: Double] {
         ["startup_cpu_s": startupCPUSeconds, "cpu_s": processCPUSeconds, "cores": Double(cores),
-         "cpu_over_cores_s": cpuOverCoresSeconds, "longest_worker_s": longestWorkerSeconds, "bound_s": boundSeconds]
+         "cpu_over_cores_s": cpuOverCoresSeconds, "longest_worker_s": longestWorkerSeconds, "bound_s": boundSeconds,
+         "workers": Double(workers)]
     }
 }
