@@ -42,10 +42,10 @@ extension FilmstripCommand {
         var accuracy = "exact"
 
         @Option(help: "Extraction strategy: \(Extractors.all.map(\.name).joined(separator: ", ")).")
-        var extractor = "taskgroup"
+        var extractor = Pipeline.default.extractor.name
 
         @Option(help: "Composition strategy: \(Composers.all.map(\.name).joined(separator: ", ")).")
-        var composer = "simd"
+        var composer = Pipeline.default.composer.name
 
         @Option(help: "Gap between thumbnails in pixels.")
         var gap = 0
@@ -62,14 +62,14 @@ extension FilmstripCommand {
         @Option(help: "Decoder threads per decoder (0: one per core).")
         var threads = 1
 
-        @Option(help: "Workers for the taskgroup extractor (default: one per core).")
+        @Option(help: "Workers for the taskgroup extractor (default: from the plan's GOP runs and the cores).")
         var workers: Int?
 
         @Option(help: "Scaling filter: \(ScalingFilter.allCases.map(\.rawValue).joined(separator: ", ")).")
         var filter = ScalingFilter.area.rawValue
 
-        @Flag(help: "Let the decoder skip non-reference frames that are not shown.")
-        var skipNonReference = false
+        @Flag(inversion: .prefixedNo, help: "Let the decoder skip non-reference frames that are not shown (same pixels; on by default).")
+        var skipNonReference = Pipeline.defaultSkipsNonReferenceFrames
 
         @Flag(help: "Skip the in-loop deblocking filter: faster decoding, slightly blockier thumbnails (same frames).")
         var skipLoopFilter = false
@@ -93,6 +93,7 @@ extension FilmstripCommand {
         }
 
         func run() async throws {
+            let startupCPUSeconds = ResourceUsage.processCPUSeconds
             limits.input.apply()
             let signalSources = SignalCleanup.install(doing: "making \(output) from \(video)")
             defer { signalSources.forEach { $0.cancel() } }
@@ -124,7 +125,7 @@ extension FilmstripCommand {
                         "extract_s": result.extractSeconds, "compose_s": result.composeSeconds,
                         "frames_decoded": Double(result.counters.framesDecoded), "seeks": Double(result.counters.seeks),
                         "peak_rss_bytes": Double(pipelinePeakBytes), "peak_rss_written_bytes": Double(ResourceUsage.peakResidentBytes),
-                    ]
+                    ].merging(RunBound(counters: result.counters, startupCPUSeconds: startupCPUSeconds).measurements) { $1 }
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = .sortedKeys
                     print(String(decoding: try encoder.encode(measurements), as: UTF8.self))

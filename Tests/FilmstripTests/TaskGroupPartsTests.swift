@@ -28,22 +28,28 @@ struct TaskGroupPartsTests {
     }
 
     @Test func manyGOPsAreQueuedCostliestFirst() {
-        // Five GOPs of 100 ticks; the decode span of each run is its last target minus its keyframe.
+        // Five GOPs of 100 frames; a run costs the frames from its keyframe to its last target,
+        // a seek, and a fifth of a frame per target (GOPCostModel).
         let targets: [(frame: Int64, keyframe: Int64)] = [
-            (10, 0), (20, 0),          // span 20
-            (190, 100),                // span 90
-            (250, 200),                // span 50
-            (310, 300), (390, 300),    // span 90 (later: after the equal run above)
-            (405, 400),                // span 5
+            (10, 0), (20, 0),          // 21 frames: 22.4
+            (190, 100),                // 91 frames: 92.2
+            (250, 200),                // 51 frames: 52.2
+            (310, 300), (390, 300),    // 91 frames, two targets: 92.4
+            (405, 400),                // 6 frames: 7.2
         ]
         let parts = TaskGroupExtractor.parts(of: targets, workers: 2)
-        #expect(parts == [2..<3, 4..<6, 3..<4, 0..<2, 6..<7])
+        #expect(parts == [4..<6, 2..<3, 3..<4, 0..<2, 6..<7])
         #expect(parts.flatMap { Array($0) }.sorted() == Array(0..<7))
     }
 
-    @Test func fewGOPsFallBackToContiguousParts() {
+    @Test func oneGOPIsNotCutForLittle() {
+        // A cut inside a GOP makes the second worker decode it from its keyframe anyway: with a
+        // target on every frame the first worker takes the scaling of its four off the other,
+        // 6 % by the model, less than a GOP's start decoded twice must save.
         let targets: [(frame: Int64, keyframe: Int64)] = (0..<9).map { (Int64($0), 0) }
-        #expect(TaskGroupExtractor.parts(of: targets, workers: 2) == [0..<4, 4..<9])
-        #expect(TaskGroupExtractor.parts(of: targets, workers: 1) == [0..<9])
+        #expect(TaskGroupExtractor.parts(of: targets, workers: 2) == [0..<9])
+        #expect(TaskGroupExtractor.parts(of: [(10, 0), (200, 0)], workers: 2) == [0..<2])
+        // Three targets of one long GOP and a far later one: no cut either.
+        #expect(TaskGroupExtractor.parts(of: [(0, 0), (1, 0), (2, 0), (900, 0)], workers: 2) == [0..<4])
     }
 }

@@ -5,31 +5,58 @@ import Synchronization
 /// (FFmpeg contexts are not thread-safe), taking parts of the plan from a shared queue;
 /// each part runs the `forward` strategy. Results reach the caller in plan order.
 ///
-/// Parts are the runs of targets that share a keyframe (one GOP each, so no GOP is decoded
-/// twice), costliest first: a worker that finishes early takes the next part instead of
-/// idling while another works through a long share, and the last parts, which decide
-/// when the walk ends, are the short ones. With too few GOPs to share out that way, the
-/// plan is cut into K contiguous parts instead.
+/// `GOPCostModel` plans the work before decoding: parts are the runs of targets that share a
+/// keyframe (one GOP each, so no GOP is decoded twice), costliest first by the frames each
+/// must decode, so a worker that finishes early takes the next part instead of idling while
+/// another works through a long share, and the last parts, which decide when the walk ends,
+/// are the short ones. With too few GOPs to share out that way, the plan is cut into K
+/// contiguous parts instead. Without `workers`, K comes from the model too (the plan's runs
+/// and the cores; more workers than cores when time slicing evens out the tail), and cores
+/// that K workers would leave idle go to codec threads when the model predicts they pay.
 public struct TaskGroupExtractor: ThumbnailExtractor {
     public let name = "taskgroup"
-    public let summary = "K workers (default: one per core), each with its own decoder, taking GOPs from a shared queue"
+    public let summary = "K workers (default: from the plan's GOP runs and the cores), each with its own decoder, taking GOPs from a shared queue"
 
     public init() {}
 
+    /// The schedule for `request` on `cores` cores: the given worker count, or the model's best.
+    static func schedule(for request: ExtractionRequest, cores: Int) -> GOPCostModel.Schedule {
+        let frameTimes = request.probe.frameTimes
+        let model = GOPCostModel(targets: request.plan.distinctFrames.map { entry in
+            GOPCostModel.Target(frame: entry.target.frameIndex,
+                                keyframe: FrameTable.lastIndex(in: frameTimes, atOrBefore: entry.target.keyframePts) ?? 0)
+        })
+        if let workers = request.options.workers {
+            return model.schedule(workers: max(1, min(workers, model.targets.count)), cores: cores)
+        }
+        return model.bestSchedule(cores: cores)
+    }
+
     public func extract(_ request: ExtractionRequest, into delivery: ThumbnailDelivery) async throws {
         let frames = request.plan.distinctFrames
-        let workers = max(1, min(request.options.workers ?? ProcessInfo.processInfo.activeProcessorCount, frames.count))
-        let queue = PartQueue(Self.parts(of: frames.map { (frame: $0.target.framePts, keyframe: $0.target.keyframePts) },
-                                         workers: workers))
+        let schedule = Self.schedule(for: request, cores: ProcessInfo.processInfo.activeProcessorCount)
+        let queue = PartQueue(schedule.parts)
+        var workerRequest = request
+        if schedule.codecThreads > 1 {
+            var options = request.options
+            options.decoder.threads = schedule.codecThreads
+            workerRequest = try request.with(options: options)
+        }
+        let decoding = workerRequest
         @Sendable func work() throws -> DecodeCounters {
-            var engine = try TargetDecoder(request: request)
+            let started = ResourceUsage.threadCPUSeconds
+            var engine = try TargetDecoder(request: decoding)
             while let part = queue.next() {
                 try engine.run(frames[part], policy: .whenKeyframeAhead, delivery: delivery)
             }
-            return engine.workDone
+            var counters = engine.workDone
+            // With codec threads the decoder's own threads do part of the work; this counts the worker's thread only.
+            counters.longestWorkerSeconds = ResourceUsage.threadCPUSeconds - started
+            counters.workers = 1
+            return counters
         }
         try await withThrowingTaskGroup(of: DecodeCounters.self) { group in
-            for _ in 1..<max(1, min(workers, queue.parts.count)) {
+            for _ in 1..<max(1, schedule.workers) {
                 group.addTask { try work() }
             }
             // The calling task is a worker too instead of waiting for the others: a child task
@@ -44,44 +71,19 @@ public struct TaskGroupExtractor: ThumbnailExtractor {
     /// The parts workers take, in the order they take them, for targets ascending by frame.
     /// Every target is in exactly one part; a part is a contiguous range of targets.
     static func parts(of targets: [(frame: Int64, keyframe: Int64)], workers: Int) -> [Range<Int>] {
-        let runs = keyframeRuns(of: targets.map(\.keyframe))
-        // Two parts per worker at least, or the queue cannot even out unequal GOPs.
-        guard workers > 1, runs.count >= 2 * workers else {
-            return contiguousParts(of: targets.map(\.keyframe), workers: workers)
-        }
-        // Decoding a run costs about the span from its keyframe to its last target.
-        func cost(_ run: Range<Int>) -> Int64 { targets[run.upperBound - 1].frame - targets[run.lowerBound].keyframe }
-        return runs.enumerated().sorted { (cost($0.element), -$0.offset) > (cost($1.element), -$1.offset) }.map(\.element)
+        GOPCostModel(targets: targets.map { GOPCostModel.Target(frame: Int($0.frame), keyframe: Int($0.keyframe)) })
+            .schedule(workers: workers, cores: workers).parts
     }
 
     /// Maximal runs of consecutive targets that share a keyframe.
     static func keyframeRuns(of keyframes: [Int64]) -> [Range<Int>] {
-        var runs: [Range<Int>] = []
-        var start = 0
-        for index in keyframes.indices.dropFirst() where keyframes[index] != keyframes[index - 1] {
-            runs.append(start..<index)
-            start = index
-        }
-        if !keyframes.isEmpty { runs.append(start..<keyframes.count) }
-        return runs
+        GOPCostModel(targets: keyframes.map { GOPCostModel.Target(frame: Int($0), keyframe: Int($0)) }).runs
     }
 
     /// Splits targets (ascending, given by their keyframes) into `workers` contiguous parts of
-    /// about equal size, moving each cut to the nearest keyframe change: a cut inside a GOP
-    /// makes two workers decode the start of the same GOP, which only pays when there are
-    /// fewer GOPs than workers.
+    /// about equal size, each cut moved to the nearest keyframe change.
     static func contiguousParts(of keyframes: [Int64], workers: Int) -> [Range<Int>] {
-        var cuts = [0]
-        for part in 1..<max(1, workers) {
-            let nominal = keyframes.count * part / workers
-            let low = max(cuts.last! + 1, keyframes.count * (part - 1) / workers + 1)
-            let high = keyframes.count * (part + 1) / workers
-            let boundaries = (low..<max(low, high)).filter { $0 > 0 && $0 < keyframes.count && keyframes[$0] != keyframes[$0 - 1] }
-            let cut = boundaries.min { abs($0 - nominal) < abs($1 - nominal) } ?? nominal
-            cuts.append(max(cuts.last!, cut))
-        }
-        cuts.append(keyframes.count)
-        return zip(cuts, cuts.dropFirst()).map { $0..<$1 }.filter { !$0.isEmpty }
+        GOPCostModel(targets: keyframes.map { GOPCostModel.Target(frame: Int($0), keyframe: Int($0)) }).contiguousParts(workers: workers)
     }
 }
 

@@ -6,6 +6,11 @@ public struct DecodeCounters: Sendable, Hashable {
     public var packetsRead = 0
     public var seeks = 0
     public var damagedFrames = 0
+    /// Parallel workers that decoded (0 from extractors that do not count them).
+    public var workers = 0
+    /// CPU seconds of the busiest worker's own thread (0 when not counted): the walk cannot end
+    /// before that worker's share is done.
+    public var longestWorkerSeconds = 0.0
 
     public init() {}
 
@@ -15,6 +20,8 @@ public struct DecodeCounters: Sendable, Hashable {
         sum.packetsRead += rhs.packetsRead
         sum.seeks += rhs.seeks
         sum.damagedFrames += rhs.damagedFrames
+        sum.workers += rhs.workers
+        sum.longestWorkerSeconds = max(lhs.longestWorkerSeconds, rhs.longestWorkerSeconds)
         return sum
     }
 }

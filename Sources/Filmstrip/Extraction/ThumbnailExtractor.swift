@@ -49,6 +49,11 @@ public struct ExtractionRequest: Sendable {
         self.canvas = canvas
     }
 
+    /// The same request with other options.
+    public func with(options: ExtractionOptions) throws(PlanError) -> ExtractionRequest {
+        try ExtractionRequest(path: path, probe: probe, plan: plan, size: size, options: options, canvas: canvas)
+    }
+
     /// The same request, scaling into `canvas`.
     public func scaling(into canvas: StripCanvas) -> ExtractionRequest {
         try! ExtractionRequest(path: path, probe: probe, plan: plan, size: size, options: options, canvas: canvas)

@@ -55,6 +55,15 @@ public struct Pipeline: Sendable {
         self.init(extractor: extractor, composer: composer)
     }
 
+    /// What `filmstrip strip` uses unless told otherwise: the fastest pipeline of the committed
+    /// results that makes the same bytes as `sequential+naive` from exact frames (the README's
+    /// "Defaults" says why; `DefaultPipelineTests` re-checks both against the results files).
+    public static var `default`: Pipeline { Pipeline(extractor: TaskGroupExtractor(), composer: FusedComposer()) }
+
+    /// The default pipeline's decoder setting: non-reference frames that are not shown are not
+    /// decoded. Nothing refers to them, so every shown frame has the same bytes.
+    public static let defaultSkipsNonReferenceFrames = true
+
     public var name: String { "\(extractor.name)+\(composer.name)" }
     public var isFused: Bool { composer is FusedComposer }
 

@@ -6,6 +6,8 @@ public enum ChartKind: String, Sendable, Hashable, CaseIterable {
     case timeVersusFrameCount = "time-vs-frame-count"
     /// Composition throughput in GB/s of strip bytes per composer, with the memcpy floor.
     case compositionThroughput = "composition-throughput"
+    /// Speed-up against workers with the ideal line and the bound from the runs' CPU time.
+    case scaling = "scaling"
     /// The same configurations on each machine, side by side.
     case machineComparison = "machine-comparison"
 }

@@ -72,6 +72,10 @@ public struct Plotter: Sendable {
                 outcomes.append(make(samples.filter { $0.machine == machine }, machine, stem))
             }
         }
+        for machine in machines {
+            let stem = machines.count == 1 ? ChartKind.scaling.rawValue : "\(ChartKind.scaling.rawValue)-\(PlotText.fileStem(machine))"
+            outcomes.append(ScalingChart.make(rows.filter { $0.run.machine.name == machine }, machine: machine, stem: stem))
+        }
         outcomes.append(MachineComparisonChart.make(samples, stem: ChartKind.machineComparison.rawValue))
         return outcomes
     }

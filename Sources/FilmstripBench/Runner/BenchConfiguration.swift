@@ -95,7 +95,7 @@ public struct BenchConfiguration: Sendable, Hashable, Codable {
     func stripArguments(folder: String) -> [String] {
         ["strip", videoPath ?? "", "-o", "\(folder)/strip.png", "--count", "\(frameCount)", "--height", "\(thumbHeight)",
          "--extractor", extractor, "--composer", composer, "--accuracy", accuracy, "--threads", "\(decoderThreads)"]
-            + (skipNonReference ? ["--skip-non-reference"] : []) + (skipLoopFilter ? ["--skip-loop-filter"] : [])
+            + [skipNonReference ? "--skip-non-reference" : "--no-skip-non-reference"] + (skipLoopFilter ? ["--skip-loop-filter"] : [])
             + (workers.map { ["--workers", "\($0)"] } ?? [])
     }
 

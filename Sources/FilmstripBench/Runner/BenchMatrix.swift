@@ -1,3 +1,4 @@
+import Foundation
 import Filmstrip
 
 /// What a benchmark run measures, before it is expanded into configurations.
@@ -198,12 +199,18 @@ public struct BenchMatrix: Sendable, Hashable {
 
     /// The questions the seed's case asks, on the 1080p videos at 64 px high:
     /// - exact, 500 thumbnails: every extractor that scales (fused) with its decoder options,
-    ///   `taskgroup` with 1, 2 and 4 workers (single-threaded codec) for the scaling curve;
+    ///   `taskgroup` over `workerSweep` (single-threaded codec) for the scaling chart;
     /// - exact, 50 thumbnails: the best candidates again, for peak memory against 500;
     /// - exact and keyframe, 20 thumbnails, and keyframe at 500: the per-target strategies;
     /// - with `peers`, the ffmpeg CLI, ffmpegthumbnailer and the decode floors beside them,
     ///   and filmstrip's command line at 500 exact with the loop filter skipped;
     /// - the short- and long-GOP variants with the leading candidates only.
+    /// Worker counts of the scaling curve: 1, 2, 4, 8, 16 up to the cores, and twice the cores
+    /// (more workers than cores even out the GOP runs' tail by time slicing).
+    static func workerSweep(cores: Int) -> [Int] {
+        [1, 2, 4, 8, 16].filter { $0 <= cores } + [2 * max(1, cores)]
+    }
+
     func seedStudyConfigurations(videoPaths: [String: String]) -> [BenchConfiguration] {
         func pipeline(_ extractor: String, _ videoID: String, _ count: Int, _ accuracy: String, threads: Int = 1,
                       skip: Bool = false, loopFilter: Bool = false, workers: Int? = nil) -> BenchConfiguration {
@@ -216,9 +223,9 @@ public struct BenchMatrix: Sendable, Hashable {
             pipeline("taskgroup", seed, 500, "exact"),
             pipeline("taskgroup", seed, 500, "exact", skip: true),
             pipeline("taskgroup", seed, 500, "exact", skip: true, loopFilter: true),
-            pipeline("taskgroup", seed, 500, "exact", workers: 1),
-            pipeline("taskgroup", seed, 500, "exact", workers: 2),
-            pipeline("taskgroup", seed, 500, "exact", workers: 4),
+        ] + Self.workerSweep(cores: ProcessInfo.processInfo.activeProcessorCount).map {
+            pipeline("taskgroup", seed, 500, "exact", workers: $0)
+        } + [
             pipeline("forward", seed, 500, "exact"),
             pipeline("forward", seed, 500, "exact", threads: 0),
             pipeline("forward", seed, 500, "exact", threads: 0, skip: true),

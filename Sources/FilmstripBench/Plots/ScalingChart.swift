@@ -1,0 +1,98 @@
+/// Chart 5: speed-up against workers, one line per configuration swept over worker counts
+/// (the seed study's `taskgroup` at 1, 2, 4, … workers), with the ideal line (one core per
+/// worker up to the machine's cores) and, dashed, the measured bound: the one-worker time
+/// over the time the run's own CPU time would take spread evenly over the cores it could use.
+/// The gap between a line and its bound is balance and waiting; the gap between the bound
+/// and the ideal is CPU time that grew with workers (the machine's shared caches and
+/// memory, or duplicated decoding).
+///
+/// Rows with `workers=auto` are left out: what `auto` means depends on the commit.
+enum ScalingChart {
+    /// A configuration without its worker count: the points of one line.
+    struct Series: Hashable, Comparable {
+        var pipeline: String
+        var options: [String: String]
+        var video: String
+        var frameCount: Int
+        var accuracy: String
+
+        static func < (lhs: Series, rhs: Series) -> Bool { lhs.label < rhs.label }
+
+        var label: String {
+            let options = KeyValueList.encode(options.filter { ["skip-nonref", "threads", "skip-loop-filter"].contains($0.key) })
+            return "\(pipeline) [\(options)] \(video) ×\(frameCount) \(accuracy)"
+        }
+    }
+
+    /// One worker count of a series: speed-up over one worker (median and 95 % CI) and the bound.
+    struct Point: Equatable {
+        var workers: Int
+        var speedup: PlotPoint
+        var bound: Double
+    }
+
+    /// The lines `rows` (one machine) hold: every series measured at one worker and at least one other count.
+    static func points(_ rows: [RawResultRow]) -> [Series: [Point]] {
+        let swept = rows.filter { $0.status == .ok && $0.phase == .total && $0.wallSeconds != nil && Int($0.options["workers"] ?? "") != nil }
+        let bySeries = Dictionary(grouping: swept) { row in
+            Series(pipeline: row.pipeline, options: row.options.filter { $0.key != "workers" }, video: row.video.id,
+                   frameCount: row.frameCount, accuracy: row.accuracy)
+        }
+        var result: [Series: [Point]] = [:]
+        for (series, rows) in bySeries {
+            let byWorkers = Dictionary(grouping: rows) { Int($0.options["workers"]!)! }
+            guard byWorkers.count >= 2, let one = byWorkers[1], let oneWorker = SampleStatistics(one.compactMap(\.wallSeconds))?.median,
+                  oneWorker > 0 else { continue }
+            let cores = rows[0].run.machine.logicalCores
+            result[series] = byWorkers.keys.sorted().compactMap { workers in
+                let rows = byWorkers[workers]!
+                guard let wall = PlotPoint(samples: rows.compactMap(\.wallSeconds)), wall.low > 0,
+                      let cpu = SampleStatistics(rows.compactMap { row in row.cpuUserSeconds.map { $0 + (row.cpuSysSeconds ?? 0) } })?.median,
+                      cpu > 0 else { return nil }
+                let speedup = PlotPoint(median: oneWorker / wall.median, low: oneWorker / wall.high, high: oneWorker / wall.low)
+                return Point(workers: workers, speedup: speedup, bound: oneWorker / (cpu / Double(min(workers, max(1, cores)))))
+            }
+        }
+        return result.filter { $0.value.count >= 2 }
+    }
+
+    static func make(_ rows: [RawResultRow], machine: String, stem: String) -> ChartOutcome {
+        let lines = points(rows)
+        guard !lines.isEmpty, let cores = rows.first?.run.machine.logicalCores else {
+            return .skipped(.scaling, reason: "no configuration of machine \(machine) was run at 1 worker and another worker count")
+        }
+        let series = lines.keys.sorted()
+        var blocks: [String] = []
+        for line in series {
+            var block = "# \(line.label): workers, speed-up median, CI low, CI high, measured bound\n"
+            for point in lines[line]! {
+                block += "\(point.workers) \(point.speedup.columns) \(PlotText.number(point.bound))\n"
+            }
+            blocks.append(block)
+        }
+        let largest = lines.values.flatMap { $0.map(\.workers) }.max()!
+        var plots: [String] = []
+        for (index, line) in series.enumerated() {
+            let file = index == 0 ? PlotText.quoted("\(stem).dat") : "\"\""
+            plots.append("\(file) index \(index) using 1:2:3:4 with yerrorlines lw 2 pt 7 lc \(index + 1) title \(PlotText.quoted(line.label))")
+            plots.append("\"\" index \(index) using 1:5 with linespoints dt 2 lw 1 pt 6 lc \(index + 1) title \(PlotText.quoted("bound: CPU time over the cores"))")
+        }
+        plots.append("ideal(x) with lines lc rgb \"#888888\" lw 1 title \(PlotText.quoted("ideal: min(workers, \(cores) cores)"))")
+        let title = "Speed-up against workers over one worker, machine \(machine) (\(cores) cores)"
+        let body = """
+            ideal(x) = x < \(cores) ? x : \(cores)
+            set logscale x 2
+            set xrange [1:\(max(2, largest))]
+            set yrange [0:*]
+            set samples 400
+            set grid xtics ytics
+            set key below left Left reverse
+            set title \(PlotText.quoted(title))
+            set xlabel "workers (log scale)"
+            set ylabel "speed-up: one-worker median / median (95 % CI)"
+            plot \(plots.joined(separator: ", \\\n     "))
+            """
+        return .chart(Chart(kind: .scaling, stem: stem, title: title, data: blocks.joined(separator: "\n\n"), body: body,
+                            height: 620 + 20 * 2 * series.count))
+    }
+}
