@@ -7,7 +7,7 @@ struct FilmstripCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "filmstrip",
         abstract: "Video thumbnail strips, and a benchmark of the ways to make them.",
-        subcommands: [Strip.self, Info.self, Fixtures.self, Bench.self, BenchRun.self, Compare.self, Plot.self]
+        subcommands: [Strip.self, Sprite.self, Info.self, Fixtures.self, Bench.self, BenchRun.self, Compare.self, Plot.self]
     )
 }
 
@@ -18,7 +18,10 @@ func failWithMessage(_ message: String) -> ExitCode {
 }
 
 /// Prints `error` as one line on stderr and exits non-zero: bad input never gets a stack trace.
-func failWithMessage(_ error: any Error) -> ExitCode {
+func failWithMessage(_ error: any Error) -> ExitCode { failWithMessage(oneLineMessage(error)) }
+
+/// `error` as one line for people.
+func oneLineMessage(_ error: any Error) -> String {
     let message: String
     switch error {
     case let error as MediaError: message = error.description
@@ -29,7 +32,7 @@ func failWithMessage(_ error: any Error) -> ExitCode {
         message = path + error.localizedDescription
     default: message = String(describing: error)
     }
-    return failWithMessage(message)
+    return message
 }
 
 extension String {

@@ -11,13 +11,24 @@ public enum ImageEncoder {
         }
         // mjpeg's qscale runs from 2 (best) to 31 (worst).
         let qscale = 2 + (100 - min(max(quality, 1), 100)) * 29 / 99
-        return try encode(image, codecID: AV_CODEC_ID_MJPEG, pixelFormat: AV_PIX_FMT_YUVJ444P, qscale: qscale)
+        return try encode(image, codec: avcodec_find_encoder(AV_CODEC_ID_MJPEG), pixelFormat: AV_PIX_FMT_YUVJ444P, qscale: qscale)
     }
 
-    private static func encode(_ image: Image, codecID: AVCodecID, pixelFormat: AVPixelFormat,
+    /// Lossy WebP bytes of `image` (alpha dropped) through libavcodec's libwebp encoder,
+    /// `quality` 0 (smallest) to 100 (best). WebP allows at most 16383 pixels a side.
+    public static func webp(_ image: Image, quality: Int = 80) throws(FFmpegError) -> [UInt8] {
+        guard image.width <= 16_383, image.height <= 16_383 else {
+            throw FFmpegError(code: filmstrip_averror(EINVAL), call: "WebP encoding of a \(image.width)x\(image.height) image (WebP allows at most 16383 px a side)")
+        }
+        // libwebp reads its quality from global_quality in lambda units.
+        return try encode(image, codec: avcodec_find_encoder_by_name("libwebp"), pixelFormat: AV_PIX_FMT_YUV420P,
+                          qscale: min(max(quality, 0), 100))
+    }
+
+    private static func encode(_ image: Image, codec: UnsafePointer<AVCodec>?, pixelFormat: AVPixelFormat,
                                qscale: Int) throws(FFmpegError) -> [UInt8] {
         FFmpegLogging.configure()
-        guard let codec = avcodec_find_encoder(codecID) else {
+        guard let codec else {
             throw FFmpegError(code: filmstrip_averror_encoder_not_found(), call: "avcodec_find_encoder")
         }
         var context = avcodec_alloc_context3(codec)

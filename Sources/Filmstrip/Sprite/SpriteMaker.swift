@@ -1,0 +1,151 @@
+import Foundation
+
+/// What one video's sprite run made.
+public struct SpriteReport: Sendable {
+    public let durationSeconds: Double
+    public let timing: SpriteTiming
+    public let grid: SpriteGrid
+    public let accuracy: Accuracy
+    /// The largest distance between a cue's start and the start of the frame its tile shows.
+    public let worstErrorSeconds: Double
+    /// Thumbnails shown by a neighbouring frame because their own could not be decoded.
+    public let substituted: Int
+    public let framesDecoded: Int
+}
+
+/// Makes one video's thumbnails once and writes every requested format from them.
+///
+/// One decode: the plan's frames are scaled straight into one grid strip `columns` wide
+/// (`taskgroup` extractor, `fused` composer); sheet `k` is the strip's k-th band of `rows`
+/// rows, padded to a full sheet; BIF's per-thumbnail JPEGs are cut from the same strip.
+/// Every file is written under a temporary name and renamed; images first, then the
+/// indexes that name them, so an index on disk always points at complete images.
+public struct SpriteMaker: Sendable {
+    public let settings: SpriteSettings
+
+    public init(settings: SpriteSettings) { self.settings = settings }
+
+    public func make(_ target: SpriteTarget, onProgress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> SpriteReport {
+        let probe = try VideoProbe(path: target.input)
+        let timing = try SpriteTiming(durationSeconds: probe.duration.seconds, spacing: settings.spacing)
+        let accuracy = settings.accuracy ?? timing.defaultAccuracy
+        let plan = try SamplePlan(probe: probe, timing: timing, accuracy: accuracy)
+        let request = try ExtractionRequest(path: target.input, probe: probe, plan: plan, size: settings.size,
+                                            options: ExtractionOptions(workers: settings.workers))
+        let (width, height) = request.thumbnailPixels
+        let grid = SpriteGrid(tile: PixelSize(width: width, height: height), columns: settings.columns, rows: settings.rows, count: plan.count)
+        let pipeline = Pipeline(extractor: TaskGroupExtractor(), composer: FusedComposer())
+        let result = try await pipeline.run(request, options: grid.stripOptions, onProgress: onProgress)
+        try Task.checkCancellation()
+        let strip = result.strip
+        try write(target, strip: strip, layout: result.layout, timing: timing, grid: grid, accuracy: accuracy)
+        let worst = result.thumbnails.map { abs(($0.actualTime.seconds - $0.requestedTime.seconds).doubleValue) }.max() ?? 0
+        return SpriteReport(durationSeconds: probe.durationSeconds, timing: timing, grid: grid, accuracy: accuracy,
+                            worstErrorSeconds: worst, substituted: result.thumbnails.filter(\.substituted).count,
+                            framesDecoded: result.counters.framesDecoded)
+    }
+
+    private func write(_ target: SpriteTarget, strip: Image, layout: StripLayout, timing: SpriteTiming,
+                       grid: SpriteGrid, accuracy: Accuracy) throws {
+        let formats = Set(settings.formats)
+        let sheets = (0..<grid.sheetCount).map { grid.sheet($0, from: strip) }
+        let needsJPEGSheets = formats.contains(.jellyfin) || (settings.image == .jpeg && (formats.contains(.vtt) || settings.html))
+        let jpegSheets = needsJPEGSheets ? try sheets.map { try ImageEncoder.jpeg($0, quality: settings.jpegQuality) } : []
+        // The track's own sheets as bytes (PNG is written straight from the image instead).
+        let trackSheets: [[UInt8]]
+        switch settings.image {
+        case .jpeg: trackSheets = jpegSheets
+        case .webp: trackSheets = formats.contains(.vtt) || settings.html ? try sheets.map { try ImageEncoder.webp($0, quality: settings.imageQuality) } : []
+        case .png: trackSheets = []
+        }
+        if formats.contains(.vtt) {
+            try FileManager.default.createDirectory(atPath: target.vttFolder, withIntermediateDirectories: true)
+            for (index, sheet) in sheets.enumerated() {
+                let path = target.vttSheet(index, image: settings.image)
+                if settings.image == .png {
+                    try StripWriter.write(sheet, to: path, format: .png)
+                } else {
+                    try StripWriter.writeAtomically(trackSheets[index], to: path)
+                }
+            }
+            let text = SpriteIndex.webVTT(timing: timing, grid: grid) { SpriteTarget.vttSheetName($0, image: settings.image) }
+            try StripWriter.writeAtomically(Array(text.utf8), to: target.vttIndex)
+        }
+        if formats.contains(.jellyfin) {
+            let resolution = SpriteTarget.trickplayResolution(width: grid.tile.width, columns: grid.columns, rows: grid.rows)
+            try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: target.trickplayFolder).appendingPathComponent(resolution).path,
+                                                    withIntermediateDirectories: true)
+            for (index, bytes) in jpegSheets.enumerated() {
+                try StripWriter.writeAtomically(bytes, to: target.trickplaySheet(index, width: grid.tile.width, columns: grid.columns, rows: grid.rows))
+            }
+            let folderURL = resolution.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? resolution
+            let text = SpriteIndex.hlsPlaylist(timing: timing, grid: grid) { "\(folderURL)/\($0).jpg" }
+            try StripWriter.writeAtomically(Array(text.utf8), to: target.trickplayPlaylist(width: grid.tile.width, columns: grid.columns, rows: grid.rows))
+        }
+        if formats.contains(.bif) {
+            try FileManager.default.createDirectory(atPath: target.outputFolder, withIntermediateDirectories: true)
+            let images = try layout.destinations.prefix(timing.count).map { try ImageEncoder.jpeg(strip.cropped(to: $0), quality: settings.jpegQuality) }
+            try StripWriter.writeAtomically(SpriteIndex.bif(timing: timing, images: images), to: target.bif)
+        }
+        if settings.html {
+            try FileManager.default.createDirectory(atPath: target.outputFolder, withIntermediateDirectories: true)
+            let pages = settings.image == .png ? try sheets.map { try Self.pngBytes($0) } : trackSheets
+            let note = "\(timing.count) thumbnails, one every \(SpriteIndex.decimal(milliseconds: timing.intervalMilliseconds)) s, \(grid.tile.width)x\(grid.tile.height) px, accuracy \(accuracy)"
+            let page = SpriteIndex.html(title: target.name, note: note, timing: timing, grid: grid, sheets: pages, mimeType: settings.image.mimeType)
+            try StripWriter.writeAtomically(Array(page.utf8), to: target.html)
+        }
+    }
+
+    /// PNG bytes for the HTML page, through the streaming writer and a scratch file.
+    private static func pngBytes(_ image: Image) throws -> [UInt8] {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("filmstrip-sheet-\(UUID().uuidString).png").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try StripWriter.write(image, to: scratch, format: .png)
+        return Array(try Data(contentsOf: URL(fileURLWithPath: scratch)))
+    }
+
+    /// True when every requested output exists, is newer than the video, and every image
+    /// its index names exists: then the run for this video can be skipped. Outputs are only
+    /// ever renamed into place complete, images before their index, so an index that is
+    /// there is whole and so are the images it names.
+    public func outputsAreCurrent(for target: SpriteTarget) -> Bool {
+        guard let inputTime = Self.modificationTime(target.input) else { return false }
+        func current(_ path: String) -> Bool { (Self.modificationTime(path) ?? .distantPast) >= inputTime }
+        func namesExisting(_ index: String, folder: String, reference: (Substring) -> Substring?) -> Bool {
+            guard current(index), let text = try? String(contentsOfFile: index, encoding: .utf8) else { return false }
+            let names = text.split(separator: "\n").compactMap(reference)
+            return !names.isEmpty && names.allSatisfy { name in
+                let decoded = String(name).removingPercentEncoding ?? String(name)
+                return FileManager.default.fileExists(atPath: URL(fileURLWithPath: folder).appendingPathComponent(decoded).path)
+            }
+        }
+        for format in settings.formats {
+            switch format {
+            case .vtt:
+                guard namesExisting(target.vttIndex, folder: target.vttFolder, reference: { line in
+                    line.contains("#xywh=") ? line.split(separator: "#").first : nil
+                }) else { return false }
+            case .jellyfin:
+                // The playlist's name holds the thumbnail width, known before probing only when --width is given.
+                let suffix = " - \(settings.columns)x\(settings.rows).m3u8"
+                let names: [String]
+                if case .width(let width) = settings.size {
+                    names = ["\(SpriteTarget.trickplayResolution(width: width, columns: settings.columns, rows: settings.rows)).m3u8"]
+                } else {
+                    names = ((try? FileManager.default.contentsOfDirectory(atPath: target.trickplayFolder)) ?? []).filter { $0.hasSuffix(suffix) }
+                }
+                guard names.contains(where: { name in
+                    namesExisting(URL(fileURLWithPath: target.trickplayFolder).appendingPathComponent(name).path, folder: target.trickplayFolder,
+                                  reference: { $0.hasPrefix("#") || $0.isEmpty ? nil : $0 })
+                }) else { return false }
+            case .bif:
+                guard current(target.bif) else { return false }
+            }
+        }
+        return !settings.html || current(target.html)
+    }
+
+    static func modificationTime(_ path: String) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+    }
+}
