@@ -7,7 +7,7 @@ struct FilmstripCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "filmstrip",
         abstract: "Video thumbnail strips, and a benchmark of the ways to make them.",
-        subcommands: [Strip.self, Sprite.self, Info.self, Fixtures.self, Bench.self, BenchRun.self, Compare.self, Plot.self]
+        subcommands: [Strip.self, Sprite.self, SpriteBenchCommand.self, Info.self, Fixtures.self, Bench.self, BenchRun.self, Compare.self, Plot.self]
     )
 }
 

@@ -112,27 +112,5 @@ enum SpriteParsers {
     }
 
     /// An image file (JPEG, WebP, PNG) decoded by FFmpeg into RGBA at its own size.
-    static func decodeImage(_ path: String) throws -> Image {
-        var decoded: Image?
-        let input = try InputFile(path: path)
-        let decoder = try Decoder(for: input)
-        var packet = Packet()
-        var frame = Frame()
-        var scaler = Scaler(filter: .point)
-        func drain() throws {
-            while case .frame = decoder.receive(into: &frame), decoded == nil {
-                var image = Image(width: frame.width, height: frame.height)
-                try scaler.scale(frame, into: &image)
-                decoded = image
-            }
-        }
-        while try input.read(into: &packet) == .packet {
-            while decoder.send(packet) == .full { try drain() }
-            try drain()
-        }
-        decoder.sendEndOfStream()
-        try drain()
-        guard let decoded else { throw ParseError(description: "\(path): no picture") }
-        return decoded
-    }
+    static func decodeImage(_ path: String) throws -> Image { try ImageDecoder.decode(path: path) }
 }

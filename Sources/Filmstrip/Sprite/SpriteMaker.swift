@@ -16,7 +16,8 @@ public struct SpriteReport: Sendable {
 /// Makes one video's thumbnails once and writes every requested format from them.
 ///
 /// One decode: the plan's frames are scaled straight into one grid strip `columns` wide
-/// (`taskgroup` extractor, `fused` composer); sheet `k` is the strip's k-th band of `rows`
+/// (`taskgroup` extractor, `fused` composer; frames that are neither shown nor referred to
+/// are not decoded); sheet `k` is the strip's k-th band of `rows`
 /// rows, padded to a full sheet; BIF's per-thumbnail JPEGs are cut from the same strip.
 /// Every file is written under a temporary name and renamed; images first, then the
 /// indexes that name them, so an index on disk always points at complete images.
@@ -31,7 +32,7 @@ public struct SpriteMaker: Sendable {
         let accuracy = settings.accuracy ?? timing.defaultAccuracy
         let plan = try SamplePlan(probe: probe, timing: timing, accuracy: accuracy)
         let request = try ExtractionRequest(path: target.input, probe: probe, plan: plan, size: settings.size,
-                                            options: ExtractionOptions(workers: settings.workers))
+                                            options: ExtractionOptions(skipNonReferenceFrames: true, workers: settings.workers))
         let (width, height) = request.thumbnailPixels
         let grid = SpriteGrid(tile: PixelSize(width: width, height: height), columns: settings.columns, rows: settings.rows, count: plan.count)
         let pipeline = Pipeline(extractor: TaskGroupExtractor(), composer: FusedComposer())
