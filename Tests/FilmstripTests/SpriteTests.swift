@@ -1,3 +1,4 @@
+import CLITestSupport
 import Filmstrip
 import Foundation
 import Testing
@@ -140,6 +141,48 @@ struct SpriteTests {
         }
     }
 
+    static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    @Test("the HTML page in headless Chromium: the preview shows the cue's tile for the time in the address",
+          .enabled(if: chromium != nil, "apt-get install chromium to run it"))
+    func htmlInChromium() throws {
+        let video = try TestSupport.video("h264-360p-20s")
+        let (folder, name) = try Self.run(video, ["--interval", "1", "--tile", "5x4", "--width", "160", "--html", "--accuracy", "exact"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let page = "file://\(folder.appendingPathComponent("\(name).html").path)#t=12.3"
+        let browser = Process()
+        browser.executableURL = URL(fileURLWithPath: Self.chromium!)
+        browser.arguments = ["--headless=new", "--no-sandbox", "--disable-gpu", "--dump-dom", page]
+        let output = Pipe()
+        browser.standardOutput = output
+        browser.standardError = FileHandle.nullDevice
+        try browser.run()
+        let dom = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        browser.waitUntilExit()
+        // Cue 12 (12 s to 13 s) is tile 12 of the 5x4 sheet: column 2, row 2.
+        #expect(dom.contains("0:12.300 (cue 0:12.000 to 0:13.000)"), "the script ran")
+        #expect(dom.contains("background-position: -320px -180px"), "the preview shows tile 12")
+    }
+
+    @Test("strip --interval sets the count, --quality the JPEG's quality")
+    func stripIntervalAndQuality() throws {
+        let folder = try TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try TestSupport.video("h264-180p-3s")
+        var sizes: [Int] = []
+        for quality in ["20", "95"] {
+            let path = folder.appendingPathComponent("strip-\(quality).jpg").path
+            let result = try TestSupport.runCLI(["strip", video, "-o", path, "--interval", "0.5", "--quality", quality])
+            #expect(result.status == 0 && result.standardOutput.contains("6 thumbnails"), "\(result.standardOutput)\(result.standardError)")
+            let strip = try ImageDecoder.decode(path: path)
+            #expect(strip.width == 6 * 114 && strip.height == 64)
+            sizes.append(try Data(contentsOf: URL(fileURLWithPath: path)).count)
+        }
+        #expect(sizes[0] < sizes[1])
+        let bad = try TestSupport.runCLI(["strip", video, "-o", folder.appendingPathComponent("bad.jpg").path, "--quality", "0"])
+        #expect(bad.status != 0 && bad.standardError.contains("quality"))
+    }
+
     @Test("all three formats on every real-world video", .enabled(if: RealWorldVideos.available), arguments: RealWorldVideos.names)
     func realWorld(name: String) throws {
         let video = RealWorldVideos.folder.appendingPathComponent(name).path
@@ -237,6 +280,36 @@ struct SpriteLibraryTests {
         #expect(["a.mp4", "b.webm", "season 1/c.mp4"].map { SpriteLibrary.shard(of: $0, count: 2) } == [
             SpriteLibrary.shard(of: "a.mp4", count: 2), SpriteLibrary.shard(of: "b.webm", count: 2), SpriteLibrary.shard(of: "season 1/c.mp4", count: 2),
         ])
+    }
+
+    @Test("a run killed part way leaves only whole files, and the same command then finishes the job")
+    func interrupted() throws {
+        let video = try TestSupport.video("h264-360p-20s"), output = try TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let arguments = ["sprite", video, "-o", output.path, "--interval", "0.1", "--tile", "2x2", "--width", "64", "--format", "vtt,bif"]
+        // Killed at growing delays, so some kills land while files are being written.
+        for delay in [200_000, 500_000, 800_000, 1_100_000] as [useconds_t] {
+            let (process, _, _) = try CLIProcess.start(arguments + ["--force"])
+            usleep(delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        let name = URL(fileURLWithPath: video).deletingPathExtension().lastPathComponent
+        let track = output.appendingPathComponent(name)
+        for file in Self.files(under: output) where !URL(fileURLWithPath: file).lastPathComponent.hasPrefix(".") {
+            let data = try Data(contentsOf: output.appendingPathComponent(file))
+            if file.hasSuffix(".jpg") { #expect(data.prefix(2) == Data([0xFF, 0xD8]) && data.suffix(2) == Data([0xFF, 0xD9]), "\(file) whole") }
+            if file.hasSuffix(".vtt") {
+                for cue in try SpriteParsers.webVTT(String(decoding: data, as: UTF8.self)) {
+                    #expect(FileManager.default.fileExists(atPath: track.appendingPathComponent(cue.sheet).path), "the index names only written sheets")
+                }
+            }
+            if file.hasSuffix(".bif") { _ = try SpriteParsers.bif(data) }
+        }
+        let again = try TestSupport.runCLI(arguments)
+        #expect(again.status == 0 && again.standardOutput.contains("1 made"), "\(again.standardOutput) \(again.standardError)")
+        #expect(try SpriteParsers.webVTT(String(contentsOf: track.appendingPathComponent("thumbnails.vtt"), encoding: .utf8)).count == 200)
+        #expect(try SpriteParsers.bif(Data(contentsOf: output.appendingPathComponent("\(name).bif"))).images.count == 200)
     }
 
     @Test("bad requests fail with one line and write nothing", arguments: [

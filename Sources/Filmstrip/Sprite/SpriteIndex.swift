@@ -114,7 +114,9 @@ public enum SpriteIndex {
           const box = bar.getBoundingClientRect();
           show(Math.max(0, Math.min(duration - 1, Math.floor(duration * (e.clientX - box.left) / box.width))));
         });
-        show(0);
+        // "#t=SECONDS" in the address shows that time first (for looking at one cue, and for tests).
+        const start = /^#t=([0-9.]+)$/.exec(location.hash);
+        show(start ? Math.max(0, Math.min(duration - 1, Math.floor(parseFloat(start[1]) * 1000))) : 0);
         </script>
         </body></html>
 
