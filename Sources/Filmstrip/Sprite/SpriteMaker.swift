@@ -18,7 +18,7 @@ public struct SpriteReport: Sendable {
 /// One decode: the plan's frames are scaled straight into one grid strip `columns` wide
 /// (`taskgroup` extractor, `fused` composer; frames that are neither shown nor referred to
 /// are not decoded); sheet `k` is the strip's k-th band of `rows`
-/// rows, padded to a full sheet; BIF's per-thumbnail JPEGs are cut from the same strip.
+/// rows, padded to a full sheet; BIF's per-thumbnail JPEGs are cut from the sheets.
 /// Every file is written under a temporary name and renamed; images first, then the
 /// indexes that name them, so an index on disk always points at complete images.
 public struct SpriteMaker: Sendable {
@@ -38,15 +38,14 @@ public struct SpriteMaker: Sendable {
         let pipeline = Pipeline(extractor: TaskGroupExtractor(), composer: FusedComposer())
         let result = try await pipeline.run(request, options: grid.stripOptions, onProgress: onProgress)
         try Task.checkCancellation()
-        let strip = result.strip
-        try write(target, strip: strip, layout: result.layout, timing: timing, grid: grid, accuracy: accuracy)
+        try write(target, strip: result.pixels, timing: timing, grid: grid, accuracy: accuracy)
         let worst = result.thumbnails.map { abs(($0.actualTime.seconds - $0.requestedTime.seconds).doubleValue) }.max() ?? 0
         return SpriteReport(durationSeconds: probe.durationSeconds, timing: timing, grid: grid, accuracy: accuracy,
                             worstErrorSeconds: worst, substituted: result.thumbnails.filter(\.substituted).count,
                             framesDecoded: result.counters.framesDecoded)
     }
 
-    private func write(_ target: SpriteTarget, strip: Image, layout: StripLayout, timing: SpriteTiming,
+    private func write(_ target: SpriteTarget, strip: some PixelRows, timing: SpriteTiming,
                        grid: SpriteGrid, accuracy: Accuracy) throws {
         let formats = Set(settings.formats)
         let sheets = (0..<grid.sheetCount).map { grid.sheet($0, from: strip) }
@@ -85,7 +84,9 @@ public struct SpriteMaker: Sendable {
         }
         if formats.contains(.bif) {
             try FileManager.default.createDirectory(atPath: target.outputFolder, withIntermediateDirectories: true)
-            let images = try layout.destinations.prefix(timing.count).map { try ImageEncoder.jpeg(strip.cropped(to: $0), quality: settings.jpegQuality) }
+            let images = try (0..<timing.count).map { index in
+                try ImageEncoder.jpeg(sheets[grid.sheet(ofThumbnail: index)].cropped(to: grid.rectangle(ofThumbnail: index)), quality: settings.jpegQuality)
+            }
             try StripWriter.writeAtomically(SpriteIndex.bif(timing: timing, images: images), to: target.bif)
         }
         if settings.html {

@@ -32,12 +32,22 @@ public struct SpriteGrid: Sendable, Hashable {
     /// cells are the sheets' rows, so sheet `k` is the strip's band of rows `k·rows…`.
     public var stripOptions: StripOptions { StripOptions(columns: columns, gap: 0, background: .black) }
 
-    /// Sheet `sheet` cut from `strip` (made with `stripOptions`), padded to the full sheet size.
-    public func sheet(_ sheet: Int, from strip: Image) -> Image {
-        let top = sheet * rows * tile.height
-        let band = PixelRect(x: 0, y: top, width: strip.width, height: min(rows * tile.height, strip.height - top))
+    /// Sheet `sheet` cut from `strip` (made with `stripOptions`), padded to the full sheet
+    /// size: rows are converted where they lie (a fused pipeline's RGB canvas included),
+    /// so the whole strip is never copied.
+    public func sheet(_ sheet: Int, from strip: some PixelRows) -> Image {
         var image = Image(width: sheetSize.width, height: sheetSize.height, fill: (0, 0, 0, 255))
-        image.paste(strip.cropped(to: band), atX: 0, y: 0)
+        let top = sheet * rows * tile.height
+        let bandRows = max(0, min(rows * tile.height, strip.height - top)), width = min(strip.width, sheetSize.width)
+        let targetStride = image.bytesPerRow
+        strip.withUnsafePixels { first in
+            image.pixels.withUnsafeMutableBytes { target in
+                for y in 0..<bandRows {
+                    PixelFormat.rgba.copy(width, from: first + (top + y) * strip.bytesPerRow, in: strip.pixelFormat,
+                                          to: target.baseAddress! + y * targetStride)
+                }
+            }
+        }
         return image
     }
 }
