@@ -20,7 +20,8 @@ enum SpriteParsers {
         guard text.hasSuffix("\n") else { throw ParseError(description: "no final newline") }
         let blocks = text.dropLast().components(separatedBy: "\n\n")
         guard blocks.first == "WEBVTT" else { throw ParseError(description: "no WEBVTT header") }
-        return try blocks.dropFirst().map { block in
+        // NOTE blocks (comments) may come before the cues.
+        return try blocks.dropFirst().filter { !$0.hasPrefix("NOTE ") && $0 != "NOTE" }.map { block in
             let lines = block.split(separator: "\n", omittingEmptySubsequences: false)
             guard lines.count == 2 else { throw ParseError(description: "cue block of \(lines.count) lines: \(block)") }
             let times = lines[0].components(separatedBy: " --> ")

@@ -4,8 +4,10 @@ import Foundation
 public enum SpriteIndex {
     /// A WebVTT thumbnail track: one cue per thumbnail, `URL#xywh=x,y,w,h` as video.js,
     /// Plyr, JW Player and Vidstack read it; `sheetURL(k)` is relative to the .vtt.
-    public static func webVTT(timing: SpriteTiming, grid: SpriteGrid, sheetURL: (Int) -> String) -> String {
+    /// `note`, when given, goes in a NOTE block before the cues (players skip it).
+    public static func webVTT(timing: SpriteTiming, grid: SpriteGrid, note: String? = nil, sheetURL: (Int) -> String) -> String {
         var text = "WEBVTT\n"
+        if let note { text += "\nNOTE \(note)\n" }
         for index in 0..<timing.count {
             let rect = grid.rectangle(ofThumbnail: index)
             text += "\n\(SpriteTiming.clock(timing.start(ofCue: index))) --> \(SpriteTiming.clock(timing.end(ofCue: index)))\n"

@@ -68,7 +68,7 @@ public struct SpriteMaker: Sendable {
                     try StripWriter.writeAtomically(trackSheets[index], to: path)
                 }
             }
-            let text = SpriteIndex.webVTT(timing: timing, grid: grid) { SpriteTarget.vttSheetName($0, image: settings.image) }
+            let text = SpriteIndex.webVTT(timing: timing, grid: grid, note: settings.stamp) { SpriteTarget.vttSheetName($0, image: settings.image) }
             try StripWriter.writeAtomically(Array(text.utf8), to: target.vttIndex)
         }
         if formats.contains(.jellyfin) {
@@ -107,14 +107,16 @@ public struct SpriteMaker: Sendable {
     }
 
     /// True when every requested output exists, is newer than the video, and every image
-    /// its index names exists: then the run for this video can be skipped. Outputs are only
+    /// its index names exists, the WebVTT track was made with these settings (its NOTE) and
+    /// Jellyfin's playlist with this interval: then the run for this video can be skipped.
+    /// (BIF's own header is not compared: a BIF made with other settings needs --force.) Outputs are only
     /// ever renamed into place complete, images before their index, so an index that is
     /// there is whole and so are the images it names.
     public func outputsAreCurrent(for target: SpriteTarget) -> Bool {
         guard let inputTime = Self.modificationTime(target.input) else { return false }
         func current(_ path: String) -> Bool { (Self.modificationTime(path) ?? .distantPast) >= inputTime }
-        func namesExisting(_ index: String, folder: String, reference: (Substring) -> Substring?) -> Bool {
-            guard current(index), let text = try? String(contentsOfFile: index, encoding: .utf8) else { return false }
+        func namesExisting(_ index: String, folder: String, mustContain: String, reference: (Substring) -> Substring?) -> Bool {
+            guard current(index), let text = try? String(contentsOfFile: index, encoding: .utf8), text.contains(mustContain) else { return false }
             let names = text.split(separator: "\n").compactMap(reference)
             return !names.isEmpty && names.allSatisfy { name in
                 let decoded = String(name).removingPercentEncoding ?? String(name)
@@ -124,7 +126,7 @@ public struct SpriteMaker: Sendable {
         for format in settings.formats {
             switch format {
             case .vtt:
-                guard namesExisting(target.vttIndex, folder: target.vttFolder, reference: { line in
+                guard namesExisting(target.vttIndex, folder: target.vttFolder, mustContain: "\nNOTE \(settings.stamp)\n", reference: { line in
                     line.contains("#xywh=") ? line.split(separator: "#").first : nil
                 }) else { return false }
             case .jellyfin:
@@ -136,9 +138,12 @@ public struct SpriteMaker: Sendable {
                 } else {
                     names = ((try? FileManager.default.contentsOfDirectory(atPath: target.trickplayFolder)) ?? []).filter { $0.hasSuffix(suffix) }
                 }
+                // The tile duration is the interval; with --count it depends on the video's duration.
+                var duration = ",DURATION="
+                if case .interval(let milliseconds) = settings.spacing { duration += "\(SpriteIndex.decimal(milliseconds: milliseconds))\n" }
                 guard names.contains(where: { name in
                     namesExisting(URL(fileURLWithPath: target.trickplayFolder).appendingPathComponent(name).path, folder: target.trickplayFolder,
-                                  reference: { $0.hasPrefix("#") || $0.isEmpty ? nil : $0 })
+                                  mustContain: duration, reference: { $0.hasPrefix("#") || $0.isEmpty ? nil : $0 })
                 }) else { return false }
             case .bif:
                 guard current(target.bif) else { return false }

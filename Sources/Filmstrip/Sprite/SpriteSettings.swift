@@ -60,6 +60,17 @@ public struct SpriteSettings: Sendable, Hashable {
     }
 
     var imageQuality: Int { quality ?? image.defaultQuality }
+
+    /// The settings that shape the WebVTT track, written in its NOTE block, so a later run
+    /// with other settings does not take the old track for its own.
+    var stamp: String {
+        let spacing: String
+        switch self.spacing {
+        case .interval(let milliseconds): spacing = "interval=\(milliseconds)ms"
+        case .count(let count): spacing = "count=\(count)"
+        }
+        return "filmstrip sprite \(spacing) tile=\(columns)x\(rows) size=\(size) accuracy=\(accuracy.map { "\($0)" } ?? "half-interval") image=\(image.rawValue) quality=\(imageQuality)"
+    }
     var jpegQuality: Int { image == .jpeg ? imageQuality : quality ?? SheetImageFormat.jpeg.defaultQuality }
 }
 
