@@ -155,7 +155,8 @@ extension FilmstripCommand {
                             let report = try await maker.make(target) { done, total in progress.update(target.input, fraction: Double(done) / Double(total)) }
                             return (index, .made(report, (ContinuousClock.now - fileStart).seconds))
                         } catch is CancellationError {
-                            throw CancellationError()
+                            // Stopped because another video failed (without --ignore-errors).
+                            return (index, .cancelled)
                         } catch {
                             return (index, .failed(oneLineMessage(error)))
                         }
@@ -168,18 +169,20 @@ extension FilmstripCommand {
                     case .made(let report, let seconds):
                         made += 1
                         videoSeconds += report.durationSeconds
-                        progress.finished(target.input, videoSeconds: report.durationSeconds)
+                        progress.finished(target.input)
                         progress.print(Self.line(target, report: report, seconds: seconds))
                     case .skipped:
                         skipped += 1
-                        progress.finished(target.input, videoSeconds: 0)
+                        progress.finished(target.input)
                         progress.print("\(target.input): outputs up to date, skipped")
                     case .failed(let message):
                         failed += 1
-                        progress.finished(target.input, videoSeconds: 0)
+                        progress.finished(target.input)
                         let reason = message.hasPrefix(target.input) ? message : "\(target.input): \(message)"
                         progress.printError("filmstrip: \(reason)")
                         if !ignoreErrors { group.cancelAll() }
+                    case .cancelled:
+                        progress.finished(target.input)
                     }
                     if ignoreErrors || failed == 0 { startNext() }
                 }
@@ -188,7 +191,7 @@ extension FilmstripCommand {
             let elapsed = (clock.now - start).seconds
             let speed = videoSeconds > 0 && elapsed > 0 ? String(format: "; %@ of video in %.1f s (x%.0f realtime)", Self.clock(videoSeconds), elapsed, videoSeconds / elapsed) : ""
             let notStarted = targets.count - made - skipped - failed
-            let stopped = notStarted > 0 ? ", \(notStarted) not started (stopped at the first failure; --ignore-errors goes on)" : ""
+            let stopped = notStarted > 0 ? ", \(notStarted) not made (stopped at the first failure; --ignore-errors goes on)" : ""
             print("sprite: \(targets.count) videos: \(made) made, \(skipped) up to date, \(failed) failed\(stopped)\(speed)")
             if failed > 0 { throw ExitCode.failure }
         }
@@ -197,6 +200,7 @@ extension FilmstripCommand {
             case made(SpriteReport, Double)
             case skipped
             case failed(String)
+            case cancelled
         }
 
         static func line(_ target: SpriteTarget, report: SpriteReport, seconds: Double) -> String {
@@ -242,7 +246,7 @@ final class SpriteProgress: Sendable {
         redraw()
     }
 
-    func finished(_ input: String, videoSeconds: Double) {
+    func finished(_ input: String) {
         state.withLock {
             $0.running[input] = nil
             $0.done += 1
