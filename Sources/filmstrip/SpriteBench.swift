@@ -62,10 +62,10 @@ extension FilmstripCommand {
 
             let contenders = SpriteBench.Contender.allCases
             // wall[contender][repetition] = seconds summed over the library.
-            var wall: [SpriteBench.Contender: [Double]] = [:]
+            var wall: [SpriteBench.Contender: [Double]] = [:], cpu: [SpriteBench.Contender: [Double]] = [:]
             var worst: [SpriteBench.Contender: Double] = [:], unreadable: [SpriteBench.Contender: Int] = [:]
             for repetition in 0..<repetitions {
-                var sums: [SpriteBench.Contender: Double] = [:]
+                var sums: [SpriteBench.Contender: Double] = [:], cpuSums: [SpriteBench.Contender: Double] = [:]
                 for (videoNumber, video) in videos.enumerated() {
                     // Rotated per video and repetition, so drift on a shared machine spreads over every contender.
                     let shift = (repetition + videoNumber) % contenders.count
@@ -81,6 +81,7 @@ extension FilmstripCommand {
                         let errors = try SpriteBench.frameErrors(contender, folder: folder, videoName: name, probe: video.probe,
                                                                  intervalSeconds: 10, columns: 10, rows: 10)
                         sums[contender, default: 0] += run.wallSeconds
+                        cpuSums[contender, default: 0] += run.userSeconds + run.systemSeconds
                         worst[contender] = max(worst[contender] ?? 0, errors.worstSeconds)
                         unreadable[contender, default: 0] += errors.unreadable
                         csv.write(Data(String(format: "%@,%@,%d,%.4f,%.4f,%.4f,%d,%d,%d,%.4f,%.4f\n", contender.rawValue, video.spec.id, repetition,
@@ -91,6 +92,7 @@ extension FilmstripCommand {
                     }
                 }
                 for (contender, sum) in sums { wall[contender, default: []].append(sum) }
+                for (contender, sum) in cpuSums { cpu[contender, default: []].append(sum) }
             }
             csv.closeFile()
 
@@ -99,21 +101,23 @@ extension FilmstripCommand {
                 return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
             }
             print("Library: \(videos.count) videos, \(String(format: "%.1f", totalSeconds / 60)) min of video; \(repetitions) interleaved repetitions; medians.\n")
-            print("| contender | wall s (library) | s per hour of video | × realtime | worst frame error s | unreadable tiles |")
-            print("| --- | --- | --- | --- | --- | --- |")
+            print("| contender | wall s (library) | s per hour of video | × realtime | CPU s (library) | worst frame error s | unreadable tiles |")
+            print("| --- | --- | --- | --- | --- | --- | --- |")
             for contender in contenders {
                 let seconds = median(wall[contender] ?? [])
-                print(String(format: "| %@ | %.2f | %.1f | %.0f | %.3f | %d |", contender.rawValue, seconds, seconds * 3600 / totalSeconds,
-                             totalSeconds / seconds, worst[contender] ?? 0, unreadable[contender] ?? 0))
+                print(String(format: "| %@ | %.2f | %.1f | %.0f | %.2f | %.3f | %d |", contender.rawValue, seconds, seconds * 3600 / totalSeconds,
+                             totalSeconds / seconds, median(cpu[contender] ?? []), worst[contender] ?? 0, unreadable[contender] ?? 0))
             }
             // Ratios per repetition (same repetition, interleaved), then their median.
-            func ratio(_ baseline: SpriteBench.Contender, _ contender: SpriteBench.Contender) -> Double {
-                median(zip(wall[baseline] ?? [], wall[contender] ?? []).map { $0 / $1 })
+            func ratio(_ times: [SpriteBench.Contender: [Double]], _ baseline: SpriteBench.Contender, _ contender: SpriteBench.Contender) -> Double {
+                median(zip(times[baseline] ?? [], times[contender] ?? []).map { $0 / $1 })
             }
             print("")
-            print(String(format: "ffmpeg-fps / sprite-exact: %.2fx (target >= 2)", ratio(.ffmpegFPS, .spriteExact)))
-            print(String(format: "ffmpeg-fps / sprite-tolerance: %.2fx", ratio(.ffmpegFPS, .spriteTolerance)))
-            print(String(format: "ffmpeg-fps-nokey / sprite-keyframe: %.2fx (target >= 3)", ratio(.ffmpegKeyframes, .spriteKeyframe)))
+            for (baseline, contender, target) in [(SpriteBench.Contender.ffmpegFPS, SpriteBench.Contender.spriteExact, " (target >= 2)"),
+                                                  (.ffmpegFPS, .spriteTolerance, ""), (.ffmpegKeyframes, .spriteKeyframe, " (target >= 3)")] {
+                print(String(format: "%@ / %@: wall %.2fx%@, CPU %.2fx", baseline.rawValue, contender.rawValue,
+                             ratio(wall, baseline, contender), target, ratio(cpu, baseline, contender)))
+            }
             print("Runs appended to \(out).")
         }
     }
