@@ -45,55 +45,63 @@ public struct SpriteMaker: Sendable {
                             framesDecoded: result.counters.framesDecoded)
     }
 
+    /// Sheet by sheet, so that besides the strip only one sheet's pixels are held at a time
+    /// (a three-hour film has a dozen 23 MB sheets); the indexes come last.
     private func write(_ target: SpriteTarget, strip: some PixelRows, timing: SpriteTiming,
                        grid: SpriteGrid, accuracy: Accuracy) throws {
         let formats = Set(settings.formats)
-        let sheets = (0..<grid.sheetCount).map { grid.sheet($0, from: strip) }
-        let needsJPEGSheets = formats.contains(.jellyfin) || (settings.image == .jpeg && (formats.contains(.vtt) || settings.html))
-        let jpegSheets = needsJPEGSheets ? try sheets.map { try ImageEncoder.jpeg($0, quality: settings.jpegQuality) } : []
-        // The track's own sheets as bytes (PNG is written straight from the image instead).
-        let trackSheets: [[UInt8]]
-        switch settings.image {
-        case .jpeg: trackSheets = jpegSheets
-        case .webp: trackSheets = formats.contains(.vtt) || settings.html ? try sheets.map { try ImageEncoder.webp($0, quality: settings.imageQuality) } : []
-        case .png: trackSheets = []
+        let vtt = formats.contains(.vtt), jellyfin = formats.contains(.jellyfin), bif = formats.contains(.bif), html = settings.html
+        let resolution = SpriteTarget.trickplayResolution(width: grid.tile.width, columns: grid.columns, rows: grid.rows)
+        if vtt { try FileManager.default.createDirectory(atPath: target.vttFolder, withIntermediateDirectories: true) }
+        if jellyfin {
+            try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: target.trickplayFolder).appendingPathComponent(resolution).path,
+                                                    withIntermediateDirectories: true)
         }
-        if formats.contains(.vtt) {
-            try FileManager.default.createDirectory(atPath: target.vttFolder, withIntermediateDirectories: true)
-            for (index, sheet) in sheets.enumerated() {
+        if bif || html { try FileManager.default.createDirectory(atPath: target.outputFolder, withIntermediateDirectories: true) }
+
+        var bifImages: [[UInt8]] = [], pageSheets: [[UInt8]] = []
+        for index in 0..<grid.sheetCount {
+            let sheet = grid.sheet(index, from: strip)
+            // One JPEG encode serves the WebVTT track, Jellyfin and the page.
+            let jpeg = jellyfin || (settings.image == .jpeg && (vtt || html)) ? try ImageEncoder.jpeg(sheet, quality: settings.jpegQuality) : nil
+            if vtt || html {
                 let path = target.vttSheet(index, image: settings.image)
-                if settings.image == .png {
-                    try StripWriter.write(sheet, to: path, format: .png)
-                } else {
-                    try StripWriter.writeAtomically(trackSheets[index], to: path)
+                switch settings.image {
+                case .jpeg:
+                    if vtt { try StripWriter.writeAtomically(jpeg!, to: path) }
+                    if html { pageSheets.append(jpeg!) }
+                case .webp:
+                    let bytes = try ImageEncoder.webp(sheet, quality: settings.imageQuality)
+                    if vtt { try StripWriter.writeAtomically(bytes, to: path) }
+                    if html { pageSheets.append(bytes) }
+                case .png:
+                    if vtt { try StripWriter.write(sheet, to: path, format: .png) }
+                    if html { pageSheets.append(try Self.pngBytes(sheet)) }
                 }
             }
+            if jellyfin {
+                try StripWriter.writeAtomically(jpeg!, to: target.trickplaySheet(index, width: grid.tile.width, columns: grid.columns, rows: grid.rows))
+            }
+            if bif {
+                for thumbnail in grid.thumbnails(onSheet: index) {
+                    bifImages.append(try ImageEncoder.jpeg(sheet.cropped(to: grid.rectangle(ofThumbnail: thumbnail)), quality: settings.jpegQuality))
+                }
+            }
+        }
+
+        if vtt {
             let text = SpriteIndex.webVTT(timing: timing, grid: grid, note: settings.stamp) { SpriteTarget.vttSheetName($0, image: settings.image) }
             try StripWriter.writeAtomically(Array(text.utf8), to: target.vttIndex)
         }
-        if formats.contains(.jellyfin) {
-            let resolution = SpriteTarget.trickplayResolution(width: grid.tile.width, columns: grid.columns, rows: grid.rows)
-            try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: target.trickplayFolder).appendingPathComponent(resolution).path,
-                                                    withIntermediateDirectories: true)
-            for (index, bytes) in jpegSheets.enumerated() {
-                try StripWriter.writeAtomically(bytes, to: target.trickplaySheet(index, width: grid.tile.width, columns: grid.columns, rows: grid.rows))
-            }
+        if jellyfin {
             let folderURL = resolution.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? resolution
             let text = SpriteIndex.hlsPlaylist(timing: timing, grid: grid) { "\(folderURL)/\($0).jpg" }
             try StripWriter.writeAtomically(Array(text.utf8), to: target.trickplayPlaylist(width: grid.tile.width, columns: grid.columns, rows: grid.rows))
         }
-        if formats.contains(.bif) {
-            try FileManager.default.createDirectory(atPath: target.outputFolder, withIntermediateDirectories: true)
-            let images = try (0..<timing.count).map { index in
-                try ImageEncoder.jpeg(sheets[grid.sheet(ofThumbnail: index)].cropped(to: grid.rectangle(ofThumbnail: index)), quality: settings.jpegQuality)
-            }
-            try StripWriter.writeAtomically(SpriteIndex.bif(timing: timing, images: images), to: target.bif)
-        }
-        if settings.html {
-            try FileManager.default.createDirectory(atPath: target.outputFolder, withIntermediateDirectories: true)
-            let pages = settings.image == .png ? try sheets.map { try Self.pngBytes($0) } : trackSheets
+        if bif { try StripWriter.writeAtomically(SpriteIndex.bif(timing: timing, images: bifImages), to: target.bif) }
+        if html {
             let note = "\(timing.count) thumbnails, one every \(SpriteIndex.decimal(milliseconds: timing.intervalMilliseconds)) s, \(grid.tile.width)x\(grid.tile.height) px, accuracy \(accuracy)"
-            let page = SpriteIndex.html(title: target.name, note: note, timing: timing, grid: grid, sheets: pages, mimeType: settings.image.mimeType)
+            let page = SpriteIndex.html(title: target.name, note: note, timing: timing, grid: grid, sheets: pageSheets, mimeType: settings.image.mimeType)
             try StripWriter.writeAtomically(Array(page.utf8), to: target.html)
         }
     }
