@@ -81,6 +81,19 @@ struct SpriteTests {
         }
     }
 
+    @Test("--count N: N cues of one whole-millisecond interval, the last ending at the duration; --height sets the tile height")
+    func countSpacing() throws {
+        let video = try TestSupport.video("h264-180p-3s")
+        let (folder, name) = try Self.run(video, ["--count", "7", "--height", "40", "--accuracy", "exact"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tiles = try Self.checkedTrack(folder: folder, name: name, video: video)
+        #expect(tiles.map(\.0.start) == (0..<7).map { Int64($0) * 429 })
+        #expect(tiles.allSatisfy { $0.1.height == 40 && $0.1.width == 71 })
+        for (cue, tile) in tiles {
+            #expect(FrameIndexMarker.read(from: tile) == Self.displayedFrame(TestSupport.spec("h264-180p-3s"), atMilliseconds: cue.start))
+        }
+    }
+
     @Test("jellyfin and bif from the same run: the playlist line by line, the BIF by its layout, frames by their markers")
     func jellyfinAndBIF() throws {
         let id = "h264-360p-20s"

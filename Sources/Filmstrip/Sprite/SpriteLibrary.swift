@@ -34,7 +34,7 @@ public enum SpriteLibrary {
         return targets
     }
 
-    /// Paths relative to `root` of the video files in it, sorted; hidden files and folders are skipped.
+    /// Paths relative to `root` of the video files in it, sorted; hidden files and folders, and linked folders, are skipped.
     static func videoFiles(in root: URL, recursive: Bool) -> [String] {
         var found: [String] = []
         func visit(_ relative: String) {
@@ -45,7 +45,9 @@ public enum SpriteLibrary {
                 var isDirectory: ObjCBool = false
                 guard FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory) else { continue }
                 if isDirectory.boolValue {
-                    if recursive { visit(path) }
+                    // Linked folders are not followed: a link to an ancestor would never end.
+                    let isLink = (try? FileManager.default.destinationOfSymbolicLink(atPath: root.appendingPathComponent(path).path)) != nil
+                    if recursive && !isLink { visit(path) }
                 } else if videoExtensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased()) {
                     found.append(path)
                 }
