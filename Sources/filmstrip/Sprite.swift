@@ -45,8 +45,8 @@ extension FilmstripCommand {
         @Option(help: "vtt, jellyfin, bif, or several separated by commas.")
         var format = "vtt"
 
-        @Option(help: "Image format of the vtt sheets: jpeg, webp or png (Jellyfin and BIF are always JPEG).")
-        var image = "jpeg"
+        @Option(help: "Image format of the vtt sheets (Jellyfin and BIF are always JPEG).")
+        var image: SheetImageFormat = .jpeg
 
         @Option(help: "Image quality 1-100 (default 90 for JPEG, 80 for WebP).")
         var quality: Int?
@@ -82,7 +82,6 @@ extension FilmstripCommand {
             if let width, width <= 0 { throw ValidationError("--width must be positive, got \(width).") }
             if let accuracy, Accuracy(parsing: accuracy) == nil { throw ValidationError("--accuracy '\(accuracy)' is not exact, keyframe or tolerance:SEC.") }
             if Self.formats(format) == nil { throw ValidationError("--format '\(format)' is not a list of vtt, jellyfin, bif.") }
-            if SheetImageFormat(rawValue: image) == nil { throw ValidationError("--image '\(image)' is not jpeg, webp or png.") }
             if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1 to 100, got \(quality).") }
             if jobs <= 0 { throw ValidationError("--jobs must be at least 1.") }
             if let workers, workers <= 0 { throw ValidationError("--workers must be at least 1.") }
@@ -114,7 +113,7 @@ extension FilmstripCommand {
                 spacing: count.map { .count($0) } ?? .interval(milliseconds: Int64(((interval ?? 10) * 1000).rounded())),
                 columns: columns, rows: rows, size: height.map { .height($0) } ?? .width(width ?? 320),
                 accuracy: accuracy.flatMap(Accuracy.init(parsing:)), formats: Self.formats(format)!,
-                image: SheetImageFormat(rawValue: image)!, quality: quality, html: html,
+                image: image, quality: quality, html: html,
                 // Files at a time share the cores; each file's extractor splits its GOPs over what is left.
                 workers: workers ?? max(1, cores / jobs))
         }
@@ -284,3 +283,5 @@ final class SpriteProgress: Sendable {
         }
     }
 }
+
+extension SheetImageFormat: ExpressibleByArgument {}
