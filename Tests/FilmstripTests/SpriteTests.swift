@@ -46,17 +46,26 @@ struct SpriteTests {
 
     @Test("exact: the tile under every cue shows the frame displayed at the cue's start", arguments: [
         "h264-180p-3s", "hevc-180p-2s", "vp9-180p-2s", "av1-180p-2s", "mpeg4-180p-2s", "h264-180p-2s-rot90",
-        "h264-180p-2s-sar43", "h264-180p-2s-opengop-offset", "h264-180p-2s-vfr", "vp9-179p-2s-odd",
+        "h264-180p-2s-rot270", "h264-180p-2s-sar43", "h264-180p-2s-opengop-offset", "h264-180p-2s-vfr", "vp9-179p-2s-odd",
     ])
     func exactTiles(id: String) throws {
         let video = try TestSupport.video(id), spec = TestSupport.spec(id)
-        let (folder, name) = try Self.run(video, ["--accuracy", "exact", "--interval", "0.15", "--tile", "4x2", "--width", "160"])
+        let (folder, name) = try Self.run(video, ["--accuracy", "exact", "--interval", "0.15", "--tile", "4x2", "--width", "160",
+                                                  "--format", "vtt,jellyfin,bif"])
         defer { try? FileManager.default.removeItem(at: folder) }
         let tiles = try Self.checkedTrack(folder: folder, name: name, video: video)
         #expect(tiles.count == Int((spec.durationSeconds * 1000 + 149) / 150))
         for (cue, tile) in tiles {
             #expect(FrameIndexMarker.read(from: tile) == Self.displayedFrame(spec, atMilliseconds: cue.start), "\(id) cue at \(cue.start) ms")
         }
+        // The other two formats of the same run: every sheet listed, one BIF image per cue at its time.
+        let trickplay = folder.appendingPathComponent("\(name).trickplay")
+        let playlist = try #require(try FileManager.default.contentsOfDirectory(atPath: trickplay.path).first { $0.hasSuffix(".m3u8") })
+        let entries = try SpriteParsers.playlist(String(contentsOf: trickplay.appendingPathComponent(playlist), encoding: .utf8))
+        #expect(entries.count == (tiles.count + 7) / 8)
+        #expect(entries.allSatisfy { FileManager.default.fileExists(atPath: trickplay.appendingPathComponent($0.url.removingPercentEncoding!).path) })
+        let bif = try SpriteParsers.bif(Data(contentsOf: folder.appendingPathComponent("\(name).bif")))
+        #expect(bif.entries.map { Int64($0.timestamp) * Int64(bif.multiplier) } == tiles.map(\.0.start))
     }
 
     @Test("tolerance (the default) and keyframe: each tile's frame within the stated bound", arguments: ["h264-360p-20s", "h264-180p-2s-opengop-offset"])
