@@ -61,9 +61,11 @@ public struct SpriteMaker: Sendable {
 
         var bifImages: [[UInt8]] = [], pageSheets: [[UInt8]] = []
         for index in 0..<grid.sheetCount {
-            let sheet = grid.sheet(index, from: strip)
+            // Jellyfin wants every sheet at the grid's full size; players reading the WebVTT track
+            // take any size, so without Jellyfin the last sheet holds only the rows it uses.
+            let sheet = grid.sheet(index, from: strip, padded: jellyfin)
             // One JPEG encode serves the WebVTT track, Jellyfin and the page.
-            let jpeg = jellyfin || (settings.image == .jpeg && (vtt || html)) ? try ImageEncoder.jpeg(sheet, quality: settings.jpegQuality) : nil
+            let jpeg = jellyfin || (settings.image == .jpeg && (vtt || html)) ? try ImageEncoder.jpeg(sheet, quality: settings.jpegQuality, subsampledChroma: true) : nil
             if vtt || html {
                 let path = target.vttSheet(index, image: settings.image)
                 switch settings.image {
@@ -84,7 +86,8 @@ public struct SpriteMaker: Sendable {
             }
             if bif {
                 for thumbnail in grid.thumbnails(onSheet: index) {
-                    bifImages.append(try ImageEncoder.jpeg(sheet.cropped(to: grid.rectangle(ofThumbnail: thumbnail)), quality: settings.jpegQuality))
+                    bifImages.append(try ImageEncoder.jpeg(sheet.cropped(to: grid.rectangle(ofThumbnail: thumbnail)), quality: settings.jpegQuality,
+                                                           subsampledChroma: true))
                 }
             }
         }

@@ -1,6 +1,6 @@
 /// Where each thumbnail of a track lies: sheets of `columns` × `rows` tiles, filled row by
-/// row; every sheet has the full grid's size, so all but the last are full and the last has
-/// black cells after its thumbnails (as Jellyfin's trickplay tiles are).
+/// row, all but the last full; the last is either padded to the full grid with black cells
+/// (as Jellyfin's trickplay tiles are) or only as large as its thumbnails need.
 public struct SpriteGrid: Sendable, Hashable {
     public let tile: PixelSize
     public let columns: Int
@@ -32,13 +32,22 @@ public struct SpriteGrid: Sendable, Hashable {
     /// cells are the sheets' rows, so sheet `k` is the strip's band of rows `k·rows…`.
     public var stripOptions: StripOptions { StripOptions(columns: columns, gap: 0, background: .black) }
 
+    /// The size of sheet `sheet`: the full grid's when `padded` (Jellyfin's tiles all have
+    /// it), else only the rows (and, on a single-row sheet, the columns) its thumbnails use.
+    public func size(ofSheet sheet: Int, padded: Bool) -> PixelSize {
+        guard !padded else { return sheetSize }
+        let thumbnails = self.thumbnails(onSheet: sheet).count
+        return PixelSize(width: min(thumbnails, columns) * tile.width, height: (thumbnails + columns - 1) / columns * tile.height)
+    }
+
     /// Sheet `sheet` cut from `strip` (made with `stripOptions`), padded to the full sheet
-    /// size: rows are converted where they lie (a fused pipeline's RGB canvas included),
-    /// so the whole strip is never copied.
-    public func sheet(_ sheet: Int, from strip: some PixelRows) -> Image {
-        var image = Image(width: sheetSize.width, height: sheetSize.height, fill: (0, 0, 0, 255))
+    /// size or not: rows are converted where they lie (a fused pipeline's RGB canvas
+    /// included), so the whole strip is never copied.
+    public func sheet(_ sheet: Int, from strip: some PixelRows, padded: Bool = true) -> Image {
+        let size = size(ofSheet: sheet, padded: padded)
+        var image = Image(width: size.width, height: size.height, fill: (0, 0, 0, 255))
         let top = sheet * rows * tile.height
-        let bandRows = max(0, min(rows * tile.height, strip.height - top)), width = min(strip.width, sheetSize.width)
+        let bandRows = max(0, min(size.height, strip.height - top)), width = min(strip.width, size.width)
         let targetStride = image.bytesPerRow
         strip.withUnsafePixels { first in
             image.pixels.withUnsafeMutableBytes { target in
