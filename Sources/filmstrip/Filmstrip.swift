@@ -8,7 +8,7 @@ struct FilmstripCommand: AsyncParsableCommand {
         commandName: "filmstrip",
         abstract: "Video thumbnail strips, and a benchmark of the ways to make them.",
         version: BuildInfo.versionText,
-        subcommands: [Strip.self, Info.self, Fixtures.self, Bench.self, BenchRun.self, Compare.self, Plot.self]
+        subcommands: [Strip.self, Sprite.self, SpriteBenchCommand.self, Info.self, Fixtures.self, Bench.self, BenchRun.self, Compare.self, Plot.self]
     )
 }
 
@@ -19,7 +19,10 @@ func failWithMessage(_ message: String) -> ExitCode {
 }
 
 /// Prints `error` as one line on stderr and exits non-zero: bad input never gets a stack trace.
-func failWithMessage(_ error: any Error) -> ExitCode {
+func failWithMessage(_ error: any Error) -> ExitCode { failWithMessage(oneLineMessage(error)) }
+
+/// `error` as one line for people.
+func oneLineMessage(_ error: any Error) -> String {
     let message: String
     switch error {
     case let error as MediaError: message = error.description
@@ -30,7 +33,7 @@ func failWithMessage(_ error: any Error) -> ExitCode {
         message = path + error.localizedDescription
     default: message = String(describing: error)
     }
-    return failWithMessage(message)
+    return message
 }
 
 extension String {

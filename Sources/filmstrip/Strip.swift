@@ -26,6 +26,12 @@ extension FilmstripCommand {
         @Option(help: "Number of thumbnails.")
         var count = 10
 
+        @Option(help: "Seconds between thumbnails instead of --count: ⌈range / SEC⌉ thumbnails.")
+        var interval: Double?
+
+        @Option(help: "JPEG quality 1-100 (default 90).")
+        var quality = 90
+
         @Option(help: "Thumbnail height in pixels (default 64); the width follows the display aspect ratio.")
         var height: Int?
 
@@ -97,6 +103,9 @@ extension FilmstripCommand {
             limits.input.apply()
             let signalSources = SignalCleanup.install(doing: "making \(output) from \(video)")
             defer { signalSources.forEach { $0.cancel() } }
+            // Checked here rather than in validate(), which another change reworks.
+            if let interval, !(interval > 0) { throw failWithMessage("--interval must be positive, got \(interval).") }
+            if !(1...100).contains(quality) { throw failWithMessage("--quality must be 1 to 100, got \(quality).") }
             do {
                 try StripWriter.checkDistinct(input: video, outputs: [("--output", output)] + (manifest.map { [("--manifest", $0)] } ?? []))
                 try StripWriter.checkWritable(output)
@@ -105,7 +114,7 @@ extension FilmstripCommand {
                 if probe.dataEndsEarly {
                     FileHandle.standardError.write(Data("filmstrip: warning: \(video): data ends early (file truncated?): the strip covers the \(String(format: "%.3f", probe.durationSeconds)) s that can be read\n".utf8))
                 }
-                let plan = try SamplePlan(probe: probe, count: count, from: from.flatMap(TimeParsing.seconds),
+                let plan = try SamplePlan(probe: probe, count: thumbnailCount(probe: probe), from: from.flatMap(TimeParsing.seconds),
                                           to: to.flatMap(TimeParsing.seconds), accuracy: Accuracy(parsing: accuracy)!)
                 let options = ExtractionOptions(decoder: DecoderOptions(threads: threads, skipLoopFilter: skipLoopFilter), skipNonReferenceFrames: skipNonReference,
                                                 filter: ScalingFilter(rawValue: filter)!, workers: workers)
@@ -119,7 +128,7 @@ extension FilmstripCommand {
                 // Measured before and after writing: the pipeline's peak, and the run's with the writer's buffers.
                 let pipelinePeakBytes = ResourceUsage.peakResidentBytes
                 let manifestData = try manifest.map { ($0, try StripManifest(result: result, request: request, pipeline: pipeline, stripOptions: stripOptions).json()) }
-                try StripWriter.write(result.pixels, to: output, manifest: manifestData)
+                try StripWriter.write(result.pixels, to: output, jpegQuality: quality, manifest: manifestData)
                 if stats {
                     let measurements: [String: Double] = [
                         "extract_s": result.extractSeconds, "compose_s": result.composeSeconds,
@@ -133,7 +142,7 @@ extension FilmstripCommand {
                 }
                 let substituted = result.thumbnails.filter(\.substituted).count
                 let note = substituted > 0 ? ", \(substituted) shown by a neighbouring frame (damaged data)" : ""
-                print("\(output): \(result.pixels.width)x\(result.pixels.height), \(count) thumbnails via \(pipeline.name)\(note)")
+                print("\(output): \(result.pixels.width)x\(result.pixels.height), \(plan.count) thumbnails via \(pipeline.name)\(note)")
             } catch let error as PlanError {
                 throw failWithMessage("\(video): \(error)")
             } catch let error as LayoutError {
@@ -143,6 +152,13 @@ extension FilmstripCommand {
             } catch {
                 throw failWithMessage(error)
             }
+        }
+
+        /// `--count`, or one thumbnail per `--interval` seconds of the range (at least one).
+        func thumbnailCount(probe: VideoProbe) -> Int {
+            guard let interval, interval > 0 else { return count }
+            let range = (to.flatMap(TimeParsing.seconds) ?? probe.duration.seconds) - (from.flatMap(TimeParsing.seconds) ?? .zero)
+            return max(1, Int((range.doubleValue / interval).rounded(.up)))
         }
 
         static func color(_ hex: String) -> RGBAColor? {

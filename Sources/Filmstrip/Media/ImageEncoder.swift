@@ -3,21 +3,35 @@ import CFFmpeg
 /// Encodes a single RGBA `Image` to an image file format with libavcodec (PNG has its own
 /// streaming writer, `PNGWriter`).
 public enum ImageEncoder {
-    /// JPEG bytes of `image` (alpha dropped), `quality` 1 (worst) to 100 (best).
+    /// JPEG bytes of `image` (alpha dropped), `quality` 1 (worst) to 100 (best); with
+    /// `subsampledChroma`, colour at half resolution both ways (4:2:0, as cameras and most
+    /// thumbnail servers write it: less to convert and encode), else full (4:4:4).
     /// JPEG cannot describe images wider or taller than 65535 pixels.
-    public static func jpeg(_ image: Image, quality: Int = 90) throws(FFmpegError) -> [UInt8] {
+    public static func jpeg(_ image: Image, quality: Int = 90, subsampledChroma: Bool = false) throws(FFmpegError) -> [UInt8] {
         guard image.width <= 65_535, image.height <= 65_535 else {
             throw FFmpegError(code: filmstrip_averror(EINVAL), call: "JPEG encoding of a \(image.width)x\(image.height) image (JPEG allows at most 65535 px a side)")
         }
         // mjpeg's qscale runs from 2 (best) to 31 (worst).
         let qscale = 2 + (100 - min(max(quality, 1), 100)) * 29 / 99
-        return try encode(image, codecID: AV_CODEC_ID_MJPEG, pixelFormat: AV_PIX_FMT_YUVJ444P, qscale: qscale)
+        return try encode(image, codec: avcodec_find_encoder(AV_CODEC_ID_MJPEG),
+                          pixelFormat: subsampledChroma ? AV_PIX_FMT_YUVJ420P : AV_PIX_FMT_YUVJ444P, qscale: qscale)
     }
 
-    private static func encode(_ image: Image, codecID: AVCodecID, pixelFormat: AVPixelFormat,
+    /// Lossy WebP bytes of `image` (alpha dropped) through libavcodec's libwebp encoder,
+    /// `quality` 0 (smallest) to 100 (best). WebP allows at most 16383 pixels a side.
+    public static func webp(_ image: Image, quality: Int = 80) throws(FFmpegError) -> [UInt8] {
+        guard image.width <= 16_383, image.height <= 16_383 else {
+            throw FFmpegError(code: filmstrip_averror(EINVAL), call: "WebP encoding of a \(image.width)x\(image.height) image (WebP allows at most 16383 px a side)")
+        }
+        // libwebp reads its quality from global_quality in lambda units.
+        return try encode(image, codec: avcodec_find_encoder_by_name("libwebp"), pixelFormat: AV_PIX_FMT_YUV420P,
+                          qscale: min(max(quality, 0), 100))
+    }
+
+    private static func encode(_ image: Image, codec: UnsafePointer<AVCodec>?, pixelFormat: AVPixelFormat,
                                qscale: Int) throws(FFmpegError) -> [UInt8] {
         FFmpegLogging.configure()
-        guard let codec = avcodec_find_encoder(codecID) else {
+        guard let codec else {
             throw FFmpegError(code: filmstrip_averror_encoder_not_found(), call: "avcodec_find_encoder")
         }
         var context = avcodec_alloc_context3(codec)

@@ -31,16 +31,16 @@ public struct OutputError: Error, Hashable, Sendable, CustomStringConvertible {
 /// renamed over it only once complete, so a failure never leaves a half-written strip.
 /// PNG and raw output stream the strip's rows from where they are, without copying the strip.
 public enum StripWriter {
-    /// Writes `pixels` to `path` in `format` (nil: from the extension, PNG when it names none),
-    /// and `manifest`'s bytes to its path when given: both are written in full under
-    /// temporary names before either is renamed into place, so a manifest that cannot be
-    /// written leaves no strip behind either.
-    public static func write(_ pixels: some PixelRows, to path: String, format: StripFormat? = nil,
+    /// Writes `pixels` to `path` in `format` (nil: from the extension, PNG when it names none;
+    /// `jpegQuality` 1–100 for JPEG), and `manifest`'s bytes to its path when given: both are
+    /// written in full under temporary names before either is renamed into place, so a
+    /// manifest that cannot be written leaves no strip behind either.
+    public static func write(_ pixels: some PixelRows, to path: String, format: StripFormat? = nil, jpegQuality: Int = 90,
                              manifest: (path: String, data: Data)? = nil) throws(OutputError) {
         let chosen = format ?? StripFormat(path: path) ?? .png
         if chosen == .jpeg { try checkJPEGSize(width: pixels.width, height: pixels.height, file: path) }
         // JPEG is encoded whole before the file is opened, so an image it cannot describe leaves nothing behind.
-        let jpeg = chosen == .jpeg ? try jpegBytes(pixels.rgbaImage(), file: path) : nil
+        let jpeg = chosen == .jpeg ? try jpegBytes(pixels.rgbaImage(), quality: jpegQuality, file: path) : nil
         let file = try AtomicFile(path: path)
         switch chosen {
         case .png: try PNGWriter.write(pixels, to: file)
@@ -90,9 +90,9 @@ public enum StripWriter {
         return url.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(url.lastPathComponent).path
     }
 
-    private static func jpegBytes(_ image: Image, file: String) throws(OutputError) -> [UInt8] {
+    private static func jpegBytes(_ image: Image, quality: Int, file: String) throws(OutputError) -> [UInt8] {
         do {
-            return try ImageEncoder.jpeg(image)
+            return try ImageEncoder.jpeg(image, quality: quality)
         } catch {
             throw OutputError(file: file, reason: "cannot encode jpeg: \(error.call) (\(error.reason))")
         }
@@ -124,6 +124,13 @@ public enum StripWriter {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw OutputError(file: path, reason: "is a directory")
         }
+    }
+
+    /// Writes `bytes` to a temporary file next to `path`, then renames it into place.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(OutputError) {
+        let file = try AtomicFile(path: path)
+        try file.write(bytes)
+        try file.commit()
     }
 
     /// Writes `data` to a temporary file next to `path`, then renames it into place.

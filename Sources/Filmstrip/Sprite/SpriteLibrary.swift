@@ -1,0 +1,68 @@
+import Foundation
+
+/// Finds the videos of a library and splits them into shards.
+public enum SpriteLibrary {
+    /// File extensions taken as videos when a folder is scanned (files named on the command line are always taken).
+    public static let videoExtensions: Set<String> = [
+        "mp4", "m4v", "mkv", "webm", "mov", "avi", "ts", "m2ts", "mts", "wmv", "flv", "mpg", "mpeg", "ogv", "3gp",
+    ]
+
+    /// The videos named by `inputs`: files as they are, folders scanned for video files
+    /// (into subfolders when `recursive`), in a stable order. Outputs of a video found in a
+    /// folder go to the same relative folder under `outputRoot`. A path that does not exist
+    /// stays a target, so it fails with its own one-line reason like any unreadable video.
+    public static func targets(inputs: [String], outputRoot: String, recursive: Bool) -> [SpriteTarget] {
+        var targets: [SpriteTarget] = []
+        for input in inputs {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue else {
+                let url = URL(fileURLWithPath: input)
+                targets.append(SpriteTarget(input: input, outputFolder: outputRoot, name: url.deletingPathExtension().lastPathComponent,
+                                            shardKey: url.lastPathComponent))
+                continue
+            }
+            let root = URL(fileURLWithPath: input, isDirectory: true).standardizedFileURL
+            for relative in videoFiles(in: root, recursive: recursive) {
+                // `relative` is "a/b/x.mp4": its folder part, if any, is kept under the output folder.
+                let components = relative.split(separator: "/").map(String.init)
+                let outputFolder = components.dropLast().reduce(URL(fileURLWithPath: outputRoot)) { $0.appendingPathComponent($1) }.path
+                let name = URL(fileURLWithPath: components.last!).deletingPathExtension().lastPathComponent
+                targets.append(SpriteTarget(input: root.appendingPathComponent(relative).path, outputFolder: outputFolder,
+                                            name: name, shardKey: relative))
+            }
+        }
+        return targets
+    }
+
+    /// Paths relative to `root` of the video files in it, sorted; hidden files and folders, and linked folders, are skipped.
+    static func videoFiles(in root: URL, recursive: Bool) -> [String] {
+        var found: [String] = []
+        func visit(_ relative: String) {
+            let folder = relative.isEmpty ? root : root.appendingPathComponent(relative)
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let path = relative.isEmpty ? name : "\(relative)/\(name)"
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory) else { continue }
+                if isDirectory.boolValue {
+                    // Linked folders are not followed: a link to an ancestor would never end.
+                    let isLink = (try? FileManager.default.destinationOfSymbolicLink(atPath: root.appendingPathComponent(path).path)) != nil
+                    if recursive && !isLink { visit(path) }
+                } else if videoExtensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased()) {
+                    found.append(path)
+                }
+            }
+        }
+        visit("")
+        return found
+    }
+
+    /// The shard (0..<count) `key` belongs to: 64-bit FNV-1a of its UTF-8 bytes modulo the
+    /// count, the same on every machine and every run, so N independent runs with
+    /// `--shard 0/N` … `--shard N-1/N` cover each video exactly once.
+    public static func shard(of key: String, count: Int) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return Int(hash % UInt64(count))
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// The index formats `filmstrip sprite` writes; all come from the same decoded thumbnails.
+public enum SpriteFormat: String, Sendable, Hashable, CaseIterable {
+    /// `NAME/sheet-K.EXT` and `NAME/thumbnails.vtt` (web players).
+    case vtt
+    /// `NAME.trickplay/W - CxR/K.jpg` and an HLS image playlist (Jellyfin 10.9+).
+    case jellyfin
+    /// `NAME.bif`, Roku's archive of one JPEG per thumbnail (Roku, Plex, Emby).
+    case bif
+}
+
+/// The image format of the WebVTT track's sheets (Jellyfin and BIF are JPEG by definition).
+public enum SheetImageFormat: String, Sendable, Hashable, CaseIterable {
+    case jpeg, webp, png
+
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: "jpg"
+        case .webp: "webp"
+        case .png: "png"
+        }
+    }
+
+    public var mimeType: String { "image/\(rawValue)" }
+
+    /// The default quality: mjpeg's 90 and libwebp's 80 are both about what servers ship.
+    public var defaultQuality: Int { self == .webp ? 80 : 90 }
+}
+
+/// Everything `filmstrip sprite` was asked for, parsed once.
+public struct SpriteSettings: Sendable, Hashable {
+    public var spacing: SpriteSpacing
+    public var columns: Int
+    public var rows: Int
+    public var size: ThumbnailSize
+    /// nil: tolerance of half the interval.
+    public var accuracy: Accuracy?
+    public var formats: [SpriteFormat]
+    public var image: SheetImageFormat
+    /// nil: the image format's default.
+    public var quality: Int?
+    public var html: Bool
+    /// Extraction workers for one file (nil: one per core).
+    public var workers: Int?
+
+    public init(spacing: SpriteSpacing = .interval(milliseconds: 10_000), columns: Int = 10, rows: Int = 10,
+                size: ThumbnailSize = .width(320), accuracy: Accuracy? = nil, formats: [SpriteFormat] = [.vtt],
+                image: SheetImageFormat = .jpeg, quality: Int? = nil, html: Bool = false, workers: Int? = nil) {
+        self.spacing = spacing
+        self.columns = columns
+        self.rows = rows
+        self.size = size
+        self.accuracy = accuracy
+        self.formats = formats
+        self.image = image
+        self.quality = quality
+        self.html = html
+        self.workers = workers
+    }
+
+    var imageQuality: Int { quality ?? image.defaultQuality }
+
+    /// The settings that shape the WebVTT track, written in its NOTE block, so a later run
+    /// with other settings does not take the old track for its own.
+    var stamp: String {
+        let spacing: String
+        switch self.spacing {
+        case .interval(let milliseconds): spacing = "interval=\(milliseconds)ms"
+        case .count(let count): spacing = "count=\(count)"
+        }
+        return "filmstrip sprite \(spacing) tile=\(columns)x\(rows) size=\(size) accuracy=\(accuracy.map { "\($0)" } ?? "half-interval") image=\(image.rawValue) quality=\(imageQuality)"
+    }
+    var jpegQuality: Int { image == .jpeg ? imageQuality : quality ?? SheetImageFormat.jpeg.defaultQuality }
+}
+
+/// One video of a library and where its outputs go.
+public struct SpriteTarget: Sendable, Hashable {
+    /// The video's path.
+    public let input: String
+    /// The folder the outputs go in (the output folder, plus the video's folder relative to the input folder it was found in).
+    public let outputFolder: String
+    /// The video's file name without its extension.
+    public let name: String
+    /// The path relative to the input argument it was found under: the same on every host, whatever the mount point.
+    public let shardKey: String
+
+    public init(input: String, outputFolder: String, name: String, shardKey: String) {
+        self.input = input
+        self.outputFolder = outputFolder
+        self.name = name
+        self.shardKey = shardKey
+    }
+
+    func path(_ component: String) -> String { URL(fileURLWithPath: outputFolder).appendingPathComponent(component).path }
+
+    public var vttFolder: String { path(name) }
+    public var vttIndex: String { path("\(name)/thumbnails.vtt") }
+    public func vttSheet(_ sheet: Int, image: SheetImageFormat) -> String { path("\(name)/\(Self.vttSheetName(sheet, image: image))") }
+    static func vttSheetName(_ sheet: Int, image: SheetImageFormat) -> String { "sheet-\(sheet).\(image.fileExtension)" }
+
+    public var trickplayFolder: String { path("\(name).trickplay") }
+    /// Jellyfin's folder for one resolution: `W - CxR` (thumbnail width, tiles across × down).
+    public static func trickplayResolution(width: Int, columns: Int, rows: Int) -> String { "\(width) - \(columns)x\(rows)" }
+    public func trickplaySheet(_ sheet: Int, width: Int, columns: Int, rows: Int) -> String {
+        path("\(name).trickplay/\(Self.trickplayResolution(width: width, columns: columns, rows: rows))/\(sheet).jpg")
+    }
+    /// Beside the resolution's folder, not in it: Jellyfin counts the files in that folder when it imports tiles.
+    public func trickplayPlaylist(width: Int, columns: Int, rows: Int) -> String {
+        path("\(name).trickplay/\(Self.trickplayResolution(width: width, columns: columns, rows: rows)).m3u8")
+    }
+
+    public var bif: String { path("\(name).bif") }
+    public var html: String { path("\(name).html") }
+}

@@ -1,0 +1,84 @@
+/// Why a video cannot get sprite sheets, as a one-line reason.
+public enum SpriteError: Error, Hashable, Sendable, CustomStringConvertible {
+    case tooShort(milliseconds: Int64)
+    case sameOutput(as: String)
+
+    public var description: String {
+        switch self {
+        case .tooShort(let milliseconds): "video lasts \(milliseconds) ms: too short for a thumbnail track"
+        case .sameOutput(let other): "its outputs would overwrite those of \(other) (same name)"
+        }
+    }
+}
+
+/// How far apart thumbnails are: a fixed interval, or a count spread over the whole video.
+public enum SpriteSpacing: Sendable, Hashable {
+    case interval(milliseconds: Int64)
+    case count(Int)
+}
+
+/// The cues of one video's thumbnail track, in whole milliseconds.
+///
+/// Cue `i` covers `[i · interval, min((i + 1) · interval, duration))` and shows the frame
+/// displayed at its start (within the accuracy's bound). Milliseconds because that is what
+/// WebVTT, HLS and BIF can state; with one uniform interval every index format describes the
+/// same cues. `.count(N)` takes the interval `⌈duration / N⌉`, which gives N cues or, for
+/// durations of a few milliseconds per cue, slightly fewer.
+public struct SpriteTiming: Sendable, Hashable {
+    public let intervalMilliseconds: Int64
+    public let durationMilliseconds: Int64
+    public let count: Int
+
+    public init(durationSeconds: Rational, spacing: SpriteSpacing) throws(SpriteError) {
+        let duration = (durationSeconds * Rational(1000)).floor
+        guard duration > 0 else { throw .tooShort(milliseconds: duration) }
+        let interval: Int64
+        switch spacing {
+        case .interval(let milliseconds): interval = max(1, milliseconds)
+        case .count(let count): interval = max(1, (duration + Int64(count) - 1) / Int64(max(1, count)))
+        }
+        intervalMilliseconds = interval
+        durationMilliseconds = duration
+        count = Int((duration + interval - 1) / interval)
+    }
+
+    public func start(ofCue index: Int) -> Int64 { Int64(index) * intervalMilliseconds }
+    public func end(ofCue index: Int) -> Int64 { min(Int64(index + 1) * intervalMilliseconds, durationMilliseconds) }
+
+    /// The default accuracy: any frame within half an interval of the cue's start, which
+    /// is what a scrubbing preview can tell apart, and lets most cues take a keyframe.
+    public var defaultAccuracy: Accuracy {
+        let half = Rational(intervalMilliseconds, 2000)
+        return .tolerance(before: half, after: half)
+    }
+
+    /// `HH:MM:SS.mmm`, as WebVTT writes cue times.
+    public static func clock(_ milliseconds: Int64) -> String {
+        let hours = milliseconds / 3_600_000, minutes = milliseconds / 60_000 % 60
+        let seconds = milliseconds / 1000 % 60, fraction = milliseconds % 1000
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let millis = fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"
+        return "\(two(hours)):\(two(minutes)):\(two(seconds)).\(millis)"
+    }
+}
+
+extension SamplePlan {
+    /// One slot per cue of `timing`, each resolved at the cue's start (not the centre of
+    /// its interval, as `init(probe:count:…)` does): a player shows the tile while the
+    /// play head is inside the cue, starting at its start.
+    public init(probe: VideoProbe, timing: SpriteTiming, accuracy: Accuracy) throws(PlanError) {
+        if case .tolerance(let before, let after) = accuracy, before < .zero || after < .zero { throw .negativeTolerance }
+        self.accuracy = accuracy
+        self.from = .zero
+        self.to = probe.duration.seconds
+        self.timeBase = probe.timeBase
+        let frames = FrameTable(probe: probe)
+        targets = (0..<timing.count).map { slot in
+            let offset = Rational(timing.start(ofCue: slot), 1000)
+            let requested = Timestamp(flooring: probe.startTime.seconds + offset, timeBase: probe.timeBase)
+            let frame = frames.choose(for: requested.pts, accuracy: accuracy)
+            return Target(slot: slot, requestedTime: requested, framePts: frames.times[frame], frameIndex: frame,
+                          keyframePts: frames.keyframe(atOrBefore: frames.times[frame]))
+        }
+    }
+}

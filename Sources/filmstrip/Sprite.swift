@@ -1,0 +1,287 @@
+import ArgumentParser
+import Filmstrip
+import Foundation
+import Synchronization
+
+extension FilmstripCommand {
+    struct Sprite: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make seek-bar preview thumbnails for web players and media servers, for one video or a whole library.",
+            discussion: """
+            Formats (--format, comma-separated; all come from one decode per video):
+              vtt       DIR/NAME/sheet-K.EXT and DIR/NAME/thumbnails.vtt (video.js, Plyr, JW Player, Vidstack)
+              jellyfin  DIR/NAME.trickplay/W - CxR/K.jpg and DIR/NAME.trickplay/W - CxR.m3u8 (Jellyfin 10.9+)
+              bif       DIR/NAME.bif (Roku, Plex, Emby)
+            Cue i covers [i·interval, (i+1)·interval) and its tile shows the frame displayed at the cue's start,
+            exactly, within the tolerance (default: half the interval), or the nearest keyframe.
+            Folders are scanned for video files (into subfolders with --recursive); outputs keep their relative folders.
+            A video whose outputs are complete and newer than it is skipped (--force remakes it).
+            """)
+
+        @Argument(help: "Videos and folders of videos.")
+        var inputs: [String]
+
+        @Option(name: [.short, .customLong("output")], help: "The output folder.")
+        var output: String
+
+        @Option(help: "Seconds between thumbnails (default 10).")
+        var interval: Double?
+
+        @Option(help: "Number of thumbnails over the whole video, instead of --interval.")
+        var count: Int?
+
+        @Option(help: "Tiles per sheet as COLUMNSxROWS.")
+        var tile = "10x10"
+
+        @Option(help: "Thumbnail width in pixels (default 320); the height follows the display aspect ratio.")
+        var width: Int?
+
+        @Option(help: "Thumbnail height in pixels instead of a width.")
+        var height: Int?
+
+        @Option(help: "exact, keyframe, or tolerance:SEC (default: tolerance of half the interval).")
+        var accuracy: String?
+
+        @Option(help: "vtt, jellyfin, bif, or several separated by commas.")
+        var format = "vtt"
+
+        @Option(help: "Image format of the vtt sheets (Jellyfin and BIF are always JPEG).")
+        var image: SheetImageFormat = .jpeg
+
+        @Option(help: "Image quality 1-100 (default 90 for JPEG, 80 for WebP).")
+        var quality: Int?
+
+        @Flag(help: "Also write DIR/NAME.html: one self-contained page with a hover-scrub preview.")
+        var html = false
+
+        @Flag(help: "Scan folders into their subfolders.")
+        var recursive = false
+
+        @Option(help: "Videos processed at a time; the cores are shared out between them.")
+        var jobs = 1
+
+        @Option(help: "Decoding workers per video (default: cores / jobs).")
+        var workers: Int?
+
+        @Flag(help: "Report a video that fails and go on with the rest (the exit status is still non-zero).")
+        var ignoreErrors = false
+
+        @Flag(help: "Remake outputs that are already complete and newer than their video.")
+        var force = false
+
+        @Option(help: "I/N: process only shard I (0-based) of N, chosen by a hash of each video's relative path.")
+        var shard: String?
+
+        func validate() throws {
+            if interval != nil && count != nil { throw ValidationError("Give --interval or --count, not both.") }
+            if let interval, !(interval >= 0.001 && interval <= 86_400) { throw ValidationError("--interval must be between 0.001 and 86400 seconds, got \(interval).") }
+            if let count, count <= 0 { throw ValidationError("--count must be at least 1, got \(count).") }
+            if Self.grid(tile) == nil { throw ValidationError("--tile '\(tile)' is not COLUMNSxROWS (e.g. 10x10).") }
+            if height != nil && width != nil { throw ValidationError("Give --height or --width, not both.") }
+            if let height, height <= 0 { throw ValidationError("--height must be positive, got \(height).") }
+            if let width, width <= 0 { throw ValidationError("--width must be positive, got \(width).") }
+            if let accuracy, Accuracy(parsing: accuracy) == nil { throw ValidationError("--accuracy '\(accuracy)' is not exact, keyframe or tolerance:SEC.") }
+            if Self.formats(format) == nil { throw ValidationError("--format '\(format)' is not a list of vtt, jellyfin, bif.") }
+            if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1 to 100, got \(quality).") }
+            if jobs <= 0 { throw ValidationError("--jobs must be at least 1.") }
+            if let workers, workers <= 0 { throw ValidationError("--workers must be at least 1.") }
+            if let shard, Self.shard(shard) == nil { throw ValidationError("--shard '\(shard)' is not I/N with 0 <= I < N.") }
+        }
+
+        static func grid(_ text: String) -> (columns: Int, rows: Int)? {
+            let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
+            guard parts.count == 2, parts.allSatisfy({ (1...1000).contains($0) }) else { return nil }
+            return (parts[0], parts[1])
+        }
+
+        static func formats(_ text: String) -> [SpriteFormat]? {
+            let formats = text.split(separator: ",").map { SpriteFormat(rawValue: String($0)) }
+            guard !formats.isEmpty, formats.allSatisfy({ $0 != nil }) else { return nil }
+            return formats.compactMap { $0 }.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+        }
+
+        static func shard(_ text: String) -> (index: Int, count: Int)? {
+            let parts = text.split(separator: "/").compactMap { Int($0) }
+            guard parts.count == 2, parts[1] >= 1, (0..<parts[1]).contains(parts[0]) else { return nil }
+            return (parts[0], parts[1])
+        }
+
+        var settings: SpriteSettings {
+            let (columns, rows) = Self.grid(tile)!
+            let cores = ProcessInfo.processInfo.activeProcessorCount
+            return SpriteSettings(
+                spacing: count.map { .count($0) } ?? .interval(milliseconds: Int64(((interval ?? 10) * 1000).rounded())),
+                columns: columns, rows: rows, size: height.map { .height($0) } ?? .width(width ?? 320),
+                accuracy: accuracy.flatMap(Accuracy.init(parsing:)), formats: Self.formats(format)!,
+                image: image, quality: quality, html: html,
+                // Files at a time share the cores; each file's extractor splits its GOPs over what is left.
+                workers: workers ?? max(1, cores / jobs))
+        }
+
+        func run() async throws {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) ? isDirectory.boolValue
+                    : (try? FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)) != nil else {
+                throw failWithMessage("\(output): cannot be created as the output folder")
+            }
+            var targets = SpriteLibrary.targets(inputs: inputs, outputRoot: output, recursive: recursive)
+            if let shard = shard.flatMap(Self.shard) {
+                targets = targets.filter { SpriteLibrary.shard(of: $0.shardKey, count: shard.count) == shard.index }
+            }
+            let maker = SpriteMaker(settings: settings)
+            let progress = SpriteProgress(total: targets.count)
+            let clock = ContinuousClock(), start = clock.now
+
+            // Two videos whose outputs would land on the same names: the later one fails.
+            var claimed: [String: String] = [:], duplicates: [Int: String] = [:]
+            for (index, target) in targets.enumerated() {
+                let key = URL(fileURLWithPath: target.outputFolder).appendingPathComponent(target.name).standardizedFileURL.path
+                if let first = claimed[key] { duplicates[index] = first } else { claimed[key] = target.input }
+            }
+
+            var made = 0, skipped = 0, failed = 0, videoSeconds = 0.0
+            try await withThrowingTaskGroup(of: (Int, Outcome).self) { group in
+                var next = 0
+                func startNext() {
+                    guard next < targets.count else { return }
+                    let index = next, target = targets[index], duplicate = duplicates[index]
+                    next += 1
+                    group.addTask {
+                        if let duplicate { return (index, .failed(String(describing: SpriteError.sameOutput(as: duplicate)))) }
+                        if !force && maker.outputsAreCurrent(for: target) { return (index, .skipped) }
+                        let fileStart = ContinuousClock.now
+                        do {
+                            let report = try await maker.make(target) { done, total in progress.update(target.input, fraction: Double(done) / Double(total)) }
+                            return (index, .made(report, (ContinuousClock.now - fileStart).seconds))
+                        } catch is CancellationError {
+                            // Stopped because another video failed (without --ignore-errors).
+                            return (index, .cancelled)
+                        } catch {
+                            return (index, .failed(oneLineMessage(error)))
+                        }
+                    }
+                }
+                for _ in 0..<jobs { startNext() }
+                while let (index, outcome) = try await group.next() {
+                    let target = targets[index]
+                    switch outcome {
+                    case .made(let report, let seconds):
+                        made += 1
+                        videoSeconds += report.durationSeconds
+                        progress.finished(target.input)
+                        progress.print(Self.line(target, report: report, seconds: seconds))
+                    case .skipped:
+                        skipped += 1
+                        progress.finished(target.input)
+                        progress.print("\(target.input): outputs up to date, skipped")
+                    case .failed(let message):
+                        failed += 1
+                        progress.finished(target.input)
+                        let reason = message.hasPrefix(target.input) ? message : "\(target.input): \(message)"
+                        progress.printError("filmstrip: \(reason)")
+                        if !ignoreErrors { group.cancelAll() }
+                    case .cancelled:
+                        progress.finished(target.input)
+                    }
+                    if ignoreErrors || failed == 0 { startNext() }
+                }
+            }
+            progress.clear()
+            let elapsed = (clock.now - start).seconds
+            let speed = videoSeconds > 0 && elapsed > 0 ? String(format: "; %@ of video in %.1f s (x%.0f realtime)", Self.clock(videoSeconds), elapsed, videoSeconds / elapsed) : ""
+            let notStarted = targets.count - made - skipped - failed
+            let stopped = notStarted > 0 ? ", \(notStarted) not made (stopped at the first failure; --ignore-errors goes on)" : ""
+            print("sprite: \(targets.count) videos: \(made) made, \(skipped) up to date, \(failed) failed\(stopped)\(speed)")
+            if failed > 0 { throw ExitCode.failure }
+        }
+
+        enum Outcome: Sendable {
+            case made(SpriteReport, Double)
+            case skipped
+            case failed(String)
+            case cancelled
+        }
+
+        static func line(_ target: SpriteTarget, report: SpriteReport, seconds: Double) -> String {
+            let bound: String
+            switch report.accuracy {
+            case .exact: bound = "exact"
+            case .keyframe: bound = "keyframe"
+            case .tolerance(let before, let after):
+                bound = before == after ? "tolerance ±\(before.doubleValue) s" : "tolerance -\(before.doubleValue)/+\(after.doubleValue) s"
+            }
+            let substituted = report.substituted > 0 ? ", \(report.substituted) shown by a neighbouring frame (damaged data)" : ""
+            return String(format: "%@: %d thumbnails %dx%d every %@ s on %d sheet(s), %@, worst offset %.3f s, %.2f s (x%.0f realtime)%@",
+                          target.input, report.timing.count, report.grid.tile.width, report.grid.tile.height,
+                          "\(Double(report.timing.intervalMilliseconds) / 1000)", report.grid.sheetCount, bound,
+                          report.worstErrorSeconds, seconds, report.durationSeconds / max(seconds, 1e-9), substituted)
+        }
+
+        static func clock(_ seconds: Double) -> String {
+            let total = Int(seconds.rounded())
+            return String(format: "%d:%02d:%02d", total / 3600, total / 60 % 60, total % 60)
+        }
+    }
+}
+
+/// The progress line on stderr (only on a terminal): videos done, the running ones'
+/// fractions, and an ETA from the rate so far; result lines are printed above it.
+final class SpriteProgress: Sendable {
+    private struct State {
+        var done = 0
+        var running: [String: Double] = [:]
+        var lineShown = false
+    }
+
+    private let state = Mutex(State())
+    private let total: Int
+    private let isTerminal = isatty(STDERR_FILENO) != 0
+    private let start = ContinuousClock.now
+
+    init(total: Int) { self.total = total }
+
+    func update(_ input: String, fraction: Double) {
+        state.withLock { $0.running[input] = fraction }
+        redraw()
+    }
+
+    func finished(_ input: String) {
+        state.withLock {
+            $0.running[input] = nil
+            $0.done += 1
+        }
+    }
+
+    func print(_ line: String) {
+        clear()
+        FileHandle.standardOutput.write(Data("\(line)\n".utf8))
+        redraw()
+    }
+
+    func printError(_ line: String) {
+        clear()
+        FileHandle.standardError.write(Data("\(line)\n".utf8))
+        redraw()
+    }
+
+    func clear() {
+        guard isTerminal else { return }
+        state.withLock { state in
+            if state.lineShown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            state.lineShown = false
+        }
+    }
+
+    private func redraw() {
+        guard isTerminal else { return }
+        state.withLock { state in
+            let progress = Double(state.done) + state.running.values.reduce(0, +)
+            let elapsed = (ContinuousClock.now - start).seconds
+            let eta = progress > 0 ? " ETA \(FilmstripCommand.Sprite.clock(elapsed * (Double(total) - progress) / progress))" : ""
+            FileHandle.standardError.write(Data("\r\u{1B}[K[\(state.done)/\(total) videos, \(state.running.count) running]\(eta)".utf8))
+            state.lineShown = true
+        }
+    }
+}
+
+extension SheetImageFormat: ExpressibleByArgument {}
