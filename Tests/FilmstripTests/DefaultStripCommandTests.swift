@@ -21,6 +21,22 @@ struct DefaultStripCommandTests {
         #expect(same, "\(id)")
     }
 
+    @Test("one GOP run, where the cost model gives idle cores to codec threads: still naive's bytes")
+    func oneRunWithCodecThreads() throws {
+        let folder = try TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try TestSupport.video("h264-360p-20s")
+        let defaults = folder.appendingPathComponent("default.rgba").path, naive = folder.appendingPathComponent("naive.rgba").path
+        let range = ["--from", "2.1", "--to", "3.9", "--count", "12"]
+        let result = try TestSupport.runCLI(["strip", video, "-o", defaults] + range)
+        #expect(result.status == 0, "\(result.standardError)")
+        let reference = try TestSupport.runCLI(["strip", video, "-o", naive, "--extractor", "sequential", "--composer", "naive",
+                                                "--no-skip-non-reference"] + range)
+        #expect(reference.status == 0, "\(reference.standardError)")
+        let same = try Data(contentsOf: URL(fileURLWithPath: defaults)) == Data(contentsOf: URL(fileURLWithPath: naive))
+        #expect(same)
+    }
+
     @Test("--stats reports the bound: start-up, CPU over the cores, the busiest worker")
     func statsReportTheBound() throws {
         let folder = try TestSupport.scratchDirectory()
