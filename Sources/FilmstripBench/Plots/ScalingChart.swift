@@ -73,11 +73,11 @@ enum ScalingChart {
         let largest = lines.values.flatMap { $0.map(\.workers) }.max()!
         var plots: [String] = []
         for (index, line) in series.enumerated() {
-            let file = index == 0 ? PlotText.quoted("\(stem).dat") : "\"\""
-            plots.append("\(file) index \(index) using 1:2:3:4 with yerrorlines lw 2 pt 7 lc \(index + 1) title \(PlotText.quoted(line.label))")
-            plots.append("\"\" index \(index) using 1:5 with linespoints dt 2 lw 1 pt 6 lc \(index + 1) title \(PlotText.quoted("bound: CPU time over the cores"))")
+            let file = index == 0 ? PlotText.scriptString("\(stem).dat") : "''"
+            plots.append("\(file) index \(index) using 1:2:3:4 with yerrorlines lw 2 pt 7 lc \(index + 1) title \(PlotText.scriptString(line.label))")
+            plots.append("'' index \(index) using 1:5 with linespoints dt 2 lw 1 pt 6 lc \(index + 1) title \(PlotText.scriptString("bound: CPU time over the cores"))")
         }
-        plots.append("ideal(x) with lines lc rgb \"#888888\" lw 1 title \(PlotText.quoted("ideal: min(workers, \(cores) cores)"))")
+        plots.append("ideal(x) with lines lc rgb \"#888888\" lw 1 title \(PlotText.scriptString("ideal: min(workers, \(cores) cores)"))")
         let title = "Speed-up against workers over one worker, machine \(machine) (\(cores) cores)"
         let body = """
             ideal(x) = x < \(cores) ? x : \(cores)
@@ -87,7 +87,7 @@ enum ScalingChart {
             set samples 400
             set grid xtics ytics
             set key below left Left reverse
-            set title \(PlotText.quoted(title))
+            set title \(PlotText.scriptString(title))
             set xlabel "workers (log scale)"
             set ylabel "speed-up: one-worker median / median (95 % CI)"
             plot \(plots.joined(separator: ", \\\n     "))
