@@ -3,7 +3,7 @@
 public enum ImageDecoder {
     public static func decode(path: String) throws -> Image {
         var decoded: Image?
-        let input = try InputFile(path: path)
+        let input = try InputFile(path: path, containers: InputPolicy.stillImageContainers)
         let decoder = try Decoder(for: input)
         var packet = Packet()
         var frame = Frame()

@@ -24,9 +24,11 @@ public enum InputPolicy {
         "wav", "mp3", "flac", "aac",
     ]
 
-    /// Single still images, which the tests read back as FFmpeg decodes them (the outside
-    /// reference for written strips); never accepted from the command line.
-    public static let stillImageContainers = ["png_pipe", "jpeg_pipe"]
+    /// Single still images, which the tests and the sprite benchmark read back as FFmpeg
+    /// decodes them (the outside reference for written strips and sheets); never accepted
+    /// from the command line. `image2` is how FFmpeg names a lone `.jpg` it recognises by
+    /// its extension; the protocol whitelist still keeps it to that one file.
+    public static let stillImageContainers = ["png_pipe", "jpeg_pipe", "webp_pipe", "image2"]
 
     /// The FFmpeg URL that opens exactly the file at `path`: the `file:` protocol with the
     /// absolute path, so no part of a file's name is read as a protocol or option.
