@@ -72,6 +72,8 @@ extension FilmstripCommand {
         @Option(help: "I/N: process only shard I (0-based) of N, chosen by a hash of each video's relative path.")
         var shard: String?
 
+        @OptionGroup var limits: InputLimitOptions
+
         func validate() throws {
             if interval != nil && count != nil { throw ValidationError("Give --interval or --count, not both.") }
             if let interval, !(interval >= 0.001 && interval <= 86_400) { throw ValidationError("--interval must be between 0.001 and 86400 seconds, got \(interval).") }
@@ -119,6 +121,9 @@ extension FilmstripCommand {
         }
 
         func run() async throws {
+            limits.apply()
+            let signalSources = SignalCleanup.install(doing: "making previews in \(output)")
+            defer { signalSources.forEach { $0.cancel() } }
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) ? isDirectory.boolValue
                     : (try? FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)) != nil else {
