@@ -49,6 +49,7 @@ public enum ReferenceSuite: String, Sendable, Codable, CaseIterable {
             spec("mkv-hevc-10bit", .hevc, .matroska).with(bitDepth: 10),
             spec("mkv-av1-10bit", .av1, .matroska).with(bitDepth: 10),
             spec("mp4-h264-fullrange", .h264, .mp4).with(fullRange: true),
+            spec("mp4-h264-bt709", .h264, .mp4).with(taggedBT709: true),
             spec("mkv-hevc-10bit-fullrange", .hevc, .matroska).with(bitDepth: 10, fullRange: true),
             // mkv-hevc-10bit's picture converted to HDR: tone-mapped, it must look like that video.
             spec("mkv-hevc-pq", .hevc, .matroska).with(bitDepth: 10, hdrTransfer: .pq),

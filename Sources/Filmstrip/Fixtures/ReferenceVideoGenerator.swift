@@ -1,4 +1,3 @@
-import CFFmpeg
 import Foundation
 import Synchronization
 
@@ -89,7 +88,7 @@ public enum ReferenceVideoGenerator {
         let painter = FramePainter(codedWidth: spec.width, codedHeight: spec.height, rotationDegrees: spec.rotationDegrees,
                                    fieldOrder: spec.fieldOrder)
         // HDR videos: the SDR picture painted as usual, then converted into the 10-bit frame.
-        var sdrFrame = try spec.hdrTransfer.map { _ in try Frame(width: spec.width, height: spec.height, pixelFormat: AV_PIX_FMT_YUV420P) }
+        var sdrFrame = try spec.hdrTransfer.map { _ in try Frame.planar420(width: spec.width, height: spec.height) }
         for index in 0..<spec.frameCount {
             try Task.checkCancellation()
             if let transfer = spec.hdrTransfer, sdrFrame != nil {
@@ -114,35 +113,43 @@ public enum ReferenceVideoGenerator {
 /// 2×2 block's chroma comes from its top-left pixel.
 enum HDRPictureConverter {
     static func convert(_ sdr: borrowing Frame, into hdr: borrowing Frame, width: Int, height: Int, transfer: HDRTransfer) {
-        let chromaHeight = (height + 1) / 2
-        func plane(_ frame: borrowing Frame, _ index: Int, rows: Int) -> (UnsafeMutableRawPointer, Int) {
-            frame.withPlane(index, rows: rows) { ($0, $1) }
+        let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
+        func bytes(_ plane: Int, columns: Int, rows: Int) -> [UInt8] {
+            sdr.withPlane(plane, rows: rows) { base, stride in
+                (0..<rows).flatMap { row in UnsafeRawBufferPointer(start: base + row * stride, count: columns).map { $0 } }
+            }
         }
-        let (sdrY, sdrYStride) = plane(sdr, 0, rows: height), (sdrU, sdrUStride) = plane(sdr, 1, rows: chromaHeight)
-        let (sdrV, sdrVStride) = plane(sdr, 2, rows: chromaHeight)
-        let (hdrY, hdrYStride) = plane(hdr, 0, rows: height), (hdrU, hdrUStride) = plane(hdr, 1, rows: chromaHeight)
-        let (hdrV, hdrVStride) = plane(hdr, 2, rows: chromaHeight)
+        let luma = bytes(0, columns: width, rows: height)
+        let blue = bytes(1, columns: chromaWidth, rows: chromaHeight), red = bytes(2, columns: chromaWidth, rows: chromaHeight)
+        // BT.601 limited range to R'G'B' in [0, 1].
         func sdrRGB(x: Int, y: Int) -> (Double, Double, Double) {
-            let luma = Double(sdrY.load(fromByteOffset: y * sdrYStride + x, as: UInt8.self)) - 16
-            let cb = Double(sdrU.load(fromByteOffset: y / 2 * sdrUStride + x / 2, as: UInt8.self)) - 128
-            let cr = Double(sdrV.load(fromByteOffset: y / 2 * sdrVStride + x / 2, as: UInt8.self)) - 128
-            // BT.601 limited range to R'G'B' in [0, 1].
-            let scaled = luma * 255 / 219
-            return ((scaled + 1.402 * cr * 255 / 224) / 255, (scaled - (0.344136 * cb + 0.714136 * cr) * 255 / 224) / 255,
-                    (scaled + 1.772 * cb * 255 / 224) / 255)
+            let scaled = (Double(luma[y * width + x]) - 16) * 255 / 219
+            let cb = (Double(blue[y / 2 * chromaWidth + x / 2]) - 128) * 255 / 224
+            let cr = (Double(red[y / 2 * chromaWidth + x / 2]) - 128) * 255 / 224
+            return ((scaled + 1.402 * cr) / 255, (scaled - 0.344136 * cb - 0.714136 * cr) / 255, (scaled + 1.772 * cb) / 255)
         }
-        func store(_ plane: UnsafeMutableRawPointer, _ stride: Int, x: Int, y: Int, _ value: Double) {
-            plane.storeBytes(of: UInt16((value).rounded().clamped(to: 0...1023)), toByteOffset: y * stride + 2 * x, as: UInt16.self)
-        }
+        func sample(_ value: Double) -> UInt16 { UInt16(value.rounded().clamped(to: 0...1023)) }
+        var hdrLuma = [UInt16](repeating: 0, count: width * height)
+        var hdrBlue = [UInt16](repeating: 512, count: chromaWidth * chromaHeight), hdrRed = hdrBlue
         for y in 0..<height {
             for x in 0..<width {
                 let rgb = ToneMapping.sdrToHDR(sdrRGB(x: x, y: y), transfer: transfer)
                 // BT.2020 non-constant luminance, 10-bit limited range.
-                let luma = 0.2627 * rgb.0 + 0.6780 * rgb.1 + 0.0593 * rgb.2
-                store(hdrY, hdrYStride, x: x, y: y, 64 + 876 * luma)
+                let y2020 = 0.2627 * rgb.0 + 0.6780 * rgb.1 + 0.0593 * rgb.2
+                hdrLuma[y * width + x] = sample(64 + 876 * y2020)
                 guard x % 2 == 0, y % 2 == 0 else { continue }
-                store(hdrU, hdrUStride, x: x / 2, y: y / 2, 512 + 896 * (rgb.2 - luma) / 1.8814)
-                store(hdrV, hdrVStride, x: x / 2, y: y / 2, 512 + 896 * (rgb.0 - luma) / 1.4746)
+                hdrBlue[y / 2 * chromaWidth + x / 2] = sample(512 + 896 * (rgb.2 - y2020) / 1.8814)
+                hdrRed[y / 2 * chromaWidth + x / 2] = sample(512 + 896 * (rgb.0 - y2020) / 1.4746)
+            }
+        }
+        for (plane, samples, columns, rows) in [(0, hdrLuma, width, height), (1, hdrBlue, chromaWidth, chromaHeight),
+                                                (2, hdrRed, chromaWidth, chromaHeight)] {
+            hdr.withPlane(plane, rows: rows) { base, stride in
+                for row in 0..<rows {
+                    for column in 0..<columns {
+                        base.storeBytes(of: samples[row * columns + column], toByteOffset: row * stride + 2 * column, as: UInt16.self)
+                    }
+                }
             }
         }
     }

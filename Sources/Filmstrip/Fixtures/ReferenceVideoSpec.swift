@@ -101,6 +101,8 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
     public var timestampJumpFrames: Int = 0
     /// HDR video (10-bit BT.2020 with this transfer), made from the SDR picture by `ToneMapping.sdrToHDR`.
     public var hdrTransfer: HDRTransfer?
+    /// Tagged BT.709 (matrix, primaries, transfer) although SD: players decode it with BT.709's matrix.
+    public var taggedBT709 = false
 
     public init(id: String, codec: Codec, container: Container = .mp4, width: Int, height: Int,
                 framesPerSecond: Int = 30, seconds: Int, keyframeInterval: Int, maxBFrames: Int = 2,
@@ -124,7 +126,7 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
 
     /// This spec with the format-specific fields set (the matrix of containers and codecs).
     public func with(bitDepth: Int = 8, fullRange: Bool = false, fieldOrder: FieldOrder? = nil,
-              timestampJumpFrames: Int = 0, hdrTransfer: HDRTransfer? = nil) -> ReferenceVideoSpec {
+              timestampJumpFrames: Int = 0, hdrTransfer: HDRTransfer? = nil, taggedBT709: Bool = false) -> ReferenceVideoSpec {
         var spec = self
         spec.formatVideo = true
         spec.bitDepth = bitDepth
@@ -132,6 +134,7 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
         spec.fieldOrder = fieldOrder
         spec.timestampJumpFrames = timestampJumpFrames
         spec.hdrTransfer = hdrTransfer
+        spec.taggedBT709 = taggedBT709
         return spec
     }
 
@@ -167,7 +170,7 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
             // Format fields join the digest only when set, so the earlier videos keep their names.
             + (bitDepth == 8 ? [] : ["depth\(bitDepth)"]) + (fullRange ? ["full-range"] : [])
             + (fieldOrder.map { ["\($0.rawValue)"] } ?? []) + (timestampJumpFrames == 0 ? [] : ["jump\(timestampJumpFrames)"]) + (formatVideo ? ["format"] : [])
-            + (hdrTransfer.map { ["hdr-\($0.rawValue)"] } ?? [])
+            + (hdrTransfer.map { ["hdr-\($0.rawValue)"] } ?? []) + (taggedBT709 ? ["bt709"] : [])
         let joined = canonical.joined(separator: "|")
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in joined.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
@@ -219,7 +222,7 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
                                sampleAspectRatio: sampleAspectRatio, bitRate: bitRate, options: options,
                                pixelFormatName: pixelFormat, fullRange: fullRange,
                                topFieldFirst: fieldOrder.map { $0 == .topFieldFirst }, muxerOptions: muxerOptions,
-                               hdrTransfer: hdrTransfer)
+                               hdrTransfer: hdrTransfer, taggedBT709: taggedBT709)
     }
 }
 

@@ -41,6 +41,11 @@ public struct Frame: ~Copyable {
     /// Sets the presentation time of a frame that is about to be encoded.
     public mutating func setPresentationTime(_ pts: Int64) { pointer.pointee.pts = pts }
 
+    /// An 8-bit 4:2:0 planar frame with its own buffers (the reference videos' painted format).
+    static func planar420(width: Int, height: Int) throws(FFmpegError) -> Frame {
+        try Frame(width: width, height: height, pixelFormat: AV_PIX_FMT_YUV420P)
+    }
+
     /// Sets the time `presentationTime` reports, where the caller knows it better than the decoder's guess.
     mutating func replacePresentationTime(with pts: Int64) {
         pointer.pointee.pts = pts

@@ -28,13 +28,16 @@ public struct EncoderSettings: Hashable, Sendable {
     /// HDR video, tagged BT.2020 with this transfer; the caller paints frames in the encoder's
     /// pixel format itself (no conversion from 8-bit).
     public var hdrTransfer: HDRTransfer?
+    /// Tagged BT.709 matrix, primaries and transfer.
+    public var taggedBT709: Bool
 
     public init(encoderName: String, width: Int, height: Int, timeBase: Rational, frameRate: Rational,
                 keyframeInterval: Int, maxBFrames: Int, sampleAspectRatio: Rational = Rational(1),
                 bitRate: Int? = nil, options: [String: String] = [:], pixelFormatName: String = "yuv420p",
                 fullRange: Bool = false, topFieldFirst: Bool? = nil, muxerOptions: [String: String] = [:],
-                hdrTransfer: HDRTransfer? = nil) {
+                hdrTransfer: HDRTransfer? = nil, taggedBT709: Bool = false) {
         self.hdrTransfer = hdrTransfer
+        self.taggedBT709 = taggedBT709
         self.pixelFormatName = pixelFormatName
         self.fullRange = fullRange
         self.topFieldFirst = topFieldFirst
@@ -109,6 +112,11 @@ public struct VideoWriter: ~Copyable {
             encoder.pointee.color_primaries = AVCOL_PRI_BT2020
             encoder.pointee.color_trc = transfer == .pq ? AVCOL_TRC_SMPTE2084 : AVCOL_TRC_ARIB_STD_B67
             encoder.pointee.colorspace = AVCOL_SPC_BT2020_NCL
+        }
+        if settings.taggedBT709 {
+            encoder.pointee.color_primaries = AVCOL_PRI_BT709
+            encoder.pointee.color_trc = AVCOL_TRC_BT709
+            encoder.pointee.colorspace = AVCOL_SPC_BT709
         }
         if let topFieldFirst = settings.topFieldFirst {
             encoder.pointee.flags |= Int32(AV_CODEC_FLAG_INTERLACED_DCT) | Int32(AV_CODEC_FLAG_INTERLACED_ME)
