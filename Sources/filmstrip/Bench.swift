@@ -96,17 +96,19 @@ extension FilmstripCommand {
             let candidate = candidateBinary.map { URL(fileURLWithPath: $0) } ?? Self.ownExecutable
             // This executable knows its commit; another candidate reports its own through its children.
             let candidateCommit = candidateBinary == nil ? BuildInfo.commitDescription : ""
-            let baseline: (url: URL, commit: String)
+            let baseline: (url: URL, commit: String), baselineConfiguration: String?
             if let baselineBinary {
-                baseline = (URL(fileURLWithPath: baselineBinary), "")
+                (baseline, baselineConfiguration) = ((URL(fileURLWithPath: baselineBinary), ""), nil)
             } else if let baselineRevision {
                 baseline = try BaselineBuild.executable(
                     revision: baselineRevision, repository: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
                     note: { progress.note($0) })
+                baselineConfiguration = "release"
             } else {
                 return [BenchSession.Build(role: nil, runner: ChildRunner(executable: candidate), commitFallback: candidateCommit)]
             }
-            return [BenchSession.Build(role: .baseline, runner: ChildRunner(executable: baseline.url), commitFallback: baseline.commit),
+            return [BenchSession.Build(role: .baseline, runner: ChildRunner(executable: baseline.url), commitFallback: baseline.commit,
+                                       configurationFallback: baselineConfiguration),
                     BenchSession.Build(role: .candidate, runner: ChildRunner(executable: candidate), commitFallback: candidateCommit)]
         }
 

@@ -19,6 +19,7 @@ extension FilmstripCommand {
                 let configuration = try JSONDecoder().decode(BenchConfiguration.self, from: Data(config.utf8))
                 var measurement = try await ConfigurationRunner.run(configuration)
                 measurement.executableCommit = BuildInfo.commitDescription
+                measurement.buildConfiguration = BuildInfo.configuration
                 print(String(decoding: try JSONEncoder().encode(measurement), as: UTF8.self))
             } catch {
                 throw failWithMessage(error)

@@ -72,6 +72,10 @@ public struct RegressionGate: Sendable {
             report.outcome = .badInput("\(path): no rows of both builds (the `build` column); a one-file comparison needs a two-build run (`bench --baseline-binary` or `--baseline-rev`); give two files to compare separate runs")
             return report
         }
+        let baselineBuilds = Set(baseline.map(\.run.machine.buildConfiguration)), candidateBuilds = Set(candidate.map(\.run.machine.buildConfiguration))
+        if baselineBuilds != candidateBuilds {
+            report.warnings.append("build configurations differ: baseline \(baselineBuilds.sorted().joined(separator: ",")), candidate \(candidateBuilds.sorted().joined(separator: ",")); the ratios measure the compiler settings too")
+        }
         report.baselineCommits = Set(baseline.map(\.executableCommit)).sorted()
         report.candidateCommits = Set(candidate.map(\.executableCommit)).sorted()
         let baselineByKey = valuesByRepetition(baseline), candidateByKey = valuesByRepetition(candidate)

@@ -78,7 +78,7 @@ public enum RawColumn: String, ResultColumn {
         case .timestampUTC: "When the repetition finished, UTC, whole seconds (`2025-01-31T12:00:00Z`)."
         case .gitCommit: "Full hash of the commit of the checkout the harness ran in (`unknown` outside a checkout); see `executable_commit` for the code that ran."
         case .gitDirty: "`true` when the working tree had uncommitted changes, so the commit does not fully describe the code."
-        case .buildConfig: "`debug` or `release`; debug timings are not comparable with release ones."
+        case .buildConfig: "`debug` or `release` (of the executable that ran the row); debug timings are not comparable with release ones."
         case .machineID: "Short stable hash of CPU model, logical cores, memory and kernel; rows with different ids come from different machines."
         case .machineName: "Human name derived from the CPU model and core count, e.g. `xeon-8375c-2c`."
         case .cpuModel: "CPU model string from `/proc/cpuinfo` (or the ARM core name)."

@@ -41,6 +41,8 @@ public struct BenchMeasurement: Sendable, Hashable, Codable {
     public var maxFrameError: Int?
     /// The commit the child executable was built from; nil from children built before it was recorded.
     public var executableCommit: String?
+    /// `debug` or `release`: the child's own build, which the parent's may not be.
+    public var buildConfiguration: String?
 
     public init(phases: [PhaseCost], checksum: String, maxFrameError: Int?) {
         self.phases = phases

@@ -17,11 +17,14 @@ public struct BenchSession {
         public var runner: ChildRunner
         /// The commit recorded when the child does not report its own (built before it could).
         public var commitFallback: String
+        /// Its build configuration when known without the child (`--baseline-rev` builds release).
+        public var configurationFallback: String?
 
-        public init(role: BuildRole?, runner: ChildRunner, commitFallback: String = "") {
+        public init(role: BuildRole?, runner: ChildRunner, commitFallback: String = "", configurationFallback: String? = nil) {
             self.role = role
             self.runner = runner
             self.commitFallback = commitFallback
+            self.configurationFallback = configurationFallback
         }
     }
 
@@ -107,6 +110,10 @@ public struct BenchSession {
                                                disagreement: !problems.isEmpty)
                         for index in newRows.indices {
                             newRows[index].executableCommit = measurement.executableCommit ?? build.commitFallback
+                            // The executable that ran the row decides `build_config`, not the parent.
+                            if let configuration = measurement.buildConfiguration ?? build.configurationFallback {
+                                newRows[index].run.machine.buildConfiguration = configuration
+                            }
                         }
                     case .failed, .timedOut:
                         // Written even in a warm-up round, because the failure drops the configuration
