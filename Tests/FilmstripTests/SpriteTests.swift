@@ -163,10 +163,14 @@ struct SpriteTests {
         }
     }
 
+    /// Opt-in only: on this project's virtual machines headless Chromium's zygote processes
+    /// have been seen stuck at real-time priority in the kernel after the page was dumped,
+    /// holding both cores; a browser is too heavy a guest for every test run.
     static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
     @Test("the HTML page in headless Chromium: the preview shows the cue's tile for the time in the address",
-          .enabled(if: chromium != nil, "apt-get install chromium to run it"))
+          .enabled(if: chromium != nil && ProcessInfo.processInfo.environment["FILMSTRIP_BROWSER_TESTS"] == "1",
+                   "apt-get install chromium and set FILMSTRIP_BROWSER_TESTS=1 to run it"))
     func htmlInChromium() throws {
         let video = try TestSupport.video("h264-360p-20s")
         let (folder, name) = try Self.run(video, ["--interval", "1", "--tile", "5x4", "--width", "160", "--html", "--accuracy", "exact"])
