@@ -1,0 +1,86 @@
+/// Change points in a series by E-divisive means: Matteson & James (2014), "A Nonparametric
+/// Approach for Multiple Change Point Analysis of Multivariate Data", JASA 109(505), the
+/// method MongoDB's performance CI and Hunter (Fleming et al., ICPE 2023) use on benchmark
+/// histories.
+///
+/// Each round splits one segment where the energy distance between the two sides, weighted
+/// by their sizes, is largest (exponent α = 1, and the right side always runs to the end of
+/// its segment, as Hunter does, rather than searching a second end point). The split is kept
+/// only when a permutation test says so: the values are shuffled within each segment
+/// `permutations` times and the observed statistic must be beaten by at most a fraction
+/// `significance` of the shuffles. Rounds stop at the first split the test rejects.
+public struct EDivisive: Sendable {
+    /// Largest permutation p-value that still counts as a change.
+    public var significance: Double
+    public var permutations: Int
+    /// Fewest points on either side of a split.
+    public var minimumSegment: Int
+
+    public init(significance: Double = 0.01, permutations: Int = 199, minimumSegment: Int = 3) {
+        self.significance = significance
+        self.permutations = permutations
+        self.minimumSegment = minimumSegment
+    }
+
+    /// Indices where a new segment starts (each in `1..<series.count`), ascending.
+    public func changePoints(in series: [Double], using generator: inout some RandomNumberGenerator) -> [Int] {
+        var boundaries = [0, series.count]
+        while true {
+            guard let best = bestSplit(of: series, boundaries: boundaries) else { break }
+            var beaten = 0
+            var shuffled = series
+            for _ in 0..<permutations {
+                for (start, end) in zip(boundaries, boundaries.dropFirst()) {
+                    shuffled[start..<end].shuffle(using: &generator)
+                }
+                if let split = bestSplit(of: shuffled, boundaries: boundaries), split.statistic >= best.statistic {
+                    beaten += 1
+                }
+            }
+            let pValue = Double(beaten + 1) / Double(permutations + 1)
+            guard pValue <= significance else { break }
+            boundaries.append(best.index)
+            boundaries.sort()
+        }
+        return Array(boundaries.dropFirst().dropLast())
+    }
+
+    /// The split with the largest statistic over all segments between `boundaries`.
+    func bestSplit(of series: [Double], boundaries: [Int]) -> (index: Int, statistic: Double)? {
+        var best: (index: Int, statistic: Double)?
+        for (start, end) in zip(boundaries, boundaries.dropFirst()) {
+            if let split = bestSplit(Array(series[start..<end])), split.statistic > best?.statistic ?? -.infinity {
+                best = (start + split.index, split.statistic)
+            }
+        }
+        return best
+    }
+
+    /// The split of one segment maximising Q(τ) = m·n/(m+n) · Ê, where Ê is the energy
+    /// distance 2/(mn)·Σ|x−y| − Σ_{i<k}|x_i−x_k|/C(m,2) − Σ_{j<l}|y_j−y_l|/C(n,2); the three sums
+    /// are updated as each point moves from the right side to the left, so one pass is O(T²).
+    func bestSplit(_ values: [Double]) -> (index: Int, statistic: Double)? {
+        let count = values.count
+        guard count >= 2 * minimumSegment, minimumSegment >= 2 else { return nil }
+        var withinLeft = 0.0, between = 0.0, withinRight = 0.0
+        for i in 0..<count {
+            for k in (i + 1)..<count { withinRight += abs(values[i] - values[k]) }
+        }
+        var best: (index: Int, statistic: Double)?
+        for moving in 0..<(count - minimumSegment) {
+            var toLeft = 0.0, toRight = 0.0
+            for i in 0..<moving { toLeft += abs(values[i] - values[moving]) }
+            for k in (moving + 1)..<count { toRight += abs(values[moving] - values[k]) }
+            withinLeft += toLeft
+            withinRight -= toRight
+            between += toRight - toLeft
+            let left = Double(moving + 1), right = Double(count - moving - 1)
+            guard moving + 1 >= minimumSegment else { continue }
+            let energy = 2 * between / (left * right)
+                - withinLeft / (left * (left - 1) / 2) - withinRight / (right * (right - 1) / 2)
+            let statistic = left * right / (left + right) * energy
+            if statistic > best?.statistic ?? -.infinity { best = (moving + 1, statistic) }
+        }
+        return best
+    }
+}
