@@ -22,8 +22,10 @@ extension ConfigurationKey {
             let initials = key.split(separator: "-").compactMap(\.first).map(String.init).joined()
             return "\(initials)=\(options[key] ?? "")"
         }.joined(separator: " ")
-        let optionPart = optionText.isEmpty ? "" : " {\(optionText)}"
-        return "\(pipeline)\(optionPart) \(videoID) n\(frameCount) h\(thumbHeight) \(accuracy) \(phase.rawValue)"
+        let optionPart = optionText.isEmpty ? "" : "{\(optionText)}"
+        // Calibration rows have no accuracy; empty parts leave no double spaces.
+        return [pipeline, optionPart, videoID, "n\(frameCount)", "h\(thumbHeight)", accuracy, phase.rawValue]
+            .filter { !$0.isEmpty }.joined(separator: " ")
     }
 
     /// ``shortName`` followed by ``configID``: unique, readable, stable across runs.

@@ -4,8 +4,8 @@
 /// histories.
 ///
 /// Each round splits one segment where the energy distance between the two sides, weighted
-/// by their sizes, is largest (exponent α = 1, and the right side always runs to the end of
-/// its segment, as Hunter does, rather than searching a second end point). The split is kept
+/// by their sizes, is largest (exponent α = 1; the right side's end is searched too, as in the
+/// paper). The split is kept
 /// only when a permutation test says so: the values are shuffled within each segment
 /// `permutations` times and the observed statistic must be beaten by at most a fraction
 /// `significance` of the shuffles. Rounds stop at the first split the test rejects.
@@ -56,30 +56,33 @@ public struct EDivisive: Sendable {
         return best
     }
 
-    /// The split of one segment maximising Q(τ) = m·n/(m+n) · Ê, where Ê is the energy
-    /// distance 2/(mn)·Σ|x−y| − Σ_{i<k}|x_i−x_k|/C(m,2) − Σ_{j<l}|y_j−y_l|/C(n,2); the three sums
-    /// are updated as each point moves from the right side to the left, so one pass is O(T²).
+    /// The split of one segment maximising Q(τ, κ) = m·n/(m+n) · Ê over the left side
+    /// `values[..<τ]` (m points) and right side `values[τ..<κ]` (n points), where Ê is the energy
+    /// distance 2/(mn)·Σ|x−y| − Σ_{i<k}|x_i−x_k|/C(m,2) − Σ_{j<l}|y_j−y_l|/C(n,2). Searching κ as
+    /// the paper does (not fixing it at the end) finds a step that later goes back. The sums are
+    /// updated as points join a side, so one pass is O(T³), small for the histories here.
     func bestSplit(_ values: [Double]) -> (index: Int, statistic: Double)? {
         let count = values.count
         guard count >= 2 * minimumSegment, minimumSegment >= 2 else { return nil }
-        var withinLeft = 0.0, between = 0.0, withinRight = 0.0
-        for i in 0..<count {
-            for k in (i + 1)..<count { withinRight += abs(values[i] - values[k]) }
-        }
+        var withinLeft = 0.0
         var best: (index: Int, statistic: Double)?
-        for moving in 0..<(count - minimumSegment) {
-            var toLeft = 0.0, toRight = 0.0
-            for i in 0..<moving { toLeft += abs(values[i] - values[moving]) }
-            for k in (moving + 1)..<count { toRight += abs(values[moving] - values[k]) }
-            withinLeft += toLeft
-            withinRight -= toRight
-            between += toRight - toLeft
-            let left = Double(moving + 1), right = Double(count - moving - 1)
-            guard moving + 1 >= minimumSegment else { continue }
-            let energy = 2 * between / (left * right)
-                - withinLeft / (left * (left - 1) / 2) - withinRight / (right * (right - 1) / 2)
-            let statistic = left * right / (left + right) * energy
-            if statistic > best?.statistic ?? -.infinity { best = (moving + 1, statistic) }
+        for split in 1...(count - minimumSegment) {
+            // values[split - 1] joins the left side.
+            for i in 0..<(split - 1) { withinLeft += abs(values[i] - values[split - 1]) }
+            guard split >= minimumSegment else { continue }
+            var between = 0.0, withinRight = 0.0
+            for end in (split + 1)...count {
+                // values[end - 1] joins the right side.
+                let joining = values[end - 1]
+                for i in 0..<split { between += abs(values[i] - joining) }
+                for j in split..<(end - 1) { withinRight += abs(values[j] - joining) }
+                guard end - split >= minimumSegment else { continue }
+                let left = Double(split), right = Double(end - split)
+                let energy = 2 * between / (left * right)
+                    - withinLeft / (left * (left - 1) / 2) - withinRight / (right * (right - 1) / 2)
+                let statistic = left * right / (left + right) * energy
+                if statistic > best?.statistic ?? -.infinity { best = (split, statistic) }
+            }
         }
         return best
     }
