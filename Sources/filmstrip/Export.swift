@@ -55,6 +55,19 @@ enum ExportWriter {
         try Data(text.utf8).write(to: target, options: .atomic)
     }
 
+    /// Writes each `FORMAT=FILE` request of `bench --export`; a failure is one line on stderr and exit 1.
+    static func writeRequests(_ requests: [String], rows: [RawResultRow], inputs: [String]) throws {
+        for request in requests {
+            let (format, path) = try parseRequest(request)
+            do {
+                try write(rows: rows, format: format, to: path, inputs: inputs)
+            } catch {
+                throw failWithMessage("\(path): \(oneLineMessage(error))")
+            }
+            print("\(format.rawValue) export written to \(path)")
+        }
+    }
+
     /// `FORMAT=FILE` of `bench --export`.
     static func parseRequest(_ text: String) throws -> (format: ExportFormat, path: String) {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)

@@ -32,9 +32,10 @@ import Testing
     @Test func configIDIsStableShortAndUniquePerFile() throws {
         let key = ConfigurationKey(pipeline: "forward+rowcopy", extractor: "forward", composer: "rowcopy", options: ["threads": "1"],
                                    videoID: "h264-360p-5s", frameCount: 100, thumbWidth: 114, thumbHeight: 64, accuracy: "exact", phase: .total)
-        // Pinned: a change here renames every configuration on every dashboard that tracks them.
-        #expect(key.configID == ConfigurationKey(pipeline: "forward+rowcopy", extractor: "forward", composer: "rowcopy", options: ["threads": "1"],
-                                                 videoID: "h264-360p-5s", frameCount: 100, thumbWidth: 114, thumbHeight: 64, accuracy: "exact", phase: .total).configID)
+        // Pinned (computed independently: FNV-1a 64 of the description in Python, top 32 bits): a change
+        // here renames every configuration on every dashboard that tracks them.
+        #expect(key.description == "forward+rowcopy [threads=1] h264-360p-5s ×100 114x64 exact total")
+        #expect(key.configID == "4c7eed63")
         #expect(key.configID.count == 8 && key.configID.allSatisfy(\.isHexDigit))
         #expect(key.shortName == "forward+rowcopy {t=1} h264-360p-5s n100 h64 exact total")
         #expect(!Self.committedRawFiles.isEmpty)
@@ -107,5 +108,21 @@ import Testing
         let refused = try CLISupport.run(["export", bad, "--format", "json", "-o", folder.appendingPathComponent("out.json").path])
         #expect(refused.status != 0 && refused.standardError.contains("bad-raw.csv"))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.json").path))
+    }
+
+    @Test func benchExportWritesWhatExportWrites() throws {
+        let folder = try CLISupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let name = folder.appendingPathComponent("tiny").path
+        let bmf = folder.appendingPathComponent("bench.bmf.json").path, markdown = folder.appendingPathComponent("bench.md").path
+        let bench = try CLISupport.run(["bench"] + BenchCommandTests.tinyMatrix
+            + ["--out", name, "--fixtures-dir", CLISupport.fixturesDirectory, "--export", "bmf=\(bmf)", "--export", "markdown=\(markdown)"])
+        #expect(bench.status == 0, "\(bench.standardError)")
+        let again = try CLISupport.run(["export", name + "-raw.csv", "--format", "bmf"])
+        #expect(try String(contentsOfFile: bmf, encoding: .utf8) == again.standardOutput)
+        #expect(try String(contentsOfFile: markdown, encoding: .utf8).hasPrefix("### "))
+
+        let refused = try CLISupport.run(["bench"] + BenchCommandTests.tinyMatrix + ["--out", name, "--export", "xml=out.xml"])
+        #expect(refused.status != 0 && refused.standardError.contains("--export takes FORMAT=FILE"))
     }
 }
