@@ -23,6 +23,28 @@ import Testing
         }
     }
 
+    /// The prefix-sum search against Q(τ, κ) written straight from Matteson & James's definition.
+    @Test func splitStatisticMatchesTheDefinition() throws {
+        let values = Self.history(seed: 3, count: 17, stepAt: 9, step: 0.05).map(\.median)
+        func mean(_ pairs: [(Double, Double)]) -> Double { pairs.map { abs($0.0 - $0.1) }.reduce(0, +) / Double(pairs.count) }
+        var best = (index: 0, statistic: -Double.infinity)
+        for split in 3...(values.count - 3) {
+            for end in (split + 3)...values.count {
+                let x = Array(values[..<split]), y = Array(values[split..<end])
+                let across = x.flatMap { a in y.map { (a, $0) } }
+                let withinX = x.indices.flatMap { i in x.indices.filter { $0 > i }.map { (x[i], x[$0]) } }
+                let withinY = y.indices.flatMap { i in y.indices.filter { $0 > i }.map { (y[i], y[$0]) } }
+                let energy = 2 * mean(across) - mean(withinX) - mean(withinY)
+                let m = Double(x.count), n = Double(y.count)
+                let statistic = m * n / (m + n) * energy
+                if statistic > best.statistic { best = (split, statistic) }
+            }
+        }
+        let found = try #require(EDivisive().bestSplit(values))
+        #expect(found.index == best.index)
+        #expect(abs(found.statistic - best.statistic) < 1e-9 * best.statistic)
+    }
+
     @Test func noStepHistoriesAreRarelyFlagged() {
         let analysis = TrendAnalysis()
         let flagged = (0..<40).filter { seed in !analysis.trend(of: Self.key, series: Self.history(seed: UInt64(seed))).steps.isEmpty }

@@ -59,25 +59,32 @@ public struct EDivisive: Sendable {
     /// The split of one segment maximising Q(τ, κ) = m·n/(m+n) · Ê over the left side
     /// `values[..<τ]` (m points) and right side `values[τ..<κ]` (n points), where Ê is the energy
     /// distance 2/(mn)·Σ|x−y| − Σ_{i<k}|x_i−x_k|/C(m,2) − Σ_{j<l}|y_j−y_l|/C(n,2). Searching κ as
-    /// the paper does (not fixing it at the end) finds a step that later goes back. The sums are
-    /// updated as points join a side, so one pass is O(T³), small for the histories here.
+    /// the paper does (not fixing it at the end) finds a step that later goes back. Each sum is a
+    /// block of the distance matrix, read in O(1) from its 2-D prefix sums, so a pass is O(T²).
     func bestSplit(_ values: [Double]) -> (index: Int, statistic: Double)? {
         let count = values.count
         guard count >= 2 * minimumSegment, minimumSegment >= 2 else { return nil }
-        var withinLeft = 0.0
+        // prefix[i * width + j]: sum of |values[a] − values[b]| over a < i, b < j.
+        let width = count + 1
+        var prefix = [Double](repeating: 0, count: width * width)
+        for i in 1...count {
+            for j in 1...count {
+                prefix[i * width + j] = abs(values[i - 1] - values[j - 1])
+                    + prefix[(i - 1) * width + j] + prefix[i * width + j - 1] - prefix[(i - 1) * width + j - 1]
+            }
+        }
+        func block(_ rows: Range<Int>, _ columns: Range<Int>) -> Double {
+            prefix[rows.upperBound * width + columns.upperBound] - prefix[rows.lowerBound * width + columns.upperBound]
+                - prefix[rows.upperBound * width + columns.lowerBound] + prefix[rows.lowerBound * width + columns.lowerBound]
+        }
         var best: (index: Int, statistic: Double)?
-        for split in 1...(count - minimumSegment) {
-            // values[split - 1] joins the left side.
-            for i in 0..<(split - 1) { withinLeft += abs(values[i] - values[split - 1]) }
-            guard split >= minimumSegment else { continue }
-            var between = 0.0, withinRight = 0.0
-            for end in (split + 1)...count {
-                // values[end - 1] joins the right side.
-                let joining = values[end - 1]
-                for i in 0..<split { between += abs(values[i] - joining) }
-                for j in split..<(end - 1) { withinRight += abs(values[j] - joining) }
-                guard end - split >= minimumSegment else { continue }
-                let left = Double(split), right = Double(end - split)
+        for split in minimumSegment...(count - minimumSegment) {
+            let left = Double(split)
+            let withinLeft = block(0..<split, 0..<split) / 2
+            for end in (split + minimumSegment)...count {
+                let right = Double(end - split)
+                let between = block(0..<split, split..<end)
+                let withinRight = block(split..<end, split..<end) / 2
                 let energy = 2 * between / (left * right)
                     - withinLeft / (left * (left - 1) / 2) - withinRight / (right * (right - 1) / 2)
                 let statistic = left * right / (left + right) * energy
