@@ -24,13 +24,19 @@ extension FilmstripCommand {
         var output: String?
 
         func run() throws {
+            let rows: [RawResultRow]
             do {
-                let rows = try ResultsFileReader.read(RawResultRow.self, from: rawFile)
-                try ExportWriter.write(rows: rows, format: format, to: output, inputs: [rawFile])
-            } catch let error as ResultsFileError {
-                throw failWithMessage(error)
+                rows = try ResultsFileReader.read(RawResultRow.self, from: rawFile)
             } catch {
-                throw failWithMessage("\(rawFile): \(oneLineMessage(error))")
+                throw failWithMessage(error)
+            }
+            do {
+                try ExportWriter.write(rows: rows, format: format, to: output, inputs: [rawFile])
+            } catch ExportError.nothingToExport {
+                throw failWithMessage("\(rawFile): \(ExportError.nothingToExport)")
+            } catch {
+                // Errors from here on name the output file themselves.
+                throw failWithMessage(error)
             }
         }
     }
@@ -62,7 +68,7 @@ enum ExportWriter {
             do {
                 try write(rows: rows, format: format, to: path, inputs: inputs)
             } catch {
-                throw failWithMessage("\(path): \(oneLineMessage(error))")
+                throw failWithMessage("--export \(request): \(oneLineMessage(error))")
             }
             print("\(format.rawValue) export written to \(path)")
         }
