@@ -78,8 +78,12 @@ extension FilmstripCommand {
         @Flag(name: .customLong("fail-on-disagreement"), help: "Exit 1 at the end when exact strategies made different strips or wrong frames (for CI).")
         var failOnDisagreement = false
 
+        @Option(name: .customLong("export"), help: "After the run, also write its rows as FORMAT=FILE, FORMAT one of json, bmf, github-benchmark, markdown (repeatable; see `filmstrip export`).")
+        var exports: [String] = []
+
         func validate() throws {
             _ = try matrix()
+            for request in exports { _ = try ExportWriter.parseRequest(request) }
             if baselineBinary != nil && baselineRevision != nil {
                 throw ValidationError("Give --baseline-binary or --baseline-rev, not both.")
             }
@@ -216,6 +220,7 @@ extension FilmstripCommand {
             print("\(result.summary.count) summary row(s) appended to \(summaryPath)")
             if baselineBinary != nil || baselineRevision != nil { print("two builds: judge the candidate with `filmstrip compare \(rawPath)`") }
             if result.failures > 0 { print("\(result.failures) run(s) failed or timed out; see the status and error columns") }
+            try ExportWriter.writeRequests(exports, rows: result.rows, inputs: [rawPath, summaryPath])
             if result.disagreements > 0 {
                 FileHandle.standardError.write(Data("filmstrip: \(result.disagreements) disagreement(s) between exact strategies; see the disagreement column\n".utf8))
                 if failOnDisagreement { throw ExitCode.failure }

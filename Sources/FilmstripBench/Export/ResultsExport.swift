@@ -1,0 +1,180 @@
+import Foundation
+
+/// The formats `filmstrip export` and `bench --export` write.
+public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
+    /// hyperfine's `--export-json` shape: `{"results": [{command, mean, stddev, median, user,
+    /// system, min, max, times, exit_codes, parameters}]}`, with `config_id` added per result.
+    case json
+    /// Bencher Metric Format: `{benchmark: {measure: {value, lower_value, upper_value}}}`
+    /// (https://bencher.dev/docs/reference/bencher-metric-format), measure `latency` in ns.
+    case bmf
+    /// github-action-benchmark's `customSmallerIsBetter` input: `[{name, unit, value, range, extra}]`.
+    case githubBenchmark = "github-benchmark"
+    /// A markdown table per video and phase, fastest first.
+    case markdown
+}
+
+/// One configuration's timed repetitions from one run, summarised for export.
+public struct ExportedConfiguration: Sendable {
+    public var key: ConfigurationKey
+    public var runID: String
+    /// ``RawResultRow/executableCommit`` when recorded, else the checkout's commit.
+    public var commit: String
+    public var machineName: String
+    /// Wall seconds of each repetition, in repetition order.
+    public var wallSeconds: [Double]
+    public var statistics: SampleStatistics
+    public var meanUserSeconds: Double?
+    public var meanSystemSeconds: Double?
+}
+
+/// Turns a raw results file's rows into the export formats.
+public enum ResultsExport {
+    /// The configurations of `rows` with at least one successful timed repetition, in key order.
+    /// For each configuration only the latest run's rows count (a file may hold several runs of
+    /// different commits); in a two-build run only the candidate's.
+    public static func configurations(from rows: [RawResultRow]) -> [ExportedConfiguration] {
+        let hasCandidate = rows.contains { $0.build == .candidate }
+        let timed = rows.filter { row in
+            row.status == .ok && row.wallSeconds != nil && (!hasCandidate || row.build == .candidate)
+        }
+        let runEnd = Dictionary(grouping: timed, by: \.run.runID).mapValues { $0.map(\.timestamp).max()! }
+        var result: [ExportedConfiguration] = []
+        for (key, keyRows) in Dictionary(grouping: timed, by: \.configurationKey) {
+            let latestRun = keyRows.map(\.run.runID).max { (runEnd[$0]!, $0) < (runEnd[$1]!, $1) }!
+            let runRows = keyRows.filter { $0.run.runID == latestRun }.sorted { $0.repetition < $1.repetition }
+            let times = runRows.compactMap(\.wallSeconds)
+            guard let statistics = SampleStatistics(times) else { continue }
+            let first = runRows[0]
+            result.append(ExportedConfiguration(
+                key: key, runID: latestRun,
+                commit: first.executableCommit.isEmpty ? first.run.gitCommit : first.executableCommit,
+                machineName: first.run.machine.name, wallSeconds: times, statistics: statistics,
+                meanUserSeconds: mean(runRows.compactMap(\.cpuUserSeconds)),
+                meanSystemSeconds: mean(runRows.compactMap(\.cpuSysSeconds))))
+        }
+        return result.sorted { $0.key < $1.key }
+    }
+
+    /// The text of `configurations` in `format`.
+    /// Throws when a value cannot be JSON (a non-finite time read from a hand-edited file).
+    public static func render(_ configurations: [ExportedConfiguration], as format: ExportFormat) throws -> String {
+        switch format {
+        case .json: try json(hyperfine(configurations))
+        case .bmf: try json(bencherMetricFormat(configurations))
+        case .githubBenchmark: try json(githubBenchmark(configurations))
+        case .markdown: markdown(configurations)
+        }
+    }
+
+    static func hyperfine(_ configurations: [ExportedConfiguration]) -> [String: Any] {
+        let results: [[String: Any]] = configurations.map { configuration in
+            let statistics = configuration.statistics
+            let key = configuration.key
+            return [
+                "command": configuration.key.exportName,
+                "config_id": key.configID,
+                "mean": statistics.mean,
+                // hyperfine writes null when one run gives no spread.
+                "stddev": statistics.count > 1 ? statistics.standardDeviation as Any : NSNull(),
+                "median": statistics.median,
+                "user": configuration.meanUserSeconds as Any? ?? NSNull(),
+                "system": configuration.meanSystemSeconds as Any? ?? NSNull(),
+                "min": statistics.min,
+                "max": statistics.max,
+                "times": configuration.wallSeconds,
+                "exit_codes": configuration.wallSeconds.map { _ in 0 },
+                "parameters": [
+                    "pipeline": key.pipeline, "options": KeyValueList.encode(key.options), "video_id": key.videoID,
+                    "frame_count": String(key.frameCount), "thumb_width": String(key.thumbWidth),
+                    "thumb_height": String(key.thumbHeight), "accuracy": key.accuracy, "phase": key.phase.rawValue,
+                    "run_id": configuration.runID, "commit": configuration.commit, "machine": configuration.machineName,
+                ],
+            ]
+        }
+        return ["results": results]
+    }
+
+    static func bencherMetricFormat(_ configurations: [ExportedConfiguration]) -> [String: Any] {
+        let nanoseconds = 1e9
+        var benchmarks: [String: Any] = [:]
+        for configuration in configurations {
+            let statistics = configuration.statistics
+            benchmarks[configuration.key.exportName] = [
+                "latency": [
+                    "value": statistics.median * nanoseconds,
+                    "lower_value": statistics.medianCI.low * nanoseconds,
+                    "upper_value": statistics.medianCI.high * nanoseconds,
+                ],
+            ]
+        }
+        return benchmarks
+    }
+
+    static func githubBenchmark(_ configurations: [ExportedConfiguration]) -> [[String: Any]] {
+        configurations.map { configuration in
+            let statistics = configuration.statistics
+            let halfWidth = max(statistics.medianCI.high - statistics.median, statistics.median - statistics.medianCI.low)
+            return [
+                "name": configuration.key.exportName,
+                "unit": "s",
+                "value": statistics.median,
+                "range": "± \(seconds(halfWidth))",
+                "extra": "config_id \(configuration.key.configID); median of \(statistics.count); "
+                    + "95% CI [\(seconds(statistics.medianCI.low)), \(seconds(statistics.medianCI.high))]; "
+                    + "machine \(configuration.machineName); commit \(configuration.commit.prefix(12))",
+            ]
+        }
+    }
+
+    static func markdown(_ configurations: [ExportedConfiguration]) -> String {
+        var lines: [String] = []
+        let groups = Dictionary(grouping: configurations) { "\($0.key.videoID) · \($0.key.phase.rawValue)" }
+        for title in groups.keys.sorted() {
+            let ranked = groups[title]!.sorted { $0.statistics.median < $1.statistics.median }
+            let fastest = ranked[0]
+            lines.append("### \(title): fastest \(fastest.key.shortName) at \(seconds(fastest.statistics.median)) s")
+            lines.append("")
+            lines.append("| rank | config_id | configuration | median (s) | 95% CI (s) | × fastest | n |")
+            lines.append("|---:|---|---|---:|---|---:|---:|")
+            for (index, configuration) in ranked.enumerated() {
+                let statistics = configuration.statistics
+                let name = configuration.key.shortName.replacingOccurrences(of: "|", with: "\\|")
+                let ratio = statistics.median / fastest.statistics.median
+                lines.append("| \(index + 1) | `\(configuration.key.configID)` | \(name) | \(seconds(statistics.median)) | "
+                    + "\(seconds(statistics.medianCI.low))–\(seconds(statistics.medianCI.high)) | "
+                    + "\(String(format: "%.2f", ratio)) | \(statistics.count) |")
+            }
+            lines.append("")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Four significant digits: enough to tell configurations apart, short enough to read.
+    static func seconds(_ value: Double) -> String { String(format: "%.4g", value) }
+
+    static func mean(_ values: [Double]) -> Double? {
+        values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+    }
+
+    static func json(_ object: Any) throws -> String {
+        guard JSONSerialization.isValidJSONObject(object) else { throw ExportError.notRepresentable }
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}
+
+/// Why an export could not be written.
+public enum ExportError: Error, Sendable, CustomStringConvertible {
+    /// A value (e.g. a time of `nan`) has no JSON form.
+    case notRepresentable
+    /// The file holds no successful timed repetition to export.
+    case nothingToExport
+
+    public var description: String {
+        switch self {
+        case .notRepresentable: "a value in the file (e.g. a non-finite time) has no JSON form"
+        case .nothingToExport: "no successful timed repetition to export"
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import FilmstripBench
+import Foundation
+
+extension ExportFormat: ExpressibleByArgument {}
+
+extension FilmstripCommand {
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a raw results file in a format other tools read: hyperfine-style JSON, Bencher BMF, github-action-benchmark, markdown.",
+            discussion: """
+                Each configuration is named `SHORT-NAME #CONFIG_ID`; the config id is a hash of the configuration, \
+                the same in every file. Only a configuration's latest run in the file is exported (the candidate's \
+                rows in a two-build run). Exit status: 0 written, 1 bad input (nothing written).
+                """)
+
+        @Argument(help: "A raw results file (NAME-raw.csv).", completion: .file(extensions: ["csv"]))
+        var rawFile: String
+
+        @Option(help: "json (hyperfine's shape), bmf (Bencher), github-benchmark (customSmallerIsBetter) or markdown.")
+        var format: ExportFormat = .json
+
+        @Option(name: .shortAndLong, help: "Output file (default: standard output).", completion: .file())
+        var output: String?
+
+        func run() throws {
+            let rows: [RawResultRow]
+            do {
+                rows = try ResultsFileReader.read(RawResultRow.self, from: rawFile)
+            } catch {
+                throw failWithMessage(error)
+            }
+            do {
+                try ExportWriter.write(rows: rows, format: format, to: output, inputs: [rawFile])
+            } catch ExportError.nothingToExport {
+                throw failWithMessage("\(rawFile): \(ExportError.nothingToExport)")
+            } catch {
+                // Errors from here on name the output file themselves.
+                throw failWithMessage(error)
+            }
+        }
+    }
+}
+
+/// Writes exports for `export` and `bench --export`, so both make the same bytes.
+enum ExportWriter {
+    /// Writes `rows` in `format` to `path` (standard output for nil or `-`), atomically: a failed
+    /// write leaves no partial file. Refuses to overwrite one of `inputs`.
+    static func write(rows: [RawResultRow], format: ExportFormat, to path: String?, inputs: [String]) throws {
+        let configurations = ResultsExport.configurations(from: rows)
+        guard !configurations.isEmpty else { throw ExportError.nothingToExport }
+        let text = try ResultsExport.render(configurations, as: format)
+        guard let path, path != "-" else {
+            FileHandle.standardOutput.write(Data(text.utf8))
+            return
+        }
+        let target = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
+        if inputs.contains(where: { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath() == target }) {
+            throw ValidationError("\(path): is an input file; not overwriting it")
+        }
+        try Data(text.utf8).write(to: target, options: .atomic)
+    }
+
+    /// Writes each `FORMAT=FILE` request of `bench --export`; a failure is one line on stderr and exit 1.
+    static func writeRequests(_ requests: [String], rows: [RawResultRow], inputs: [String]) throws {
+        for request in requests {
+            let (format, path) = try parseRequest(request)
+            do {
+                try write(rows: rows, format: format, to: path, inputs: inputs)
+            } catch {
+                throw failWithMessage("--export \(request): \(oneLineMessage(error))")
+            }
+            print("\(format.rawValue) export written to \(path)")
+        }
+    }
+
+    /// `FORMAT=FILE` of `bench --export`.
+    static func parseRequest(_ text: String) throws -> (format: ExportFormat, path: String) {
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let format = ExportFormat(rawValue: parts[0]), !parts[1].isEmpty else {
+            throw ValidationError("--export takes FORMAT=FILE with FORMAT one of \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")); got '\(text)'.")
+        }
+        return (format, parts[1])
+    }
+}

@@ -1,0 +1,89 @@
+import ArgumentParser
+import FilmstripBench
+import Foundation
+
+extension FilmstripCommand {
+    struct Trend: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Find when configurations got slower or faster across a series of runs (E-divisive means change points).",
+            discussion: """
+                Reads raw results files, orders their runs by time (then commit), keeps runs of each machine \
+                (fingerprint id and build configuration) apart, and searches each configuration's run medians of \
+                wall time for steps with E-divisive means (Matteson & James 2014) and a permutation test. Each \
+                step is printed with the run and commit where it appeared and its size with a 95% bootstrap \
+                interval. A machine needs at least 6 runs. Exit status: 0 no configuration ends on a step up, \
+                2 at least one does (its latest run is slower than before a step), 3 bad input.
+                """)
+
+        @Argument(help: "Raw results files (NAME-raw.csv).", completion: .file(extensions: ["csv"]))
+        var rawFiles: [String]
+
+        @Option(name: .customLong("min-change"), help: "Smallest step to report, in percent.")
+        var minimumChangePercent: Double = 3
+
+        @Option(help: "Largest permutation-test p-value that counts as a step.")
+        var significance: Double = 0.01
+
+        func validate() throws {
+            guard !rawFiles.isEmpty else { throw ValidationError("Give at least one raw results file.") }
+            guard minimumChangePercent >= 0, minimumChangePercent.isFinite else { throw ValidationError("--min-change must be a percentage ≥ 0.") }
+            guard significance > 0, significance < 1 else { throw ValidationError("--significance must be between 0 and 1.") }
+        }
+
+        func run() throws {
+            var rows: [RawResultRow] = []
+            for path in rawFiles {
+                do {
+                    rows += try ResultsFileReader.read(RawResultRow.self, from: path)
+                } catch {
+                    FileHandle.standardError.write(Data("filmstrip: \(error.description)\n".utf8))
+                    throw ExitCode(3)
+                }
+            }
+            let analysis = TrendAnalysis(detector: EDivisive(significance: significance), minimumChange: minimumChangePercent / 100)
+            let histories = analysis.histories(of: rows)
+            guard !histories.isEmpty else {
+                FileHandle.standardError.write(Data("filmstrip: \(rawFiles.joined(separator: ", ")): no successful timed repetitions\n".utf8))
+                throw ExitCode(3)
+            }
+            var slower = 0
+            for history in histories {
+                print(TrendReport.text(history, minimumRuns: analysis.minimumRuns))
+                slower += history.trends.filter(\.endsOnStepUp).count
+            }
+            if slower > 0 {
+                print("\(slower) configuration(s) end on a step up (slower)")
+                throw ExitCode(2)
+            }
+        }
+    }
+}
+
+/// The text `trend` prints for one machine.
+enum TrendReport {
+    static func text(_ history: MachineHistory, minimumRuns: Int) -> String {
+        var lines = ["machine \(history.machineName) (\(history.machineID), \(history.buildConfiguration)): \(history.runs.count) run(s)"
+            + (history.runs.isEmpty ? "" : " from \(day(history.runs.first!.started)) to \(day(history.runs.last!.started))")]
+        guard history.runs.count >= minimumRuns else {
+            lines.append("  not enough history: \(history.runs.count) run(s), at least \(minimumRuns) are needed to find steps; none searched")
+            return lines.joined(separator: "\n")
+        }
+        let stepped = history.trends.filter { !$0.steps.isEmpty }
+        lines.append("  \(history.trends.count) configuration(s) searched, \(stepped.count) with steps")
+        for trend in stepped {
+            lines.append("  \(trend.key.configID) \(trend.key.shortName)\(trend.endsOnStepUp ? "  [latest run on a step up]" : "")")
+            for step in trend.steps {
+                lines.append("    \(percent(step.relativeChange)) [95% \(percent(step.low)), \(percent(step.high))] at commit "
+                    + "\(step.run.commit.prefix(12)) (\(day(step.run.started)), run \(step.run.runID)\(step.run.build.map { " \($0.rawValue)" } ?? "")), "
+                    + "after \(step.previousRun.commit.prefix(12))")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func percent(_ fraction: Double) -> String { String(format: "%+.1f%%", fraction * 100) }
+
+    static func day(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!))
+    }
+}

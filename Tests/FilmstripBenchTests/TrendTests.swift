@@ -1,0 +1,142 @@
+import CLITestSupport
+import Foundation
+import Testing
+@testable import FilmstripBench
+
+/// `trend` on synthetic histories whose steps are known: false positives and misses counted
+/// over seeded histories, and the CLI's exit codes.
+@Suite struct TrendTests {
+    static let key = ConfigurationKey(pipeline: "forward+rowcopy", extractor: "forward", composer: "rowcopy", options: [:],
+                                      videoID: "h264-360p-5s", frameCount: 100, thumbWidth: 114, thumbHeight: 64, accuracy: "exact", phase: .total)
+
+    /// `count` run medians around 1 s with 2 % Gaussian noise, multiplied by `1 + step` from `stepAt` on.
+    static func history(seed: UInt64, count: Int = 20, stepAt: Int? = nil, step: Double = 0) -> [(run: TrendRun, median: Double)] {
+        var generator = SeededGenerator(seed: seed)
+        return (0..<count).map { index in
+            // Box–Muller: two uniforms give one standard normal.
+            let u1 = Double.random(in: Double.ulpOfOne..<1, using: &generator), u2 = Double.random(in: 0..<1, using: &generator)
+            let normal = (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
+            let level = stepAt.map { index >= $0 ? 1 + step : 1 } ?? 1
+            let run = TrendRun(runID: "run-\(index)", build: nil, commit: String(format: "c%07d", index),
+                               started: Date(timeIntervalSince1970: 1_800_000_000 + Double(index) * 86_400))
+            return (run, level * (1 + 0.02 * normal))
+        }
+    }
+
+    /// The prefix-sum search against Q(τ, κ) written straight from Matteson & James's definition.
+    @Test func splitStatisticMatchesTheDefinition() throws {
+        let values = Self.history(seed: 3, count: 17, stepAt: 9, step: 0.05).map(\.median)
+        func mean(_ pairs: [(Double, Double)]) -> Double { pairs.map { abs($0.0 - $0.1) }.reduce(0, +) / Double(pairs.count) }
+        var best = (index: 0, statistic: -Double.infinity)
+        for split in 3...(values.count - 3) {
+            for end in (split + 3)...values.count {
+                let x = Array(values[..<split]), y = Array(values[split..<end])
+                let across = x.flatMap { a in y.map { (a, $0) } }
+                let withinX = x.indices.flatMap { i in x.indices.filter { $0 > i }.map { (x[i], x[$0]) } }
+                let withinY = y.indices.flatMap { i in y.indices.filter { $0 > i }.map { (y[i], y[$0]) } }
+                let energy = 2 * mean(across) - mean(withinX) - mean(withinY)
+                let m = Double(x.count), n = Double(y.count)
+                let statistic = m * n / (m + n) * energy
+                if statistic > best.statistic { best = (split, statistic) }
+            }
+        }
+        let found = try #require(EDivisive().bestSplit(values))
+        #expect(found.index == best.index)
+        #expect(abs(found.statistic - best.statistic) < 1e-9 * best.statistic)
+    }
+
+    @Test func noStepHistoriesAreRarelyFlagged() {
+        let analysis = TrendAnalysis()
+        let flagged = (0..<40).filter { seed in !analysis.trend(of: Self.key, series: Self.history(seed: UInt64(seed))).steps.isEmpty }
+        // Significance 0.01 and the 3 % floor: expect about 0 of 40; allow 2 (≤ 1 in 20).
+        #expect(flagged.count <= 2, "flagged seeds \(flagged)")
+    }
+
+    @Test func tenPercentStepIsFoundWhereItHappened() {
+        let analysis = TrendAnalysis()
+        var found = 0, covered = 0
+        for seed in 0..<20 {
+            let trend = analysis.trend(of: Self.key, series: Self.history(seed: UInt64(100 + seed), stepAt: 12, step: 0.10))
+            guard trend.steps.count == 1, let step = trend.steps.first else { continue }
+            if abs(Int(step.run.runID.dropFirst(4))! - 12) <= 1, step.low > 0 { found += 1 }
+            if step.low <= 0.10, 0.10 <= step.high { covered += 1 }
+            #expect(trend.endsOnStepUp)
+        }
+        #expect(found >= 19, "found \(found) of 20")
+        // A 95 % bootstrap interval from 8 to 12 run medians a side: expect about 19 of 20 to hold the true step.
+        #expect(covered >= 16, "interval held the true step in \(covered) of 20")
+    }
+
+    @Test func stepDownThenLatestRunIsNotOnAStepUp() {
+        let trend = TrendAnalysis().trend(of: Self.key, series: Self.history(seed: 7, stepAt: 10, step: -0.15))
+        #expect(trend.steps.count == 1 && trend.steps[0].relativeChange < 0)
+        #expect(!trend.endsOnStepUp)
+    }
+
+    @Test func upThenBackDownEndsOffTheStep() {
+        var series = Self.history(seed: 9, count: 24)
+        for index in 8..<16 { series[index].median *= 1.2 }
+        let trend = TrendAnalysis().trend(of: Self.key, series: series)
+        #expect(trend.steps.map { $0.relativeChange > 0 } == [true, false])
+        #expect(!trend.endsOnStepUp)
+    }
+
+    /// Writes a 12-run history (a 20 % step up at run 8) on one machine and 12 flat runs on another.
+    static func writeHistory(in folder: URL) throws -> [String] {
+        let machines = [Fixtures.machine(), Fixtures.machine(cpuModel: "AMD EPYC 7R13 Processor", memoryBytes: 16 << 30)]
+        var paths: [String] = []
+        var generator = SeededGenerator(seed: 5)
+        for run in 0..<12 {
+            let path = folder.appendingPathComponent("run\(run)-raw.csv").path
+            let writer = try ResultsFileWriter<RawResultRow>(path: path, durable: false)
+            for (machineIndex, machine) in machines.enumerated() {
+                for repetition in 0..<5 {
+                    let level = machineIndex == 0 && run >= 8 ? 1.2 : 1.0
+                    let wall = level * (1 + Double.random(in: -0.02...0.02, using: &generator))
+                    try writer.append(RawResultRow(
+                        run: RunContext(runID: "run-\(run)-\(machineIndex)", gitCommit: String(format: "%07x", 0xabc000 + run), gitDirty: false, machine: machine),
+                        timestamp: Date(timeIntervalSince1970: 1_800_000_000 + Double(run * 3600 + repetition)),
+                        pipeline: key.pipeline, extractor: key.extractor, composer: key.composer, options: key.options,
+                        video: VideoDescription(id: key.videoID, codec: "h264", width: 640, height: 360, durationSeconds: 5, frameCount: 150, gop: 60),
+                        frameCount: key.frameCount, thumbWidth: key.thumbWidth, thumbHeight: key.thumbHeight, accuracy: key.accuracy,
+                        phase: key.phase, repetition: repetition, wallSeconds: wall, cpuUserSeconds: wall, cpuSysSeconds: 0.01,
+                        peakRSSBytes: 1, framesDecoded: 100, thumbnailsPerSecond: 100 / wall, checksum: "abc", maxFrameError: 0,
+                        disagreement: false, status: .ok, error: ""))
+                }
+            }
+            paths.append(path)
+        }
+        return paths.shuffled(using: &generator)  // order comes from the timestamps, not the arguments
+    }
+
+    @Test func commandReportsTheStepAndExitsTwo() throws {
+        let folder = try CLISupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let paths = try Self.writeHistory(in: folder)
+        let result = try CLISupport.run(["trend"] + paths)
+        #expect(result.status == 2, "\(result.standardOutput)\(result.standardError)")
+        #expect(result.standardOutput.contains("at commit 0abc008"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("0 with steps"), "the flat machine: \(result.standardOutput)")
+
+        let flat = try CLISupport.run(["trend"] + paths.filter { !$0.hasSuffix("run9-raw.csv") && !$0.hasSuffix("run10-raw.csv") && !$0.hasSuffix("run11-raw.csv") && !$0.hasSuffix("run8-raw.csv") })
+        #expect(flat.status == 0, "\(flat.standardOutput)")
+    }
+
+    @Test func badInputExitsThree() throws {
+        let folder = try CLISupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bad = folder.appendingPathComponent("bad-raw.csv").path
+        try "run_id\nx\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        let result = try CLISupport.run(["trend", bad])
+        #expect(result.status == 3 && result.standardError.contains("bad-raw.csv"))
+        #expect(try CLISupport.run(["trend", folder.appendingPathComponent("missing-raw.csv").path]).status == 3)
+    }
+
+    @Test func committedFilesHaveTooLittleHistory() throws {
+        let paths = ExportTests.committedRawFiles
+        let result = try CLISupport.run(["trend"] + paths)
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("not enough history"))
+        #expect(!result.standardOutput.contains("with steps"))
+    }
+}
