@@ -4,9 +4,18 @@ import PackageDescription
 /// libomp from Debian's libomp-dev: the unversioned libomp.so lives only in LLVM's own folder.
 let openMPLibraryFolder = "/usr/lib/llvm-14/lib"
 
+/// Tests paint, encode, decode and compare real video frames; unoptimised that is 20-50x slower.
+/// `scripts/test.sh` sets FILMSTRIP_OPTIMIZED_DEBUG=1 to optimise the library in debug builds
+/// too. It is off by default because `-O` is an unsafe flag: a package depending on filmstrip by
+/// version builds the library with none (SwiftPM refuses a product with unsafe flags).
+let optimizedDebug = Context.environment["FILMSTRIP_OPTIMIZED_DEBUG"] == "1"
+let optimizedDebugSwift: [SwiftSetting] = optimizedDebug ? [.unsafeFlags(["-O"], .when(configuration: .debug))] : []
+let optimizedDebugC: [CSetting] = optimizedDebug ? [.unsafeFlags(["-O3"], .when(configuration: .debug))] : []
+
 let package = Package(
     name: "filmstrip",
-    platforms: [.macOS(.v15)],
+    // Linux only (no `platforms:` claim): the C kernels use x86 vectors, the harness imports Glibc,
+    // the OpenMP link path is Debian's, and nothing is built or tested on macOS.
     products: [
         .library(name: "Filmstrip", targets: ["Filmstrip"]),
         .library(name: "FilmstripBench", targets: ["FilmstripBench"]),
@@ -23,20 +32,26 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
         ),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // The stream composer's kernel: safe flags only (AVX2 per function, by attribute), as it is
+        // part of the `Filmstrip` product that other packages depend on by version.
+        .target(name: "CKernels", cSettings: optimizedDebugC),
+        // The OpenMP composer: -fopenmp and libomp's folder are unsafe flags, which a versioned
+        // dependency may not carry, so it lives outside the `Filmstrip` product; the tool and the
+        // harness register it into `Composers` at start (`FilmstripOpenMP.register()`).
         .target(
-            name: "CKernels",
-            cSettings: [.unsafeFlags(["-fopenmp", "-O3"])],
+            name: "COpenMPKernels",
+            dependencies: ["CKernels"],
+            cSettings: [.headerSearchPath("../CKernels"), .unsafeFlags(["-fopenmp", "-O3"])],
             linkerSettings: [
                 .unsafeFlags(["-L\(openMPLibraryFolder)", "-Xlinker", "-rpath", "-Xlinker", openMPLibraryFolder]),
                 .linkedLibrary("omp"),
             ]
         ),
+        .target(name: "FilmstripOpenMP", dependencies: ["Filmstrip", "CKernels", "COpenMPKernels"]),
         .target(
             name: "Filmstrip",
             dependencies: ["CFFmpeg", "CZlib", "CKernels"],
-            // Tests paint, encode, decode and compare real video frames; unoptimised Swift makes
-            // that 20-50x slower, so the library is optimised in debug builds too.
-            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
+            swiftSettings: optimizedDebugSwift
         ),
         // Counts heap allocations by replacing malloc and its family (forwarding to glibc's).
         .target(name: "CAllocationCounter"),
@@ -50,7 +65,7 @@ let package = Package(
         .executableTarget(
             name: "filmstrip",
             dependencies: [
-                "Filmstrip", "FilmstripBench",
+                "Filmstrip", "FilmstripOpenMP", "FilmstripBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift runtime and Foundation linked in: the dynamic loader then binds a dozen
@@ -65,8 +80,8 @@ let package = Package(
         .plugin(name: "BuildInfo", capability: .buildTool()),
         // Runs the built `filmstrip` from either test target.
         .target(name: "CLITestSupport", path: "Tests/CLITestSupport"),
-        .testTarget(name: "FilmstripTests", dependencies: ["Filmstrip", "CLITestSupport"]),
-        .testTarget(name: "FilmstripBenchTests", dependencies: ["FilmstripBench", "CLITestSupport"]),
+        .testTarget(name: "FilmstripTests", dependencies: ["Filmstrip", "FilmstripOpenMP", "COpenMPKernels", "CLITestSupport"]),
+        .testTarget(name: "FilmstripBenchTests", dependencies: ["FilmstripBench", "FilmstripOpenMP", "CLITestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Filmstrip
+import FilmstripOpenMP
 import Foundation
 
 @main
@@ -10,6 +11,13 @@ struct FilmstripCommand: AsyncParsableCommand {
         version: BuildInfo.versionText,
         subcommands: [Strip.self, Sprite.self, SpriteBenchCommand.self, Info.self, Fixtures.self, Bench.self, BenchRun.self, Compare.self, Plot.self, Export.self, Trend.self]
     )
+
+    /// Registers the composers built outside the library before any option is parsed, so help,
+    /// completion, the bench matrix and the bench child all see one registry.
+    static func main() async {
+        FilmstripOpenMP.register()
+        await main(nil)
+    }
 }
 
 /// Prints `message` as one line on stderr and returns the exit code to throw.

@@ -10,7 +10,7 @@ extension FilmstripCommand {
         @Option(help: "Which suite: \(ReferenceSuite.allCases.map(\.rawValue).joined(separator: ", ")).")
         var suite: ReferenceSuite = .quick
 
-        @Option(help: "Cache folder (default: $FILMSTRIP_FIXTURES or ./fixtures-cache).")
+        @Option(help: "Cache folder (default: $FILMSTRIP_FIXTURES or ./fixtures-cache).", completion: .directory)
         var dir: String?
 
         @Flag(help: "List the suite's videos and their properties without generating anything.")

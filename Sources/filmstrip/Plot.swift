@@ -12,10 +12,10 @@ extension FilmstripCommand {
                 from several machines. A chart whose data is absent is skipped with a note.
                 """)
 
-        @Argument(help: "Raw results CSV files (*-raw.csv); rows of all files are combined.")
+        @Argument(help: "Raw results CSV files (*-raw.csv); rows of all files are combined.", completion: .file(extensions: ["csv"]))
         var results: [String]
 
-        @Option(name: [.short, .customLong("output")], help: "Folder for the .dat, .gp, .svg and .png files.")
+        @Option(name: [.short, .customLong("output")], help: "Folder for the .dat, .gp, .svg and .png files.", completion: .directory)
         var output = "plots"
 
         @Option(help: "The gnuplot executable (default: gnuplot on PATH).")

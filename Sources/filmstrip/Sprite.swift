@@ -18,10 +18,10 @@ extension FilmstripCommand {
             A video whose outputs are complete and newer than it is skipped (--force remakes it).
             """)
 
-        @Argument(help: "Videos and folders of videos.")
+        @Argument(help: "Videos and folders of videos.", completion: .file())
         var inputs: [String]
 
-        @Option(name: [.short, .customLong("output")], help: "The output folder.")
+        @Option(name: [.short, .customLong("output")], help: "The output folder.", completion: .directory)
         var output: String
 
         @Option(help: "Seconds between thumbnails (default 10).")
@@ -39,10 +39,10 @@ extension FilmstripCommand {
         @Option(help: "Thumbnail height in pixels instead of a width.")
         var height: Int?
 
-        @Option(help: "exact, keyframe, or tolerance:SEC (default: tolerance of half the interval).")
+        @Option(help: "exact, keyframe, or tolerance:SEC (default: tolerance of half the interval).", completion: .list(Accuracy.completions))
         var accuracy: String?
 
-        @Option(help: "vtt, jellyfin, bif, or several separated by commas.")
+        @Option(help: "vtt, jellyfin, bif, or several separated by commas.", completion: .list(SpriteFormat.allCases.map(\.rawValue)))
         var format = "vtt"
 
         @Option(help: "Image format of the vtt sheets (Jellyfin and BIF are always JPEG).")

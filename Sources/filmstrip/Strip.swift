@@ -17,10 +17,11 @@ extension FilmstripCommand {
             Slot i of N shows the frame displayed at the centre of the i-th of N equal parts of the range.
             """)
 
-        @Argument(help: "The video.")
+        @Argument(help: "The video.", completion: .file())
         var video: String
 
-        @Option(name: [.short, .customLong("output")], help: "The strip to write (.png, .jpg or .rgba).")
+        @Option(name: [.short, .customLong("output")], help: "The strip to write (.png, .jpg or .rgba); - writes a PNG to standard output.",
+                completion: .file(extensions: StripFormat.allCases.flatMap(\.extensions)))
         var output: String
 
         @Option(help: "Number of thumbnails.")
@@ -44,13 +45,13 @@ extension FilmstripCommand {
         @Option(help: "End of the range (default: the end).")
         var to: String?
 
-        @Option(help: "exact, keyframe, or tolerance:SEC (tolerance:BEFORE,AFTER).")
+        @Option(help: "exact, keyframe, or tolerance:SEC (tolerance:BEFORE,AFTER).", completion: .list(Accuracy.completions))
         var accuracy = "exact"
 
-        @Option(help: "Extraction strategy: \(Extractors.all.map(\.name).joined(separator: ", ")).")
+        @Option(help: "Extraction strategy: \(Extractors.all.map(\.name).joined(separator: ", ")).", completion: .list(Extractors.all.map(\.name)))
         var extractor = Pipeline.default.extractor.name
 
-        @Option(help: "Composition strategy: \(Composers.all.map(\.name).joined(separator: ", ")).")
+        @Option(help: "Composition strategy: \(Composers.all.map(\.name).joined(separator: ", ")).", completion: .list(Composers.names))
         var composer = Pipeline.default.composer.name
 
         @Option(help: "Gap between thumbnails in pixels.")
@@ -71,7 +72,7 @@ extension FilmstripCommand {
         @Option(help: "Workers for the taskgroup extractor (default: from the plan's GOP runs and the cores).")
         var workers: Int?
 
-        @Option(help: "Scaling filter: \(ScalingFilter.allCases.map(\.rawValue).joined(separator: ", ")).")
+        @Option(help: "Scaling filter: \(ScalingFilter.allCases.map(\.rawValue).joined(separator: ", ")).", completion: .list(ScalingFilter.allCases.map(\.rawValue)))
         var filter = ScalingFilter.area.rawValue
 
         @Flag(inversion: .prefixedNo, help: "Let the decoder skip non-reference frames that are not shown (same pixels; on by default).")
@@ -83,10 +84,19 @@ extension FilmstripCommand {
         @Flag(help: "Print a JSON line of measurements (phase seconds, frames decoded, peak RSS before and after writing) on stdout.")
         var stats = false
 
-        @Option(help: "Also write a JSON manifest: per thumbnail the requested and actual time and its rectangle.")
+        @Option(help: "Also write a JSON manifest: per thumbnail the requested and actual time and its rectangle.", completion: .file(extensions: ["json"]))
         var manifest: String?
 
+        @Flag(name: .shortAndLong, help: "Print nothing on success (errors still go to stderr).")
+        var quiet = false
+
+        @Flag(name: .shortAndLong, help: "Also print the video, the pipeline and each phase's time on stderr.")
+        var verbose = false
+
         @OptionGroup(title: "Limits (untrusted input)") var limits: StripLimitOptions
+
+        /// `-o -`: the strip goes to standard output as a PNG, and the summary line is not printed.
+        var writesToStandardOutput: Bool { output == "-" }
 
         func validate() throws {
             if height != nil && width != nil { throw ValidationError("Give --height or --width, not both.") }
@@ -95,7 +105,10 @@ extension FilmstripCommand {
             if Composers.named(composer) == nil { throw ValidationError("unknown --composer '\(composer)'.") }
             if ScalingFilter(rawValue: filter) == nil { throw ValidationError("unknown --filter '\(filter)'.") }
             if Self.color(background) == nil { throw ValidationError("--background '\(background)' is not RRGGBB or RRGGBBAA.") }
-            if StripFormat(path: output) == nil { throw ValidationError("--output must end in .png, .jpg, .jpeg or .rgba.") }
+            if !writesToStandardOutput && StripFormat(path: output) == nil { throw ValidationError("--output must end in .png, .jpg, .jpeg or .rgba, or be - for standard output.") }
+            if quiet && verbose { throw ValidationError("Give --quiet or --verbose, not both.") }
+            if writesToStandardOutput && stats { throw ValidationError("--stats prints on standard output; give -o a file.") }
+            if writesToStandardOutput && manifest == "-" { throw ValidationError("--manifest cannot also go to standard output.") }
         }
 
         func run() async throws {
@@ -107,8 +120,9 @@ extension FilmstripCommand {
             if let interval, !(interval > 0) { throw failWithMessage("--interval must be positive, got \(interval).") }
             if !(1...100).contains(quality) { throw failWithMessage("--quality must be 1 to 100, got \(quality).") }
             do {
-                try StripWriter.checkDistinct(input: video, outputs: [("--output", output)] + (manifest.map { [("--manifest", $0)] } ?? []))
-                try StripWriter.checkWritable(output)
+                let files = (writesToStandardOutput ? [] : [("--output", output)]) + (manifest.map { [("--manifest", $0)] } ?? [])
+                try StripWriter.checkDistinct(input: video, outputs: files)
+                if !writesToStandardOutput { try StripWriter.checkWritable(output) }
                 if let manifest { try StripWriter.checkWritable(manifest) }
                 let probe = try VideoProbe(path: video)
                 if probe.dataEndsEarly {
@@ -128,7 +142,15 @@ extension FilmstripCommand {
                 // Measured before and after writing: the pipeline's peak, and the run's with the writer's buffers.
                 let pipelinePeakBytes = ResourceUsage.peakResidentBytes
                 let manifestData = try manifest.map { ($0, try StripManifest(result: result, request: request, pipeline: pipeline, stripOptions: stripOptions).json()) }
-                try StripWriter.write(result.pixels, to: output, jpegQuality: quality, manifest: manifestData)
+                if writesToStandardOutput {
+                    try Self.writeToStandardOutput(result.pixels, manifest: manifestData)
+                } else {
+                    try StripWriter.write(result.pixels, to: output, jpegQuality: quality, manifest: manifestData)
+                }
+                if verbose {
+                    let phases = String(format: "extract %.3f s, compose %.3f s", result.extractSeconds, result.composeSeconds)
+                    FileHandle.standardError.write(Data("\(video): \(probe.width)x\(probe.height), \(String(format: "%.3f", probe.durationSeconds)) s; \(pipeline.name); \(phases); \(result.counters.framesDecoded) frames decoded\n".utf8))
+                }
                 if stats {
                     let measurements: [String: Double] = [
                         "extract_s": result.extractSeconds, "compose_s": result.composeSeconds,
@@ -142,6 +164,7 @@ extension FilmstripCommand {
                 }
                 let substituted = result.thumbnails.filter(\.substituted).count
                 let note = substituted > 0 ? ", \(substituted) shown by a neighbouring frame (damaged data)" : ""
+                if quiet || writesToStandardOutput { return }
                 print("\(output): \(result.pixels.width)x\(result.pixels.height), \(plan.count) thumbnails via \(pipeline.name)\(note)")
             } catch let error as PlanError {
                 throw failWithMessage("\(video): \(error)")
@@ -159,6 +182,17 @@ extension FilmstripCommand {
             guard let interval, interval > 0 else { return count }
             let range = (to.flatMap(TimeParsing.seconds) ?? probe.duration.seconds) - (from.flatMap(TimeParsing.seconds) ?? .zero)
             return max(1, Int((range.doubleValue / interval).rounded(.up)))
+        }
+
+        /// Writes the strip as a PNG to a private temporary folder (the writer works on files,
+        /// atomically), then copies it to standard output; the manifest is written as usual.
+        static func writeToStandardOutput(_ pixels: some PixelRows, manifest: (path: String, data: Data)?) throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("filmstrip-stdout-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let file = folder.appendingPathComponent("strip.png").path
+            try StripWriter.write(pixels, to: file, format: .png, manifest: manifest)
+            try FileHandle.standardOutput.write(contentsOf: Data(contentsOf: URL(fileURLWithPath: file)))
         }
 
         static func color(_ hex: String) -> RGBAColor? {

@@ -1,5 +1,6 @@
 import CLITestSupport
 import Filmstrip
+import FilmstripOpenMP
 import Foundation
 import Testing
 @testable import FilmstripBench
@@ -157,6 +158,7 @@ import Testing
     /// 500-thumbnail strip, an array per tile; it makes 1; openmp's threads make about 130).
     /// Measured by the bench child's counter.
     @Test func composersDoNotAllocatePerThumbnail() throws {
+        FilmstripOpenMP.register()
         for composer in Composers.all {
             let configuration = BenchConfiguration(kind: .composeSynthetic, extractor: "synthetic", composer: composer.name,
                                                    frameCount: BenchMatrix.syntheticCount, thumbHeight: BenchMatrix.syntheticHeight)

@@ -1,3 +1,4 @@
+import FilmstripOpenMP
 import Testing
 @testable import Filmstrip
 
@@ -55,8 +56,8 @@ struct ComposerCase: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { label }
 
-    /// Every registered composer, plus non-default settings that move band and tile edges.
-    static let all: [ComposerCase] = Composers.all.map { ComposerCase(label: $0.name, composer: $0) } + [
+    /// Every composer (the library's and the OpenMP one), plus non-default settings that move band and tile edges.
+    static let all: [ComposerCase] = (Composers.builtIn + [OpenMPComposer()]).map { ComposerCase(label: $0.name, composer: $0) } + [
         ComposerCase(label: "tiled 3 rows x 100 bytes", composer: TiledComposer(tileRows: 3, tileBytes: 100)),
         ComposerCase(label: "tiled 1 row x 4 bytes", composer: TiledComposer(tileRows: 1, tileBytes: 4)),
         ComposerCase(label: "taskgroup 3 workers", composer: TaskGroupComposer(workers: 3, bandsPerWorker: 1)),

@@ -1,12 +1,20 @@
 import CKernels
+import COpenMPKernels
+import FilmstripOpenMP
 import Testing
 @testable import Filmstrip
 
 @Suite("Composition registry, floor and OpenMP kernel")
 struct CompositionRegistryTests {
     @Test func registryListsEveryComposerOnce() {
+        let builtIn = Composers.builtIn.map(\.name)
+        #expect(builtIn == ["naive", "rowcopy", "simd", "tiled", "taskgroup", "stream", "fused"])
+        // The tool's registration, twice: the OpenMP composer is listed once, after the library's.
+        FilmstripOpenMP.register()
+        FilmstripOpenMP.register()
         let names = Composers.names
-        #expect(names == ["naive", "rowcopy", "simd", "tiled", "taskgroup", "openmp", "stream", "fused"])
+        #expect(names == builtIn + ["openmp"])
+        #expect(Composers.named("openmp") is OpenMPComposer)
         #expect(Set(names).count == names.count)
         #expect(Composers.named("simd")?.name == "simd")
         #expect(Composers.named("fused")?.name == "fused")

@@ -1,10 +1,15 @@
 import Filmstrip
+import FilmstripOpenMP
 import Foundation
 import Testing
 
 @Suite("Pipelines: every extractor with every composer")
 struct PipelineTests {
-    static let pairs = Extractors.all.flatMap { extractor in Composers.all.map { Pipeline(extractor: extractor, composer: $0).name } }
+    /// Every pair, the OpenMP composer registered first as the tool does, so that names resolve.
+    static let pairs: [String] = {
+        FilmstripOpenMP.register()
+        return Extractors.all.flatMap { extractor in Composers.all.map { Pipeline(extractor: extractor, composer: $0).name } }
+    }()
 
     static func request(_ path: String, count: Int, size: ThumbnailSize = .default) throws -> ExtractionRequest {
         let probe = try VideoProbe(path: path)

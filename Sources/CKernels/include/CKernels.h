@@ -3,15 +3,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// Number of threads libomp would use for a parallel region by default.
-int filmstrip_openmp_max_threads(void);
-
-/// Copies `rowCount` rows of `rowBytes` bytes from `source` to `destination`,
-/// rows spread over `threads` OpenMP threads (0 = libomp's default).
-void filmstrip_openmp_copy_rows(uint8_t *destination, ptrdiff_t destinationStride,
-                                const uint8_t *source, ptrdiff_t sourceStride,
-                                size_t rowBytes, size_t rowCount, int threads);
-
 /// What the cell kernels need of a strip layout (all sizes in pixels unless named
 /// Bytes; colours are R,G,B,A bytes read as one little-endian word).
 typedef struct filmstrip_strip_geometry {
@@ -35,12 +26,6 @@ typedef struct filmstrip_strip_geometry {
 /// (all of them); `sources[k]` is the pixels of thumbnail firstCell + k (for those below
 /// thumbnailCount) and `sourceStrides[i]` the bytes per row of thumbnail i. Nothing is
 /// retained.
-
-/// Rows spread over `threads` OpenMP threads (0 = libomp's default).
-void filmstrip_openmp_compose_cells(uint8_t *strip, const filmstrip_strip_geometry *geometry,
-                                    const int32_t *destinations, const uint8_t *const *sources,
-                                    const ptrdiff_t *sourceStrides, int32_t firstCell, int32_t cellCount,
-                                    int threads);
 
 /// One thread writes the strip in whole 64-byte lines with non-temporal stores wherever a
 /// line lies inside one strip row's part of the batch, so the strip is not read first;

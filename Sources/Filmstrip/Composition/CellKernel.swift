@@ -3,17 +3,17 @@ import CKernels
 /// How the composers backed by a C cell kernel (`CKernels`) call it: the layout as a
 /// `filmstrip_strip_geometry`, the destination rectangles and source strides as flat
 /// arrays, and the thumbnails' pixels as raw pointers, handed over in batches of cells.
-enum CellKernel {
+package enum CellKernel {
     /// A kernel with the shared arguments of `CKernels.h`: strip pixels, geometry,
     /// destinations, sources of the batch, source strides, first cell, cell count.
-    typealias Function = (UnsafeMutablePointer<UInt8>, UnsafePointer<filmstrip_strip_geometry>, UnsafePointer<Int32>,
+    package typealias Function = (UnsafeMutablePointer<UInt8>, UnsafePointer<filmstrip_strip_geometry>, UnsafePointer<Int32>,
                           UnsafePointer<UnsafePointer<UInt8>?>, UnsafePointer<Int>, Int32, Int32) -> Void
 
     /// Validates the inputs, then calls `kernel` once per batch of up to `cellsPerCall`
     /// cells, in grid order, with every pointer valid for the duration of that call.
     /// - Parameter cellsPerCall: 1...`FILMSTRIP_MAX_CELLS_PER_CALL`. Thumbnail pointers are
     ///   only valid inside nested `withUnsafeBufferPointer` calls, so this bounds their depth.
-    static func compose(_ thumbnails: [Image], layout: StripLayout, into strip: inout Image, cellsPerCall: Int,
+    package static func compose(_ thumbnails: [Image], layout: StripLayout, into strip: inout Image, cellsPerCall: Int,
                         _ kernel: Function) throws {
         precondition((1...Int(FILMSTRIP_MAX_CELLS_PER_CALL)).contains(cellsPerCall))
         try layout.validate(thumbnails, strip: strip)

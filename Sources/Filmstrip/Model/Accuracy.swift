@@ -16,6 +16,9 @@ public enum Accuracy: Hashable, Sendable, Codable, CustomStringConvertible {
         }
     }
 
+    /// What shell completion offers: the two plain forms and the start of the third.
+    public static let completions = ["exact", "keyframe", "tolerance:"]
+
     /// Parses "exact", "keyframe", "tolerance:SEC" or "tolerance:BEFORE,AFTER" (decimal seconds,
     /// at most `TimeParsing.maximumSeconds` each).
     public init?(parsing text: String) {

@@ -9,14 +9,20 @@ public enum StripFormat: String, Sendable, Codable, CaseIterable {
     /// Headerless RGBA rows without padding, for tests and other tools.
     case raw
 
+    /// The file extensions that name this format, the usual one first.
+    public var extensions: [String] {
+        switch self {
+        case .png: ["png"]
+        case .jpeg: ["jpg", "jpeg"]
+        case .raw: ["rgba", "raw"]
+        }
+    }
+
     /// The format a path's extension names (.png, .jpg/.jpeg, .rgba/.raw), or nil.
     public init?(path: String) {
-        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
-        case "png": self = .png
-        case "jpg", "jpeg": self = .jpeg
-        case "rgba", "raw": self = .raw
-        default: return nil
-        }
+        let pathExtension = URL(fileURLWithPath: path).pathExtension.lowercased()
+        guard let format = Self.allCases.first(where: { $0.extensions.contains(pathExtension) }) else { return nil }
+        self = format
     }
 }
 

@@ -1,4 +1,6 @@
 import CKernels
+import COpenMPKernels
+import Filmstrip
 
 /// The C kernel `filmstrip_openmp_compose_cells`: `#pragma omp parallel for` over strip
 /// rows, each row split into runs as in the Swift composers, with dimming in C using the

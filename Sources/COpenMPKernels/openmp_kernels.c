@@ -1,4 +1,4 @@
-#include "CKernels.h"
+#include "COpenMPKernels.h"
 #include "row_runs.h"
 #include <string.h>
 

@@ -1,0 +1,50 @@
+import Foundation
+
+/// A strip made by `makeStrip(of:count:height:)`: its pixels and what each thumbnail shows.
+public struct MadeStrip: Sendable {
+    /// The strip as RGBA pixels, row after row.
+    public let image: Image
+    /// The video, the pipeline and options, and per thumbnail its requested and actual time
+    /// and its rectangle in `image` (`manifest.json()` is what `filmstrip strip --manifest` writes).
+    public let manifest: StripManifest
+    /// The pipeline's full result: counters and the time of each phase.
+    public let result: StripResult
+}
+
+/// Makes a strip of `count` thumbnails `height` pixels high, evenly spaced over the video at
+/// `url`, with the default pipeline and options of `filmstrip strip` (exact frames).
+///
+/// The one call for the common case; `Pipeline.run(_:options:)` gives every setting.
+/// - Throws: `MediaError` or `FFmpegError` when the file is not a readable video, `PlanError`
+///   for a count or height out of range, `LayoutError` for a strip too large.
+public func makeStrip(of url: URL, count: Int = 10, height: Int = 64, columns: Int? = nil,
+                      pipeline: Pipeline = .default) async throws -> MadeStrip {
+    let (result, manifest) = try await runStrip(of: url, count: count, height: height, columns: columns, pipeline: pipeline)
+    return MadeStrip(image: result.strip, manifest: manifest, result: result)
+}
+
+/// Makes a strip as `makeStrip(of:count:height:columns:pipeline:)` does and writes it to
+/// `output` (PNG, JPEG or raw RGBA by its extension), atomically: a failure leaves no file.
+/// Refuses an output that is the input. Returns the strip's manifest.
+@discardableResult
+public func writeStrip(of url: URL, to output: URL, count: Int = 10, height: Int = 64, columns: Int? = nil,
+                       pipeline: Pipeline = .default) async throws -> StripManifest {
+    try StripWriter.checkDistinct(input: url.path, outputs: [("output", output.path)])
+    try StripWriter.checkWritable(output.path)
+    let (result, manifest) = try await runStrip(of: url, count: count, height: height, columns: columns, pipeline: pipeline)
+    // Written from the pipeline's own pixels (for fused pipelines the canvas), without an RGBA copy.
+    try StripWriter.write(result.pixels, to: output.path)
+    return manifest
+}
+
+/// The one-call API's run: `filmstrip strip`'s defaults for everything not given.
+private func runStrip(of url: URL, count: Int, height: Int, columns: Int?,
+                      pipeline: Pipeline) async throws -> (StripResult, StripManifest) {
+    let probe = try VideoProbe(path: url.path)
+    let plan = try SamplePlan(probe: probe, count: count)
+    let options = ExtractionOptions(skipNonReferenceFrames: Pipeline.defaultSkipsNonReferenceFrames)
+    let request = try ExtractionRequest(path: url.path, probe: probe, plan: plan, size: .height(height), options: options)
+    let stripOptions = StripOptions(columns: columns)
+    let result = try await pipeline.run(request, options: stripOptions)
+    return (result, StripManifest(result: result, request: request, pipeline: pipeline, stripOptions: stripOptions))
+}
