@@ -263,7 +263,7 @@ public struct RegressionGate: Sendable {
             for counter in WorkCounter.allCases {
                 let old = before[key]!.compactMap(counter.value(in:)), new = after[key]!.compactMap(counter.value(in:))
                 guard let oldLow = old.min(), let oldHigh = old.max(), let newLow = new.min(), let newHigh = new.max() else { continue }
-                let spread = max(oldHigh - oldLow, newHigh - newLow)
+                let spread = max(oldHigh - oldLow, newHigh - newLow, counter.jitter)
                 if newLow > oldHigh + spread || newHigh < oldLow - spread {
                     changes.append(WorkChange(key: key, counter: counter, baseline: oldLow...oldHigh, candidate: newLow...newHigh))
                 }
@@ -332,6 +332,12 @@ public enum WorkCounter: String, Sendable, Hashable, CaseIterable {
     case bytesRead = "bytes_read"
     case seeks
     case heapAllocations = "heap_allocations"
+
+    /// How far the counter may move between runs of the same work. Bytes read is the process's
+    /// `rchar`, which also counts small reads of `/proc` and `/sys` files whose length varies
+    /// with the numbers in them (seen: 8 bytes between two runs of one single-threaded decode);
+    /// a change of the video's own reads is a buffer (32 KiB) or more.
+    public var jitter: Int { self == .bytesRead ? 4096 : 0 }
 
     func value(in row: RawResultRow) -> Int? {
         switch self {
