@@ -77,16 +77,17 @@ extension FilmstripCommand {
         func validate() throws {
             if interval != nil && count != nil { throw ValidationError("Give --interval or --count, not both.") }
             if let interval, !(interval >= 0.001 && interval <= 86_400) { throw ValidationError("--interval must be between 0.001 and 86400 seconds, got \(interval).") }
-            if let count, count <= 0 { throw ValidationError("--count must be at least 1, got \(count).") }
+            let maxCount = ResourceLimits.maximumThumbnailCount, maxSide = ResourceLimits.maximumThumbnailSide, maxWorkers = ResourceLimits.maximumWorkers
+            if let count, !(1...maxCount).contains(count) { throw ValidationError("--count must be 1 to \(maxCount), got \(count).") }
             if Self.grid(tile) == nil { throw ValidationError("--tile '\(tile)' is not COLUMNSxROWS (e.g. 10x10).") }
             if height != nil && width != nil { throw ValidationError("Give --height or --width, not both.") }
-            if let height, height <= 0 { throw ValidationError("--height must be positive, got \(height).") }
-            if let width, width <= 0 { throw ValidationError("--width must be positive, got \(width).") }
+            if let height, !(1...maxSide).contains(height) { throw ValidationError("--height must be 1 to \(maxSide), got \(height).") }
+            if let width, !(1...maxSide).contains(width) { throw ValidationError("--width must be 1 to \(maxSide), got \(width).") }
             if let accuracy, Accuracy(parsing: accuracy) == nil { throw ValidationError("--accuracy '\(accuracy)' is not exact, keyframe or tolerance:SEC.") }
             if Self.formats(format) == nil { throw ValidationError("--format '\(format)' is not a list of vtt, jellyfin, bif.") }
             if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1 to 100, got \(quality).") }
-            if jobs <= 0 { throw ValidationError("--jobs must be at least 1.") }
-            if let workers, workers <= 0 { throw ValidationError("--workers must be at least 1.") }
+            if !(1...maxWorkers).contains(jobs) { throw ValidationError("--jobs must be 1 to \(maxWorkers), got \(jobs).") }
+            if let workers, !(1...maxWorkers).contains(workers) { throw ValidationError("--workers must be 1 to \(maxWorkers), got \(workers).") }
             if let shard, Self.shard(shard) == nil { throw ValidationError("--shard '\(shard)' is not I/N with 0 <= I < N.") }
         }
 
