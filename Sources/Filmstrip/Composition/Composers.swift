@@ -15,7 +15,6 @@ public enum Composers {
         TiledComposer(),
         TaskGroupComposer(),
         StreamComposer(),
-        FusedComposer(),
     ]
 
     /// Composers registered by the program, in registration order, after the built-in ones.
@@ -25,6 +24,10 @@ public enum Composers {
     public static var all: [any StripComposer] { builtIn + registered.withLock { $0 } }
 
     public static var names: [String] { all.map(\.name) }
+
+    /// The composer the benchmark pairs with every extractor: plain and fast, so the
+    /// extractor's cost dominates the run.
+    public static var extractorSweepPartner: any StripComposer { RowCopyComposer() }
 
     /// The composer registered as `name`, or nil.
     public static func named(_ name: String) -> (any StripComposer)? {

@@ -4,11 +4,13 @@ public struct ForwardExtractor: ThumbnailExtractor {
     public let name = "forward"
     public let summary = "one decoder, decode forward, seek only past a keyframe (uses the keyframe index)"
 
+    public let settings: Set<ExtractorSetting> = [.codecThreads]
+
     public init() {}
 
-    public func extract(_ request: ExtractionRequest, into delivery: ThumbnailDelivery) async throws {
+    public func extract(_ request: ExtractionRequest, into delivery: ThumbnailDelivery) async throws -> DecodeCounters {
         var engine = try TargetDecoder(request: request)
         try engine.run(request.plan.distinctFrames[...], policy: .whenKeyframeAhead, delivery: delivery)
-        delivery.add(engine.workDone)
+        return engine.workDone
     }
 }

@@ -7,9 +7,9 @@ public struct ScanExtractor: ThumbnailExtractor {
 
     public init() {}
 
-    public func extract(_ request: ExtractionRequest, into delivery: ThumbnailDelivery) async throws {
+    public func extract(_ request: ExtractionRequest, into delivery: ThumbnailDelivery) async throws -> DecodeCounters {
         var engine = try TargetDecoder(request: request)
         try engine.run(request.plan.distinctFrames[...], policy: .never, delivery: delivery)
-        delivery.add(engine.workDone)
+        return engine.workDone
     }
 }

@@ -128,6 +128,4 @@ public struct Decoder: ~Copyable {
 
     /// Drops every buffered frame; call after seeking.
     public func flush() { avcodec_flush_buffers(context) }
-
-    public var codecName: String { String(cString: avcodec_get_name(context.pointee.codec_id)) }
 }

@@ -32,7 +32,6 @@ public struct Frame: ~Copyable {
         if value != filmstrip_nopts_value() { return value }
         return pointer.pointee.pts == filmstrip_nopts_value() ? nil : pointer.pointee.pts
     }
-    public var isKeyframe: Bool { pointer.pointee.key_frame != 0 }
     public var isCorrupt: Bool { pointer.pointee.flags & filmstrip_frame_flag_corrupt() != 0 }
     public var pixelFormatName: String {
         av_get_pix_fmt_name(AVPixelFormat(rawValue: pointer.pointee.format)).map { String(cString: $0) } ?? "unknown"

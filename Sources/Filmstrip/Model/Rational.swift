@@ -34,7 +34,6 @@ public struct Rational: Hashable, Sendable, Codable, Comparable, CustomStringCon
     public static let zero = Rational(0, 1)
 
     public var doubleValue: Double { Double(numerator) / Double(denominator) }
-    public var isZero: Bool { numerator == 0 }
 
     public var description: String { denominator == 1 ? "\(numerator)" : "\(numerator)/\(denominator)" }
 
