@@ -15,6 +15,8 @@ extension FilmstripCommand {
         var config: String
 
         func run() async throws {
+            // Before anything is launched, so the parent's kill of this run's group ends its peers too.
+            ChildRunner.becomeRunGroupLeader()
             do {
                 let configuration = try JSONDecoder().decode(BenchConfiguration.self, from: Data(config.utf8))
                 var measurement = try await ConfigurationRunner.run(configuration)

@@ -1,6 +1,7 @@
 import Filmstrip
 import Foundation
 import Glibc
+import Synchronization
 
 /// What one run of an external program cost, measured the way the kernel accounts for it.
 public struct ExternalRun: Sendable, Hashable {
@@ -20,6 +21,8 @@ public struct ExternalRun: Sendable, Hashable {
 /// Starts programs with `posix_spawn` and reaps them with `wait4`, so each run reports its
 /// own CPU time and peak RSS (Foundation's `Process` reaps children itself and keeps the
 /// resource usage to itself; `RUSAGE_CHILDREN` only knows the largest child ever).
+/// The program stays in the caller's process group: a `bench-run` child leads its own group
+/// (`ChildRunner`), so ending the run's group ends its peers with it.
 public enum ExternalProcess {
     /// Runs `executable` with `arguments`, output discarded, waiting at most `timeLimit` seconds.
     /// `onStart` sees the child's pid (for forwarding an interruption).
@@ -43,21 +46,29 @@ public enum ExternalProcess {
                                                                NSLocalizedDescriptionKey: String(cString: strerror(spawned))])
         }
         onStart(pid)
-        var status: Int32 = 0
-        var usage = rusage()
-        var timedOut = false
-        // Poll rather than block, so a hung peer is killed at the time limit.
-        while true {
-            let reaped = wait4(pid, &status, WNOHANG, &usage)
-            if reaped == pid { break }
-            if reaped < 0 && errno != EINTR { break }
-            if !timedOut && (ContinuousClock.now - start) > .seconds(timeLimit) {
-                timedOut = true
+        // Block until the child exits (no polling: the wait adds nothing to its wall time); a
+        // timer kills a hung one at the time limit. `WNOWAIT` leaves it unreaped, so its pid
+        // cannot be reused while the timer might still fire; `wait4` then reaps it with its usage.
+        let watch = Mutex((exited: false, timedOut: false))
+        let timer = DispatchWorkItem {
+            watch.withLock { state in
+                guard !state.exited else { return }
+                state.timedOut = true
                 kill(pid, SIGKILL)
             }
-            usleep(2_000)
         }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: timer)
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
         let wall = ContinuousClock.now - start
+        let timedOut = watch.withLock { state in
+            state.exited = true
+            return state.timedOut
+        }
+        timer.cancel()
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         let terminatedBySignal = status & 0x7F != 0
         return ExternalRun(exitStatus: terminatedBySignal ? -1 : (status >> 8) & 0xFF,
                            signal: terminatedBySignal ? status & 0x7F : nil,

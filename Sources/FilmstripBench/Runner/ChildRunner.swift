@@ -13,7 +13,21 @@ import Synchronization
 /// - a crash, hang or runaway allocation in one strategy ends one run, not the session,
 ///   and a time limit can be enforced by killing it.
 /// The cost is process start-up (tens of ms) outside every timed region.
+///
+/// The child leads its own process group (``becomeRunGroupLeader()``, the first thing
+/// `bench-run` does) and the programs it launches (peers such as the ffmpeg CLI) stay in it,
+/// so ``end(_:)`` at the time limit or on SIGINT/SIGTERM ends the whole run, peers included.
 public struct ChildRunner: Sendable {
+    /// Makes this `bench-run` process the leader of a new process group, its run's group.
+    public static func becomeRunGroupLeader() { setpgid(0, 0) }
+
+    /// Kills the run of child `pid`: its process group, and the child itself in case it has not
+    /// made its group yet (then it has launched nothing either).
+    static func end(_ pid: pid_t) {
+        kill(-pid, SIGKILL)
+        kill(pid, SIGKILL)
+    }
+
     /// The `filmstrip` executable to launch (normally this very process's executable).
     public let executable: URL
 
@@ -55,13 +69,13 @@ public struct ChildRunner: Sendable {
         var timedOut = false
         if exited.wait(timeout: .now() + timeLimit) == .timedOut {
             timedOut = true
-            kill(process.processIdentifier, SIGKILL)
+            Self.end(process.processIdentifier)
             exited.wait()
         }
         interruption.childEnded()
         let stdout = output.finish(), stderr = errors.finish()
 
-        // A terminal's Ctrl-C reaches the child too; it counts as the interruption, not a failure.
+        // A SIGINT or SIGTERM sent to the child itself counts as the interruption, not a failure.
         let killedBySignal = process.terminationReason == .uncaughtSignal
         if interruption.signal != nil
             || (killedBySignal && [SIGINT, SIGTERM].contains(process.terminationStatus)) { return .interrupted }

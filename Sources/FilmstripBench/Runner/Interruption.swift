@@ -32,7 +32,7 @@ public final class Interruption: Sendable {
             state.signal = state.signal ?? signal
             return (state.child, state.generatingInto)
         }
-        if let child { kill(child, SIGKILL) }
+        if let child { ChildRunner.end(child) }
         if let generatingInto {
             Self.removeOwnPartials(in: generatingInto)
             // `_exit`, not `exit`: the encoder is still running on another thread, and
@@ -48,7 +48,7 @@ public final class Interruption: Sendable {
             state.child = pid
             return state.signal != nil
         }
-        if alreadyInterrupted { kill(pid, SIGKILL) }
+        if alreadyInterrupted { ChildRunner.end(pid) }
     }
 
     func childEnded() { state.withLock { $0.child = nil } }
