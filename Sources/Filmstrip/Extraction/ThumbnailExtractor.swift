@@ -18,12 +18,15 @@ public struct ExtractionOptions: Hashable, Sendable, Codable {
         self.workers = workers
     }
 
-    /// Compact `key=value;…` form for CSV rows and manifests.
-    public var summary: String {
-        ["threads=\(decoder.threads)", "skip-nonref=\(skipNonReferenceFrames ? 1 : 0)",
-         "keyframe-only=\(keyframeOnlyDecoding ? 1 : 0)", "skip-loop-filter=\(decoder.skipLoopFilter ? 1 : 0)",
-         "filter=\(filter.rawValue)", "workers=\(workers.map(String.init) ?? "auto")"].joined(separator: ";")
+    /// The options as named values, in a fixed order: what CSV rows and manifests record.
+    public var fields: KeyValuePairs<String, String> {
+        ["threads": "\(decoder.threads)", "skip-nonref": "\(skipNonReferenceFrames ? 1 : 0)",
+         "keyframe-only": "\(keyframeOnlyDecoding ? 1 : 0)", "skip-loop-filter": "\(decoder.skipLoopFilter ? 1 : 0)",
+         "filter": filter.rawValue, "workers": workers.map(String.init) ?? "auto"]
     }
+
+    /// Compact `key=value;…` form of ``fields``.
+    public var summary: String { fields.map { "\($0.key)=\($0.value)" }.joined(separator: ";") }
 }
 
 /// Everything an extractor needs: the file, its probe, the resolved plan, the size and options.

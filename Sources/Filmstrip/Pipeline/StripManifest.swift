@@ -40,10 +40,7 @@ public struct StripManifest: Codable, Sendable {
             "from_s": "\(request.plan.from.doubleValue)", "to_s": "\(request.plan.to.doubleValue)",
             "gap": "\(stripOptions.gap)", "columns": stripOptions.columns.map(String.init) ?? "all",
         ]
-        for pair in request.options.summary.split(separator: ";") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            if parts.count == 2 { options[parts[0]] = parts[1] }
-        }
+        for (key, value) in request.options.fields { options[key] = value }
         if let selection = stripOptions.selection {
             options["select"] = "\(selection.lowerBound.doubleValue)..\(selection.upperBound.doubleValue)"
         }

@@ -243,7 +243,7 @@ public struct BenchSession {
         return RawResultRow(
             run: context, timestamp: Date(), pipeline: configuration.pipeline, extractor: configuration.extractor,
             composer: configuration.composer,
-            options: decodes || configuration.peer == .filmstrip ? KeyValueList.decode(configuration.extractionOptions.summary) ?? [:] : [:],
+            options: decodes || configuration.peer == .filmstrip ? Dictionary(uniqueKeysWithValues: configuration.extractionOptions.fields.map { ($0.key, $0.value) }) : [:],
             video: description, frameCount: configuration.frameCount, thumbWidth: thumbWidth,
             thumbHeight: configuration.thumbHeight, accuracy: decodes || configuration.kind == .peer ? configuration.accuracy : "",
             phase: phase, repetition: repetition, wallSeconds: nil, cpuUserSeconds: nil, cpuSysSeconds: nil,

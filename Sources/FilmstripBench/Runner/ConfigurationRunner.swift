@@ -63,9 +63,10 @@ public enum ConfigurationRunner {
     /// Extract then compose through `Pipeline.run`, exactly as `filmstrip strip` runs it, with
     /// resource snapshots (clock, `getrusage`, bytes read, heap allocations) at its marks.
     private static func runPipeline(_ configuration: BenchConfiguration) async throws -> BenchMeasurement {
-        guard let pipeline = Pipeline(named: configuration.pipeline) else {
+        guard let extractor = Extractors.named(configuration.extractor), let destination = StripDestination.named(configuration.composer) else {
             throw SetupError(description: "unknown pipeline \(configuration.pipeline)")
         }
+        let pipeline = Pipeline(extractor: extractor, destination: destination)
         guard let accuracy = Accuracy(parsing: configuration.accuracy) else {
             throw SetupError(description: "unknown accuracy \(configuration.accuracy)")
         }
