@@ -6,6 +6,7 @@ public struct FusedComposer: StripComposer {
     public let name = "fused"
     public let summary = "the scaler writes each thumbnail straight into the strip (no thumbnail buffers)"
 
+    /// The fused composer; it has no settings.
     public init() {}
 
     public func compose(_ thumbnails: [Image], layout: StripLayout, into strip: inout Image) async throws {

@@ -1,23 +1,32 @@
 /// A size in pixels.
 public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
+    /// Horizontal extent in pixels.
     public var width: Int
+    /// Vertical extent in pixels.
     public var height: Int
 
+    /// A size of `width` x `height` pixels (not validated; layouts check sizes are positive).
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
     }
 
+    /// `WIDTHxHEIGHT`, e.g. `320x180`.
     public var description: String { "\(width)x\(height)" }
 }
 
 /// A rectangle in pixels; `x`, `y` are the top-left corner in strip coordinates.
 public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
+    /// Left edge in pixels from the strip's left.
     public var x: Int
+    /// Top edge in pixels from the strip's top.
     public var y: Int
+    /// Extent to the right of `x`, in pixels.
     public var width: Int
+    /// Extent below `y`, in pixels.
     public var height: Int
 
+    /// A rectangle whose top-left corner is (`x`, `y`), in pixels.
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
@@ -25,18 +34,26 @@ public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
         self.height = height
     }
 
+    /// One past the rightmost column (`x + width`), in pixels.
     public var maxX: Int { x + width }
+    /// One past the bottom row (`y + height`), in pixels.
     public var maxY: Int { y + height }
+    /// `(x, y) WIDTHxHEIGHT`, for messages and test failures.
     public var description: String { "(\(x), \(y)) \(width)x\(height)" }
 }
 
 /// An 8-bit RGBA colour, in the byte order of `Image`.
 public struct RGBAColor: Sendable, Hashable {
+    /// Red intensity, 0–255.
     public var red: UInt8
+    /// Green intensity, 0–255.
     public var green: UInt8
+    /// Blue intensity, 0–255.
     public var blue: UInt8
+    /// Opacity, 0 (transparent) to 255 (opaque); not premultiplied into the colour bytes.
     public var alpha: UInt8
 
+    /// A colour from its four 8-bit channels; opaque unless `alpha` says otherwise.
     public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
         self.red = red
         self.green = green
@@ -44,7 +61,9 @@ public struct RGBAColor: Sendable, Hashable {
         self.alpha = alpha
     }
 
+    /// Opaque black, the default strip background.
     public static let black = RGBAColor(red: 0, green: 0, blue: 0)
+    /// Fully transparent (all four bytes zero), for strips written as PNG with alpha.
     public static let transparent = RGBAColor(red: 0, green: 0, blue: 0, alpha: 0)
 
     /// The four bytes as one little-endian word, so one 32-bit store writes a pixel in memory order.
@@ -59,17 +78,26 @@ public struct RGBAColor: Sendable, Hashable {
 
 /// Why a strip layout cannot be built.
 public enum LayoutError: Error, Hashable, CustomStringConvertible {
+    /// The layout was asked to place zero thumbnails.
     case noThumbnails
+    /// Thumbnail `index` has a zero or negative width or height.
     case invalidThumbnailSize(index: Int, size: PixelSize)
+    /// The gap between cells is negative (pixels).
     case negativeGap(Int)
+    /// A grid was asked for with fewer than one column.
     case invalidColumns(Int)
     /// The strip would need more than `StripLayout.maximumByteCount` bytes (or its size overflows `Int`).
     case stripTooLarge(columns: Int, rows: Int, cell: PixelSize, gap: Int)
+    /// The dimming factor is outside 0...256 (it is in 256ths).
     case invalidDimmingFactor(Int)
+    /// The selected column range ends before it starts (strip pixels).
     case invalidSelection(fromX: Int, toX: Int)
+    /// A selection given as times needs a one-row strip, where times map to columns.
     case timeSelectionNeedsSingleRow
+    /// The thumbnail start times given for a time selection are unusable (the reason says why).
     case invalidThumbnailTimes(String)
 
+    /// One line saying what is wrong and the offending value, for the tool's error message.
     public var description: String {
         switch self {
         case .noThumbnails:
@@ -106,11 +134,13 @@ public struct StripLayout: Sendable, Hashable {
     /// The largest strip accepted: 2 GiB of pixels (with row padding).
     public static let maximumByteCount = 1 << 31
 
+    /// Size of each thumbnail in strip order, as given to the initialiser.
     public let thumbnailSizes: [PixelSize]
     /// Cells per row as requested; nil means one row holding every thumbnail.
     public let columns: Int?
     /// Pixels between neighbouring cells, horizontally and vertically.
     public let gap: Int
+    /// Colour of the gaps, margins around smaller thumbnails and empty grid cells.
     public let background: RGBAColor
     /// Dimming outside a selected column range, with the selection clamped to the strip.
     public let dimming: Dimming?
@@ -119,8 +149,11 @@ public struct StripLayout: Sendable, Hashable {
     public let cellSize: PixelSize
     /// Cells per row actually used: `columns` capped at the thumbnail count.
     public let gridColumns: Int
+    /// Rows of cells: the thumbnail count divided by `gridColumns`, rounded up.
     public let gridRows: Int
+    /// Width of the whole strip in pixels, gaps included.
     public let width: Int
+    /// Height of the whole strip in pixels, gaps included.
     public let height: Int
     /// Where thumbnail `i` lands in the strip, in the order of `thumbnailSizes`.
     public let destinations: [PixelRect]
@@ -193,7 +226,9 @@ public struct StripLayout: Sendable, Hashable {
                         background: background, dimming: dimming)
     }
 
+    /// How many thumbnails the layout places.
     public var thumbnailCount: Int { thumbnailSizes.count }
+    /// The whole strip's size in pixels (`width` x `height`).
     public var size: PixelSize { PixelSize(width: width, height: height) }
 
     /// Bytes of the strip image, row padding included.

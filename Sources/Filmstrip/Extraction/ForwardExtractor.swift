@@ -4,6 +4,7 @@ public struct ForwardExtractor: ThumbnailExtractor {
     public let name = "forward"
     public let summary = "one decoder, decode forward, seek only past a keyframe (uses the keyframe index)"
 
+    /// The forward extractor; it has no settings.
     public init() {}
 
     public func extract(_ request: ExtractionRequest, into delivery: ThumbnailDelivery) async throws {

@@ -4,6 +4,7 @@ public struct SequentialExtractor: ThumbnailExtractor {
     public let name = "sequential"
     public let summary = "one decoder, seek to the keyframe before every thumbnail, decode to it"
 
+    /// The sequential extractor; it has no settings.
     public init() {}
 
     public func extract(_ request: ExtractionRequest, into delivery: ThumbnailDelivery) async throws {

@@ -17,6 +17,7 @@ public struct TaskGroupExtractor: ThumbnailExtractor {
     public let name = "taskgroup"
     public let summary = "K workers (default: from the plan's GOP runs and the cores), each with its own decoder, taking GOPs from a shared queue"
 
+    /// The task-group extractor; its worker count comes from `ExtractionOptions.workers`.
     public init() {}
 
     /// The schedule for `request` on `cores` cores: the given worker count, or the model's best.

@@ -1,14 +1,18 @@
 /// Settings every extractor takes; the benchmark records them with each row.
 public struct ExtractionOptions: Hashable, Sendable, Codable {
+    /// Decoder threads and loop-filter skipping, passed to every FFmpeg decoder the extractor opens.
     public var decoder: DecoderOptions
     /// Let the decoder drop non-reference frames (typically B-frames) that are not targets.
     public var skipNonReferenceFrames: Bool
     /// In `keyframe` accuracy, send only keyframe packets to the decoder.
     public var keyframeOnlyDecoding: Bool
+    /// The swscale filter that scales decoded frames to thumbnail size.
     public var filter: ScalingFilter
     /// Parallel workers for the extractors that split the plan (nil: one per core).
     public var workers: Int?
 
+    /// Options with the defaults the tool uses: one decoder thread, keyframe-only decoding in keyframe accuracy, area
+    /// scaling, one worker per core.
     public init(decoder: DecoderOptions = DecoderOptions(), skipNonReferenceFrames: Bool = false,
                 keyframeOnlyDecoding: Bool = true, filter: ScalingFilter = .area, workers: Int? = nil) {
         self.decoder = decoder
@@ -28,14 +32,20 @@ public struct ExtractionOptions: Hashable, Sendable, Codable {
 
 /// Everything an extractor needs: the file, its probe, the resolved plan, the size and options.
 public struct ExtractionRequest: Sendable {
+    /// Path of the video file to decode.
     public let path: String
+    /// The video's probe, made once and shared by every worker (no worker probes again).
     public let probe: VideoProbe
+    /// The frames to show, one target per thumbnail slot.
     public let plan: SamplePlan
+    /// The thumbnails' height or width in pixels; the other side follows the display aspect ratio.
     public let size: ThumbnailSize
+    /// Decoder, scaling and worker settings.
     public let options: ExtractionOptions
     /// When set, thumbnails are scaled straight into this strip and delivered without pixels.
     public let canvas: StripCanvas?
 
+    /// A request for the thumbnails of `plan` in `path`, checked before any decoding.
     public init(path: String, probe: VideoProbe, plan: SamplePlan, size: ThumbnailSize = .default,
                 options: ExtractionOptions = ExtractionOptions(), canvas: StripCanvas? = nil) throws(PlanError) {
         switch size {
@@ -76,9 +86,11 @@ public protocol ThumbnailExtractor: Sendable {
 
 /// The registry: the CLI, the tests and the harness enumerate this one list.
 public enum Extractors {
+    /// Every extractor, default-configured, the reference (`sequential`) first.
     public static let all: [any ThumbnailExtractor] = [
         SequentialExtractor(), ForwardExtractor(), TaskGroupExtractor(), ScanExtractor(),
     ]
 
+    /// The extractor registered as `name` (as `--extractor` spells it), or nil.
     public static func named(_ name: String) -> (any ThumbnailExtractor)? { all.first { $0.name == name } }
 }

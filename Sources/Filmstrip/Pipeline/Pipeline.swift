@@ -6,12 +6,14 @@ public struct StripOptions: Sendable, Hashable {
     public var columns: Int?
     /// Pixels between neighbouring thumbnails (and rows).
     public var gap: Int
+    /// Colour of the gaps and of cell margins; `RGBAColor.transparent` keeps them transparent in PNG output.
     public var background: RGBAColor
     /// Seconds from the video's start that stay bright; the rest of the strip is dimmed.
     public var selection: Range<Rational>?
     /// Brightness kept outside the selection, in 256ths (153 ≈ 60 %).
     public var dimFactor256: Int
 
+    /// Layout options; the defaults give one row of thumbnails on black with no gaps and no dimming.
     public init(columns: Int? = nil, gap: Int = 0, background: RGBAColor = .black,
                 selection: Range<Rational>? = nil, dimFactor256: Int = Dimming.defaultFactor256) {
         self.columns = columns
@@ -31,18 +33,24 @@ public struct StripResult: Sendable {
     public var strip: Image { pixels.rgbaImage() }
     /// In plan order; `image` is nil for fused pipelines.
     public let thumbnails: [Thumbnail]
+    /// Where each thumbnail lies in the strip, and the strip's size in pixels.
     public let layout: StripLayout
+    /// Frames decoded, packets read and seeks made by the extractor.
     public let counters: DecodeCounters
     /// Wall-clock seconds of each phase (for fused pipelines extraction includes the scaling into the strip).
     public let extractSeconds: Double
+    /// Wall-clock seconds of the compose phase (only the dimming for fused pipelines).
     public let composeSeconds: Double
 }
 
 /// One extractor plus one composer, named like `taskgroup+simd`.
 public struct Pipeline: Sendable {
+    /// The strategy that decodes and scales the thumbnails.
     public let extractor: any ThumbnailExtractor
+    /// The strategy that lays the thumbnails out in the strip.
     public let composer: any StripComposer
 
+    /// A pipeline of `extractor` then `composer`, both chosen by type (see `Extractors` and `Composers`).
     public init(extractor: any ThumbnailExtractor, composer: any StripComposer) {
         self.extractor = extractor
         self.composer = composer
@@ -64,7 +72,9 @@ public struct Pipeline: Sendable {
     /// decoded. Nothing refers to them, so every shown frame has the same bytes.
     public static let defaultSkipsNonReferenceFrames = true
 
+    /// `EXTRACTOR+COMPOSER`, as `--pipeline` takes it and result files record it.
     public var name: String { "\(extractor.name)+\(composer.name)" }
+    /// Whether the extractor scales straight into the strip (the `fused` composer), so no thumbnail images exist.
     public var isFused: Bool { composer is FusedComposer }
 
     /// The strip's layout for `request`: every thumbnail has the request's size.
@@ -83,6 +93,7 @@ public struct Pipeline: Sendable {
 
     /// Moments of a run, for a caller measuring more than the wall clock (the benchmark).
     public enum Mark: Sendable {
+        /// `started` before extraction, `extracted` between the phases, `composed` at the end.
         case started, extracted, composed
     }
 
