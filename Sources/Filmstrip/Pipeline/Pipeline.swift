@@ -99,6 +99,14 @@ public struct Pipeline: Sendable {
 
     /// Extracts, then composes; stops with `CancellationError` when the task is cancelled.
     /// `mark` is called at the start, between the phases and at the end, on the running task.
+    /// - Parameters:
+    ///   - request: the video, its plan, the thumbnail size and the extraction options.
+    ///   - options: columns, gap, background and dimming of the strip.
+    ///   - onProgress: called with (thumbnails done, total) as thumbnails arrive, from any task.
+    ///   - mark: called with each `Mark`, for timing the phases.
+    /// - Returns: the strip's pixels, the thumbnails in plan order, the layout, counters and phase times.
+    /// - Throws: `LayoutError` for a layout that cannot be built, and whatever the extractor or
+    ///   composer throws (`MediaError` for unreadable video, `CompositionError`).
     public func run(_ request: ExtractionRequest, options: StripOptions = StripOptions(),
                     onProgress: (@Sendable (Int, Int) -> Void)? = nil, mark: (Mark) -> Void = { _ in }) async throws -> StripResult {
         let layout = try Self.layout(for: request, options: options)
