@@ -32,7 +32,7 @@ public enum CompositionError: Error, Hashable, CustomStringConvertible {
     case stripSize(expected: PixelSize, actual: PixelSize)
     /// The destination's row stride in bytes is `actual`, not the aligned `expected` one.
     case stripRowBytes(expected: Int, actual: Int)
-    /// A copy would move `source` bytes into a buffer of `destination` bytes (a kernel's own size check).
+    /// `memcpyFloor(from:into:)` was given `source` bytes to copy into a strip of `destination` bytes.
     case byteCountMismatch(source: Int, destination: Int)
 
     /// One line naming the mismatch and both sizes, for the tool's error message.

@@ -11,8 +11,8 @@ public struct ExtractionOptions: Hashable, Sendable, Codable {
     /// Parallel workers for the extractors that split the plan (nil: one per core).
     public var workers: Int?
 
-    /// Options with the defaults the tool uses: one decoder thread, keyframe-only decoding in keyframe accuracy, area
-    /// scaling, one worker per core.
+    /// Options whose defaults decode every frame on one codec thread, send only keyframes in keyframe accuracy, scale
+    /// by area and use one worker per core (the tool also skips non-reference frames, `Pipeline.defaultSkipsNonReferenceFrames`).
     public init(decoder: DecoderOptions = DecoderOptions(), skipNonReferenceFrames: Bool = false,
                 keyframeOnlyDecoding: Bool = true, filter: ScalingFilter = .area, workers: Int? = nil) {
         self.decoder = decoder

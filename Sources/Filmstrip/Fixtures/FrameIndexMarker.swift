@@ -12,7 +12,7 @@ public enum FrameIndexMarker {
     public static let rows = 2
     /// Bits of the marker that hold the frame index; the remaining four hold the check nibble.
     public static let indexBits = 16
-    /// The largest frame index the marker can show (65,535); longer reference videos are refused.
+    /// The largest frame index the marker can show (65,535); `bits(for:)` traps beyond it.
     public static let maximumIndex = (1 << indexBits) - 1
 
     /// The 20 cell values (true = white) for `index`.

@@ -77,7 +77,7 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
         case topFieldFirst = "tff", bottomFieldFirst = "bff"
     }
 
-    /// Short unique name, also the start of the cached file's name and the `video` column of results.
+    /// Short unique name: what `bench --videos` selects by, and the start of the cached file's name.
     public var id: String
     /// The codec the video is encoded with.
     public var codec: Codec

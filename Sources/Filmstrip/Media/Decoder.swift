@@ -26,7 +26,7 @@ public struct DecoderOptions: Hashable, Sendable, Codable {
     /// Skip the in-loop deblocking filter (faster, slightly blockier; the CSV names it).
     public var skipLoopFilter: Bool
 
-    /// Decoder settings; the defaults (one thread, loop filter kept) are what the benchmark's baseline uses.
+    /// Decoder settings; by default one codec thread and the in-loop filter kept.
     public init(threads: Int = 1, skipLoopFilter: Bool = false) {
         self.threads = threads
         self.skipLoopFilter = skipLoopFilter

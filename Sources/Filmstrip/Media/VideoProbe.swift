@@ -32,7 +32,7 @@ public struct VideoProbe: Sendable, Codable, Equatable {
     public var startTime: Timestamp
     /// From the start time to the end of the last frame.
     public var duration: Timestamp
-    /// Average frames per second as the container or the packet count gives it.
+    /// Average frames per second as the stream states it (`avg_frame_rate`); 25 when it states none.
     public var frameRate: Rational
     /// Frames in the video stream: counted when `frameCountIsExact`, else estimated.
     public var frameCount: Int
@@ -92,8 +92,8 @@ public struct VideoProbe: Sendable, Codable, Equatable {
         return (Rational(longest) * timeBase).doubleValue
     }
 
-    /// Two probes are equal when they describe the same file the same way (path, codec, size, times, keyframes);
-    /// derived fields are not compared.
+    /// Two probes are equal when path, codec, coded size, keyframes, frame count, start time, duration, rotation,
+    /// sample aspect ratio and truncation agree; the remaining fields are not compared.
     public static func == (lhs: VideoProbe, rhs: VideoProbe) -> Bool {
         lhs.path == rhs.path && lhs.codec == rhs.codec && lhs.width == rhs.width && lhs.height == rhs.height
             && lhs.keyframes == rhs.keyframes && lhs.frameCount == rhs.frameCount && lhs.duration == rhs.duration

@@ -8,7 +8,7 @@ public enum PlanError: Error, Hashable, Sendable, CustomStringConvertible {
     case sizeNotPositive(ThumbnailSize)
     /// The range's start (seconds) is not before its end.
     case emptyRange(from: Double, to: Double)
-    /// The range (seconds from the video's start) does not overlap the video's `duration`.
+    /// The range (seconds from the video's start) begins before 0 or ends after the video's `duration`.
     case rangeOutsideVideo(from: Double, to: Double, duration: Double)
     /// A tolerance accuracy has a negative `before` or `after`.
     case negativeTolerance
