@@ -24,7 +24,7 @@ extension FilmstripCommand {
         @Option(help: "Extractors, e.g. sequential,forward (\(Extractors.all.map(\.name).joined(separator: ", "))).")
         var extractors: String?
 
-        @Option(help: "Composers, e.g. rowcopy,simd (\(Composers.names.joined(separator: ", "))).")
+        @Option(help: "Composers, e.g. rowcopy,simd (\(StripDestination.all.map(\.name).joined(separator: ", "))).")
         var composers: String?
 
         @Option(help: "Reference video ids (see `filmstrip fixtures --list --suite full`).")
@@ -63,7 +63,7 @@ extension FilmstripCommand {
         @Option(name: .customLong("skip-non-reference"), help: "Settings of 'skip non-reference frames' to sweep, e.g. 0,1.")
         var skipNonReference: String?
 
-        @Option(help: "Worker counts for the taskgroup extractor, e.g. 1,2,4 (default: one per core).")
+        @Option(help: "Worker counts for the extractors that take workers, e.g. 1,2,4 (default: one per core).")
         var workers: String?
 
         @Option(name: .customLong("baseline-binary"), help: "A second filmstrip executable to run every configuration with, as the baseline: each repetition runs both builds back to back, in alternating order; `filmstrip compare RAW.csv` then judges the candidate pair by pair.")
@@ -125,7 +125,7 @@ extension FilmstripCommand {
                 matrix.extractors = names
             }
             if let names = try list(composers, "--composers") {
-                let unknown = names.filter { Composers.named($0) == nil }
+                let unknown = names.filter { StripDestination.named($0) == nil }
                 guard unknown.isEmpty else { throw ValidationError("Unknown composer(s) \(unknown.joined(separator: ", ")).") }
                 matrix.composers = names
             }

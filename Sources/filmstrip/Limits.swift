@@ -40,7 +40,7 @@ struct StripLimitOptions: ParsableArguments {
         let layout = try Pipeline.layout(for: request, options: stripOptions)
         let jpeg = StripFormat(path: output) == .jpeg
         if jpeg { try StripWriter.checkJPEGSize(width: layout.width, height: layout.height, file: output) }
-        let estimate = MemoryEstimate(request: request, layout: layout, fused: pipeline.isFused, jpeg: jpeg)
+        let estimate = MemoryEstimate(request: request, layout: layout, fused: pipeline.destination.isCanvas, jpeg: jpeg)
         if estimate.totalBytes / 1_000_000 > maxMemory { throw RequestTooLarge(estimate: estimate, limitMegabytes: maxMemory) }
     }
 }

@@ -10,8 +10,8 @@ extension FilmstripCommand {
             Extractors (--extractor):
             \(Extractors.all.map { "  \($0.name.padded(to: 11)) \($0.summary)" }.joined(separator: "\n"))
 
-            Composers (--composer):
-            \(Composers.all.map { "  \($0.name.padded(to: 11)) \($0.summary)" }.joined(separator: "\n"))
+            Composers (--composer; `fused` is not a composer but the mode that scales straight into the strip):
+            \(StripDestination.all.map { "  \($0.name.padded(to: 11)) \($0.summary)" }.joined(separator: "\n"))
 
             Times are seconds (12.5) or [hh:]mm:ss(.fff) (1:02.250), counted from the video's first frame.
             Slot i of N shows the frame displayed at the centre of the i-th of N equal parts of the range.
@@ -51,8 +51,8 @@ extension FilmstripCommand {
         @Option(help: "Extraction strategy: \(Extractors.all.map(\.name).joined(separator: ", ")).", completion: .list(Extractors.all.map(\.name)))
         var extractor = Pipeline.default.extractor.name
 
-        @Option(help: "Composition strategy: \(Composers.all.map(\.name).joined(separator: ", ")).", completion: .list(Composers.names))
-        var composer = Pipeline.default.composer.name
+        @Option(help: "Composition strategy: \(StripDestination.all.map(\.name).joined(separator: ", ")).", completion: .list(StripDestination.all.map(\.name)))
+        var composer = Pipeline.default.destination.name
 
         @Option(help: "Gap between thumbnails in pixels.")
         var gap = 0
@@ -102,7 +102,7 @@ extension FilmstripCommand {
             if height != nil && width != nil { throw ValidationError("Give --height or --width, not both.") }
             try checkRanges()
             if Extractors.named(extractor) == nil { throw ValidationError("unknown --extractor '\(extractor)'.") }
-            if Composers.named(composer) == nil { throw ValidationError("unknown --composer '\(composer)'.") }
+            if StripDestination.named(composer) == nil { throw ValidationError("unknown --composer '\(composer)'.") }
             if ScalingFilter(rawValue: filter) == nil { throw ValidationError("unknown --filter '\(filter)'.") }
             if Self.color(background) == nil { throw ValidationError("--background '\(background)' is not RRGGBB or RRGGBBAA.") }
             if !writesToStandardOutput && StripFormat(path: output) == nil { throw ValidationError("--output must end in .png, .jpg, .jpeg or .rgba, or be - for standard output.") }
@@ -134,7 +134,7 @@ extension FilmstripCommand {
                                                 filter: ScalingFilter(rawValue: filter)!, workers: workers)
                 let size: ThumbnailSize = width.map { .width($0) } ?? .height(height ?? 64)
                 let request = try ExtractionRequest(path: video, probe: probe, plan: plan, size: size, options: options)
-                let pipeline = Pipeline(extractor: Extractors.named(extractor)!, composer: Composers.named(composer)!)
+                let pipeline = Pipeline(extractor: Extractors.named(extractor)!, destination: StripDestination.named(composer)!)
                 let stripOptions = StripOptions(columns: columns, gap: gap, background: Self.color(background)!,
                                                 selection: select.flatMap(TimeParsing.range))
                 try limits.check(request, stripOptions: stripOptions, pipeline: pipeline, output: output)

@@ -242,6 +242,43 @@ struct ExtractionErrorTests {
         #expect(delivery.isComplete)
     }
 
+    @Test("the consumer runs without the delivery's lock: a slow one stalls no worker, a re-entrant one does not deadlock")
+    func consumerRunsOutsideTheLock() {
+        let time = Timestamp(pts: 0, timeBase: Rational(1, 30))
+        @Sendable func thumbnail(_ slot: Int) -> Thumbnail {
+            Thumbnail(slot: slot, requestedTime: time, actualTime: time, frameIndex: slot, substituted: false, image: nil)
+        }
+        // Slow: the consumer of slot 0 waits until another worker has delivered slot 1, which it
+        // can only do if delivering does not wait for the consumer.
+        let slowReceived = Mutex<[Int]>([])
+        let otherWorkerDone = DispatchSemaphore(value: 0)
+        let waited = Mutex<DispatchTimeoutResult?>(nil)
+        let slow = ThumbnailDelivery(total: 2) { delivered in
+            if delivered.slot == 0 { waited.withLock { $0 = otherWorkerDone.wait(timeout: .now() + 10) } }
+            slowReceived.withLock { $0.append(delivered.slot) }
+        }
+        let workers = DispatchGroup()
+        DispatchQueue.global().async(group: workers) { slow.deliver(thumbnail(0)) }
+        DispatchQueue.global().async(group: workers) {
+            slow.deliver(thumbnail(1))
+            otherWorkerDone.signal()
+        }
+        workers.wait()
+        #expect(waited.withLock { $0 } == .success)
+        #expect(slowReceived.withLock { $0 } == [0, 1])
+        // Re-entrant: the consumer delivers the next slot from inside its own call.
+        let reentrantReceived = Mutex<[Int]>([])
+        let holder = Mutex<ThumbnailDelivery?>(nil)
+        let reentrant = ThumbnailDelivery(total: 5) { delivered in
+            reentrantReceived.withLock { $0.append(delivered.slot) }
+            if delivered.slot < 4 { holder.withLock { $0 }?.deliver(thumbnail(delivered.slot + 1)) }
+        }
+        holder.withLock { $0 = reentrant }
+        reentrant.deliver(thumbnail(0))
+        #expect(reentrantReceived.withLock { $0 } == [0, 1, 2, 3, 4])
+        #expect(reentrant.isComplete)
+    }
+
     @Test("results stream in plan order as an AsyncSequence")
     func asyncSequence() async throws {
         let request = try ExtractionConformanceTests.request("vp9-180p-2s", count: 6)

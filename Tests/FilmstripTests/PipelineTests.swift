@@ -5,10 +5,10 @@ import Testing
 
 @Suite("Pipelines: every extractor with every composer")
 struct PipelineTests {
-    /// Every pair, the OpenMP composer registered first as the tool does, so that names resolve.
+    /// Every pair (every composer and the canvas), the OpenMP composer registered first as the tool does, so that names resolve.
     static let pairs: [String] = {
         FilmstripOpenMP.register()
-        return Extractors.all.flatMap { extractor in Composers.all.map { Pipeline(extractor: extractor, composer: $0).name } }
+        return Extractors.all.flatMap { extractor in StripDestination.all.map { Pipeline(extractor: extractor, destination: $0).name } }
     }()
 
     static func request(_ path: String, count: Int, size: ThumbnailSize = .default) throws -> ExtractionRequest {

@@ -8,12 +8,6 @@
 /// Number of threads libomp would use for a parallel region by default.
 int filmstrip_openmp_max_threads(void);
 
-/// Copies `rowCount` rows of `rowBytes` bytes from `source` to `destination`,
-/// rows spread over `threads` OpenMP threads (0 = libomp's default).
-void filmstrip_openmp_copy_rows(uint8_t *destination, ptrdiff_t destinationStride,
-                                const uint8_t *source, ptrdiff_t sourceStride,
-                                size_t rowBytes, size_t rowCount, int threads);
-
 /// Rows spread over `threads` OpenMP threads (0 = libomp's default).
 void filmstrip_openmp_compose_cells(uint8_t *strip, const filmstrip_strip_geometry *geometry,
                                     const int32_t *destinations, const uint8_t *const *sources,

@@ -15,7 +15,6 @@ public enum Composers {
         TiledComposer(),
         TaskGroupComposer(),
         StreamComposer(),
-        FusedComposer(),
     ]
 
     /// Composers registered by the program, in registration order, after the built-in ones.
@@ -26,6 +25,10 @@ public enum Composers {
 
     /// The registry names of `all`, in the same order (the values `--composer` accepts).
     public static var names: [String] { all.map(\.name) }
+
+    /// The composer the benchmark pairs with every extractor: plain and fast, so the
+    /// extractor's cost dominates the run.
+    public static var extractorSweepPartner: any StripComposer { RowCopyComposer() }
 
     /// The composer registered as `name`, or nil.
     public static func named(_ name: String) -> (any StripComposer)? {

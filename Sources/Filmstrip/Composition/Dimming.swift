@@ -83,3 +83,11 @@ extension StripLayout {
         return destination.x + Int((fraction * Rational(Int64(destination.width))).floor)
     }
 }
+
+extension RGBAColor {
+    /// This colour with R, G, B dimmed by `Dimming.dim(_:factor256:)`; alpha is kept.
+    func dimmed(factor256: Int) -> RGBAColor {
+        RGBAColor(red: Dimming.dim(red, factor256: factor256), green: Dimming.dim(green, factor256: factor256),
+                  blue: Dimming.dim(blue, factor256: factor256), alpha: alpha)
+    }
+}

@@ -4,12 +4,14 @@ public struct ForwardExtractor: ThumbnailExtractor {
     public let name = "forward"
     public let summary = "one decoder, decode forward, seek only past a keyframe (uses the keyframe index)"
 
+    public let settings: Set<ExtractorSetting> = [.codecThreads]
+
     /// The forward extractor; it has no settings.
     public init() {}
 
-    public func extract(_ request: ExtractionRequest, into delivery: ThumbnailDelivery) async throws {
+    public func extract(_ request: ExtractionRequest, into delivery: ThumbnailDelivery) async throws -> DecodeCounters {
         var engine = try TargetDecoder(request: request)
         try engine.run(request.plan.distinctFrames[...], policy: .whenKeyframeAhead, delivery: delivery)
-        delivery.add(engine.workDone)
+        return engine.workDone
     }
 }

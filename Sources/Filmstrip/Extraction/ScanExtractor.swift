@@ -8,9 +8,9 @@ public struct ScanExtractor: ThumbnailExtractor {
     /// The scan extractor; it has no settings.
     public init() {}
 
-    public func extract(_ request: ExtractionRequest, into delivery: ThumbnailDelivery) async throws {
+    public func extract(_ request: ExtractionRequest, into delivery: ThumbnailDelivery) async throws -> DecodeCounters {
         var engine = try TargetDecoder(request: request)
         try engine.run(request.plan.distinctFrames[...], policy: .never, delivery: delivery)
-        delivery.add(engine.workDone)
+        return engine.workDone
     }
 }

@@ -4,12 +4,14 @@ public struct SequentialExtractor: ThumbnailExtractor {
     public let name = "sequential"
     public let summary = "one decoder, seek to the keyframe before every thumbnail, decode to it"
 
+    public let settings: Set<ExtractorSetting> = [.seeksPerThumbnail]
+
     /// The sequential extractor; it has no settings.
     public init() {}
 
-    public func extract(_ request: ExtractionRequest, into delivery: ThumbnailDelivery) async throws {
+    public func extract(_ request: ExtractionRequest, into delivery: ThumbnailDelivery) async throws -> DecodeCounters {
         var engine = try TargetDecoder(request: request)
         try engine.run(request.plan.distinctFrames[...], policy: .beforeEveryTarget, delivery: delivery)
-        delivery.add(engine.workDone)
+        return engine.workDone
     }
 }

@@ -17,6 +17,8 @@ public struct TaskGroupExtractor: ThumbnailExtractor {
     public let name = "taskgroup"
     public let summary = "K workers (default: from the plan's GOP runs and the cores), each with its own decoder, taking GOPs from a shared queue"
 
+    public let settings: Set<ExtractorSetting> = [.workers]
+
     /// The task-group extractor; its worker count comes from `ExtractionOptions.workers`.
     public init() {}
 
@@ -33,7 +35,7 @@ public struct TaskGroupExtractor: ThumbnailExtractor {
         return model.bestSchedule(cores: cores)
     }
 
-    public func extract(_ request: ExtractionRequest, into delivery: ThumbnailDelivery) async throws {
+    public func extract(_ request: ExtractionRequest, into delivery: ThumbnailDelivery) async throws -> DecodeCounters {
         let frames = request.plan.distinctFrames
         let schedule = Self.schedule(for: request, cores: ProcessInfo.processInfo.activeProcessorCount)
         let queue = PartQueue(schedule.parts)
@@ -56,7 +58,7 @@ public struct TaskGroupExtractor: ThumbnailExtractor {
             counters.workers = 1
             return counters
         }
-        try await withThrowingTaskGroup(of: DecodeCounters.self) { group in
+        return try await withThrowingTaskGroup(of: DecodeCounters.self) { group in
             for _ in 1..<max(1, schedule.workers) {
                 group.addTask { try work() }
             }
@@ -64,8 +66,9 @@ public struct TaskGroupExtractor: ThumbnailExtractor {
             // only starts once a thread of the cooperative pool is free, and with as many
             // workers as cores that was the calling task's own thread, a few milliseconds late
             // in a freshly started process.
-            delivery.add(try work())
-            for try await counters in group { delivery.add(counters) }
+            var total = try work()
+            for try await counters in group { total = total + counters }
+            return total
         }
     }
 

@@ -35,12 +35,26 @@ public struct DecodeCounters: Sendable, Hashable {
 ///
 /// Workers may finish slots out of order; slots wait here until every earlier slot has
 /// arrived, then go to `onThumbnail` in order. `onProgress` sees (done, total) as slots arrive.
+///
+/// The consumer is never called under the lock: one caller at a time becomes the emitter and
+/// hands out the ready slots with the lock released, taking any that other workers (or the
+/// consumer itself, re-entrantly) made ready meanwhile before it lets go. The other workers
+/// only queue their slots and go back to decoding, so a slow consumer stalls no worker and a
+/// re-entrant one cannot deadlock.
 public final class ThumbnailDelivery: Sendable {
     private struct State {
         var waiting: [Int: Thumbnail] = [:]
         var nextSlot = 0
         var delivered = 0
-        var counters = DecodeCounters()
+        /// What is ready to hand out, in order: released slots, and after each arrival its progress.
+        var ready: [Emission] = []
+        /// Someone is handing out `ready`; the others only add to it.
+        var emitting = false
+    }
+
+    private enum Emission {
+        case thumbnail(Thumbnail)
+        case progress(done: Int)
     }
 
     private let state = Mutex(State())
@@ -60,31 +74,37 @@ public final class ThumbnailDelivery: Sendable {
 
     /// Accepts one thumbnail; releases it and any that were waiting on it, in plan order.
     public func deliver(_ thumbnail: Thumbnail) {
-        // Emission is serialised: without it two workers could each take a ready run of slots
-        // under the state lock and then call `onThumbnail` interleaved, out of plan order.
-        // The state lock alone stays short, so workers only wait for each other's bookkeeping.
-        emission.withLock { _ in
-            let (ready, done) = state.withLock { state -> ([Thumbnail], Int) in
-                state.waiting[thumbnail.slot] = thumbnail
-                state.delivered += 1
-                var ready: [Thumbnail] = []
-                while let next = state.waiting.removeValue(forKey: state.nextSlot) {
-                    ready.append(next)
-                    state.nextSlot += 1
-                }
-                return (ready, state.delivered)
+        var batch = state.withLock { state -> [Emission]? in
+            state.waiting[thumbnail.slot] = thumbnail
+            state.delivered += 1
+            while let next = state.waiting.removeValue(forKey: state.nextSlot) {
+                state.ready.append(.thumbnail(next))
+                state.nextSlot += 1
             }
-            ready.forEach(onThumbnail)
-            onProgress?(done, total)
+            state.ready.append(.progress(done: state.delivered))
+            guard !state.emitting else { return nil }
+            state.emitting = true
+            defer { state.ready = [] }
+            return state.ready
+        }
+        while let items = batch {
+            for item in items {
+                switch item {
+                case .thumbnail(let ready): onThumbnail(ready)
+                case .progress(let done): onProgress?(done, total)
+                }
+            }
+            batch = state.withLock { state in
+                guard !state.ready.isEmpty else {
+                    state.emitting = false
+                    return nil
+                }
+                defer { state.ready = [] }
+                return state.ready
+            }
         }
     }
 
-    private let emission = Mutex(())
-
-    func add(_ counters: DecodeCounters) { state.withLock { $0.counters = $0.counters + counters } }
-
-    /// The decode counts the workers added so far, summed.
-    public var counters: DecodeCounters { state.withLock { $0.counters } }
     /// Whether every slot, 0..<`total`, has been passed to `onThumbnail`.
     public var isComplete: Bool { state.withLock { $0.nextSlot == total } }
 }
@@ -97,8 +117,8 @@ extension ThumbnailExtractor {
         let delivery = ThumbnailDelivery(total: request.plan.count, onProgress: onProgress) { thumbnail in
             collected.withLock { $0.append(thumbnail) }
         }
-        try await extract(request, into: delivery)
-        return (collected.withLock { $0 }, delivery.counters)
+        let counters = try await extract(request, into: delivery)
+        return (collected.withLock { $0 }, counters)
     }
 
     /// The thumbnails as an asynchronous sequence, in plan order, as they are produced.
@@ -108,7 +128,7 @@ extension ThumbnailExtractor {
             let delivery = ThumbnailDelivery(total: request.plan.count) { continuation.yield($0) }
             let work = Task {
                 do {
-                    try await extract(request, into: delivery)
+                    _ = try await extract(request, into: delivery)
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: error)

@@ -12,7 +12,8 @@ public struct ExtractionOptions: Hashable, Sendable, Codable {
     public var workers: Int?
 
     /// Options whose defaults decode every frame on one codec thread, send only keyframes in keyframe accuracy, scale
-    /// by area and use one worker per core (the tool also skips non-reference frames, `Pipeline.defaultSkipsNonReferenceFrames`).
+    /// by area and use one worker per core (the tool also skips non-reference frames,
+    /// `Pipeline.defaultSkipsNonReferenceFrames`).
     public init(decoder: DecoderOptions = DecoderOptions(), skipNonReferenceFrames: Bool = false,
                 keyframeOnlyDecoding: Bool = true, filter: ScalingFilter = .area, workers: Int? = nil) {
         self.decoder = decoder
@@ -73,15 +74,33 @@ public struct ExtractionRequest: Sendable {
     public var thumbnailPixels: (width: Int, height: Int) { size.pixels(forDisplayAspectRatio: probe.displayAspectRatio) }
 }
 
+/// What an extractor's cost depends on beyond the common options, so the benchmark can sweep
+/// it without knowing the extractor by name.
+public enum ExtractorSetting: Sendable, Hashable {
+    /// `ExtractionOptions.workers`: it splits the plan over parallel workers.
+    case workers
+    /// One decoder reads the whole plan, so the codec's own threads are its parallelism.
+    case codecThreads
+    /// It seeks before every thumbnail: its cost grows with the count, not the video.
+    case seeksPerThumbnail
+}
+
 /// A way to turn a plan into thumbnails. Conformers are one file each, listed in `Extractors.all`.
 public protocol ThumbnailExtractor: Sendable {
     /// Registry key, used by `--extractor` and in CSV rows.
     var name: String { get }
     /// One line for `--help`.
     var summary: String { get }
-    /// Decodes the plan's frames and hands each thumbnail to `delivery`, which puts them in plan order.
-    /// Stops promptly with `CancellationError` when the task is cancelled.
-    func extract(_ request: ExtractionRequest, into delivery: ThumbnailDelivery) async throws
+    /// What its cost depends on (default: nothing beyond the common options).
+    var settings: Set<ExtractorSetting> { get }
+    /// Decodes the plan's frames, hands each thumbnail to `delivery` (which puts them in plan
+    /// order) and returns the decoding work it did. Stops promptly with `CancellationError`
+    /// when the task is cancelled.
+    func extract(_ request: ExtractionRequest, into delivery: ThumbnailDelivery) async throws -> DecodeCounters
+}
+
+extension ThumbnailExtractor {
+    public var settings: Set<ExtractorSetting> { [] }
 }
 
 /// The registry: the CLI, the tests and the harness enumerate this one list.
@@ -90,6 +109,10 @@ public enum Extractors {
     public static let all: [any ThumbnailExtractor] = [
         SequentialExtractor(), ForwardExtractor(), TaskGroupExtractor(), ScanExtractor(),
     ]
+
+    /// The extractor the benchmark pairs with every composer: one decoder, no seeking it can
+    /// avoid, so the composers are compared on the same frames at a steady cost.
+    public static var composerSweepPartner: any ThumbnailExtractor { ForwardExtractor() }
 
     /// The extractor registered as `name` (as `--extractor` spells it), or nil.
     public static func named(_ name: String) -> (any ThumbnailExtractor)? { all.first { $0.name == name } }

@@ -56,13 +56,6 @@ public struct ReferenceVideoCache: Sendable {
         return (target, true)
     }
 
-    /// Generates every video of `suite` that is missing.
-    public func ensure(suite: ReferenceSuite) throws -> [ReferenceVideoSpec: URL] {
-        var urls: [ReferenceVideoSpec: URL] = [:]
-        for spec in suite.specs { urls[spec] = try ensure(spec).url }
-        return urls
-    }
-
     /// Deletes files of the same id made from an older spec or generator version.
     private func removeOutdatedVersions(of spec: ReferenceVideoSpec) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []

@@ -143,7 +143,4 @@ public struct Decoder: ~Copyable {
 
     /// Drops every buffered frame; call after seeking.
     public func flush() { avcodec_flush_buffers(context) }
-
-    /// libavcodec's short name of the stream's codec, for example "h264".
-    public var codecName: String { String(cString: avcodec_get_name(context.pointee.codec_id)) }
 }

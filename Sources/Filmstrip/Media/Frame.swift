@@ -35,8 +35,6 @@ public struct Frame: ~Copyable {
         if value != filmstrip_nopts_value() { return value }
         return pointer.pointee.pts == filmstrip_nopts_value() ? nil : pointer.pointee.pts
     }
-    /// Whether the decoder marked the frame as a keyframe.
-    public var isKeyframe: Bool { pointer.pointee.key_frame != 0 }
     /// Whether the decoder flagged the frame as damaged (`AV_FRAME_FLAG_CORRUPT`); such frames are not shown.
     public var isCorrupt: Bool { pointer.pointee.flags & filmstrip_frame_flag_corrupt() != 0 }
     /// libavutil's name of the frame's pixel format, for example "yuv420p", or "unknown".

@@ -40,8 +40,6 @@ public struct Rational: Hashable, Sendable, Codable, Comparable, CustomStringCon
 
     /// The nearest `Double` (may round; use for display and statistics, not for timestamps).
     public var doubleValue: Double { Double(numerator) / Double(denominator) }
-    /// Whether the value is zero.
-    public var isZero: Bool { numerator == 0 }
 
     /// `N` for whole numbers, else `N/D`, e.g. `1/90000`.
     public var description: String { denominator == 1 ? "\(numerator)" : "\(numerator)/\(denominator)" }

@@ -43,39 +43,44 @@ public struct StripResult: Sendable {
     public let composeSeconds: Double
 }
 
-/// One extractor plus one composer, named like `taskgroup+simd`.
+/// One extractor plus where its thumbnails go, named like `taskgroup+simd` (or `taskgroup+fused`
+/// for the canvas).
 public struct Pipeline: Sendable {
     /// The strategy that decodes and scales the thumbnails.
     public let extractor: any ThumbnailExtractor
-    /// The strategy that lays the thumbnails out in the strip.
-    public let composer: any StripComposer
+    /// Where the extractor puts the thumbnails: separate images for a composer, or straight into the strip.
+    public let destination: StripDestination
 
-    /// A pipeline of `extractor` then `composer`, both chosen by type (see `Extractors` and `Composers`).
-    public init(extractor: any ThumbnailExtractor, composer: any StripComposer) {
+    /// A pipeline of `extractor` writing to `destination` (see `StripDestination`).
+    public init(extractor: any ThumbnailExtractor, destination: StripDestination) {
         self.extractor = extractor
-        self.composer = composer
+        self.destination = destination
     }
 
-    /// "EXTRACTOR+COMPOSER" from the two registries, or nil when either name is unknown.
+    /// Separate thumbnails, then `composer`.
+    public init(extractor: any ThumbnailExtractor, composer: any StripComposer) {
+        self.init(extractor: extractor, destination: .thumbnails(composer))
+    }
+
+    /// "EXTRACTOR+DESTINATION" from the registries, or nil when either name is unknown.
     public init?(named name: String) {
         let parts = name.split(separator: "+").map(String.init)
-        guard parts.count == 2, let extractor = Extractors.named(parts[0]), let composer = Composers.named(parts[1]) else { return nil }
-        self.init(extractor: extractor, composer: composer)
+        guard parts.count == 2, let extractor = Extractors.named(parts[0]), let destination = StripDestination.named(parts[1]) else { return nil }
+        self.init(extractor: extractor, destination: destination)
     }
 
     /// What `filmstrip strip` uses unless told otherwise: the fastest pipeline of the committed
     /// results that makes the same bytes as `sequential+naive` from exact frames (the README's
     /// "Defaults" says why; `DefaultPipelineTests` re-checks both against the results files).
-    public static var `default`: Pipeline { Pipeline(extractor: TaskGroupExtractor(), composer: FusedComposer()) }
+    public static var `default`: Pipeline { Pipeline(extractor: TaskGroupExtractor(), destination: .canvas) }
 
     /// The default pipeline's decoder setting: non-reference frames that are not shown are not
     /// decoded. Nothing refers to them, so every shown frame has the same bytes.
     public static let defaultSkipsNonReferenceFrames = true
 
-    /// `EXTRACTOR+COMPOSER`, as `--pipeline` takes it and result files record it.
-    public var name: String { "\(extractor.name)+\(composer.name)" }
-    /// Whether the extractor scales straight into the strip (the `fused` composer), so no thumbnail images exist.
-    public var isFused: Bool { composer is FusedComposer }
+    /// `EXTRACTOR+DESTINATION` (a composer's name, or `fused` for the canvas), as `--pipeline` takes it and result
+    /// files record it.
+    public var name: String { "\(extractor.name)+\(destination.name)" }
 
     /// The strip's layout for `request`: every thumbnail has the request's size.
     public static func layout(for request: ExtractionRequest, options: StripOptions) throws -> StripLayout {
@@ -113,23 +118,25 @@ public struct Pipeline: Sendable {
         let clock = ContinuousClock()
         mark(.started)
         let extractStart = clock.now
-        if isFused {
+        let pixels: any PixelRows, thumbnails: [Thumbnail], counters: DecodeCounters, extracted: ContinuousClock.Instant
+        switch destination {
+        case .canvas:
             let canvas = StripCanvas(layout: layout, for: request)
-            let (thumbnails, counters) = try await extractor.thumbnails(for: request.scaling(into: canvas), onProgress: onProgress)
-            let extracted = clock.now
+            (thumbnails, counters) = try await extractor.thumbnails(for: request.scaling(into: canvas), onProgress: onProgress)
+            extracted = clock.now
             mark(.extracted)
             canvas.dim(layout.dimming)
-            mark(.composed)
-            return StripResult(pixels: canvas, thumbnails: thumbnails, layout: layout, counters: counters,
-                               extractSeconds: (extracted - extractStart).seconds, composeSeconds: (clock.now - extracted).seconds)
+            pixels = canvas
+        case .thumbnails(let composer):
+            (thumbnails, counters) = try await extractor.thumbnails(for: request, onProgress: onProgress)
+            extracted = clock.now
+            mark(.extracted)
+            var strip = layout.makeStrip()
+            try await composer.compose(thumbnails.map { $0.image! }, layout: layout, into: &strip)
+            pixels = strip
         }
-        let (thumbnails, counters) = try await extractor.thumbnails(for: request, onProgress: onProgress)
-        let extracted = clock.now
-        mark(.extracted)
-        var strip = layout.makeStrip()
-        try await composer.compose(thumbnails.map { $0.image! }, layout: layout, into: &strip)
         mark(.composed)
-        return StripResult(pixels: strip, thumbnails: thumbnails, layout: layout, counters: counters,
+        return StripResult(pixels: pixels, thumbnails: thumbnails, layout: layout, counters: counters,
                            extractSeconds: (extracted - extractStart).seconds, composeSeconds: (clock.now - extracted).seconds)
     }
 }

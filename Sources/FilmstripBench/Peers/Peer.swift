@@ -33,9 +33,6 @@ public enum Peer: String, Sendable, CaseIterable, Codable {
         }
     }
 
-    /// Whether the run's cost depends on the thumbnail count (floors do not).
-    public var dependsOnCount: Bool { self != .decodeAll && self != .decodeKeyframes }
-
     /// The command lines for one strip of `count` thumbnails of `width`x`height` px over the whole
     /// video (`durationSeconds` long), writing into `folder`. Most peers are one command;
     /// ffmpegthumbnailer is one per thumbnail.

@@ -29,7 +29,7 @@ enum CompositionThroughputChart {
     static func make(_ samples: PlotSamples, machine: String, stem: String) -> ChartOutcome {
         // Fused pipelines compose while they scale: their compose phase is only the finishing
         // touches (dimming), microseconds that would read as absurd copy rates.
-        let fused = FusedComposer().name
+        let fused = StripDestination.canvasName
         let compose = samples.filter { $0.key.phase == .compose && $0.seconds > 0 && $0.key.composer != fused }
         // The strip shape that has memcpy floor rows (the synthetic composition runs) wins:
         // a chart against the floor is the point; otherwise the most common shape.

@@ -106,7 +106,7 @@ public enum RawColumn: String, ResultColumn {
         case .frameCount: "Number of thumbnails requested for the strip."
         case .thumbWidth: "Width of one thumbnail."
         case .thumbHeight: "Height of one thumbnail (the strip's height)."
-        case .accuracy: "Accuracy mode: `exact`, `keyframe` or `tolerance(before,after)`."
+        case .accuracy: "Accuracy mode: `exact`, `keyframe`, `tolerance:S` or `tolerance:BEFORE,AFTER` (seconds)."
         case .phase: "What was timed: `extract`, `compose`, `total` (both), `calibration` (the fixed machine-speed workload), or `peer` (an external tool doing the same job)."
         case .repetition: "Index of the timed repetition within the configuration, from 0; warm-up runs are not written."
         case .wallSeconds: "Elapsed wall-clock time of the phase (monotonic clock); empty unless `status` is `ok`."

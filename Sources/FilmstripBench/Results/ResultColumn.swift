@@ -15,10 +15,4 @@ extension ResultColumn {
 
     /// The header row: every column name, in order.
     public static var header: [String] { allCases.map(\.rawValue) }
-
-    /// The schema as a Markdown table (`| column | unit | meaning |`).
-    public static var markdownTable: String {
-        let rows = allCases.map { "| `\($0.rawValue)` | \($0.unit) | \($0.meaning) |" }
-        return (["| column | unit | meaning |", "|---|---|---|"] + rows).joined(separator: "\n")
-    }
 }

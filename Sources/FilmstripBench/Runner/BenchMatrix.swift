@@ -10,7 +10,7 @@ import Filmstrip
 /// - the **composer sweep** runs every other composer with one extractor
 ///   (``sweepExtractor``) on the first video, height, accuracy and thread setting, at the
 ///   largest count;
-/// - every composer (except `fused`, which has no separate composition) is also timed on
+/// - every composer (not the canvas destination, which has no separate composition) is also timed on
 ///   ``syntheticCount`` synthetic thumbnails beside `memcpyFloor`, without a video;
 /// - two **calibration** workloads (a 64 MiB copy and a fixed decode of
 ///   ``calibrationVideoID``) let runs on different machines be compared as ratios.
@@ -34,7 +34,7 @@ public struct BenchMatrix: Sendable, Hashable {
     public var timeLimitSeconds: Double
     /// Settings of "skip non-reference frames" to sweep the extractors over.
     public var skipNonReference: [Bool] = [false]
-    /// Worker counts for the `taskgroup` extractor (empty: one per core).
+    /// Worker counts for the extractors whose settings include `.workers` (empty: one per core).
     public var workerCounts: [Int] = []
     /// Add rows for real tools doing the same job (``Peer``), where they are installed.
     public var peers = false
@@ -68,7 +68,7 @@ public struct BenchMatrix: Sendable, Hashable {
     /// `standard` skips the warm-up: every run is a fresh process anyway, and the
     /// reference files are in the page cache from being probed just before.
     public static func defaults(for suite: ReferenceSuite) -> BenchMatrix {
-        let extractors = Extractors.all.map(\.name), composers = Composers.names
+        let extractors = Extractors.all.map(\.name), composers = StripDestination.all.map(\.name)
         switch suite {
         case .quick:
             return BenchMatrix(extractors: extractors, composers: composers, videoIDs: [calibrationVideoID, "hevc-180p-2s", "vp9-180p-2s"],
@@ -91,14 +91,27 @@ public struct BenchMatrix: Sendable, Hashable {
         case .formats:
             // Every container and codec of the formats suite, in exact and keyframe mode: the
             // agreement check then covers them (wrong frames or pixels show as disagreements).
-            return BenchMatrix(extractors: extractors, composers: ["rowcopy"], videoIDs: ReferenceSuite.formats.specs.map(\.id),
+            return BenchMatrix(extractors: extractors, composers: [Composers.extractorSweepPartner.name], videoIDs: ReferenceSuite.formats.specs.map(\.id),
                                counts: [10], heights: [64], accuracies: ["exact", "keyframe"], decoderThreads: [1],
                                repetitions: 3, warmup: 0, timeLimitSeconds: 60)
         }
     }
 
-    public var sweepComposer: String { composers.contains("rowcopy") ? "rowcopy" : composers[0] }
-    public var sweepExtractor: String { extractors.contains("forward") ? "forward" : extractors[0] }
+    /// The composer every extractor runs with: the registry's partner when it is in the list.
+    public var sweepComposer: String {
+        let partner = Composers.extractorSweepPartner.name
+        return composers.contains(partner) ? partner : composers[0]
+    }
+    /// The extractor every other composer runs with: the registry's partner when it is in the list.
+    public var sweepExtractor: String {
+        let partner = Extractors.composerSweepPartner.name
+        return extractors.contains(partner) ? partner : extractors[0]
+    }
+
+    /// Whether `extractor` declares `setting` (unknown names declare nothing).
+    static func extractor(_ extractor: String, declares setting: ExtractorSetting) -> Bool {
+        Extractors.named(extractor)?.settings.contains(setting) == true
+    }
 
     /// Every reference video the configurations read, calibration video included.
     public var requiredVideoIDs: [String] {
@@ -121,7 +134,7 @@ public struct BenchMatrix: Sendable, Hashable {
                         for threads in decoderThreads {
                             for extractor in extractors {
                                 for skip in skipNonReference {
-                                    for workers in extractor == "taskgroup" && !workerCounts.isEmpty ? workerCounts.map(Optional.some) : [nil] {
+                                    for workers in Self.extractor(extractor, declares: .workers) && !workerCounts.isEmpty ? workerCounts.map(Optional.some) : [nil] {
                                         result.append(BenchConfiguration(
                                             kind: .pipeline, extractor: extractor, composer: sweepComposer, videoID: videoID,
                                             videoPath: videoPaths[videoID], frameCount: count, thumbHeight: height,
@@ -147,7 +160,7 @@ public struct BenchMatrix: Sendable, Hashable {
                 videoPath: videoPaths[videoIDs[0]], frameCount: counts.max()!, thumbHeight: heights[0],
                 accuracy: accuracies[0], decoderThreads: decoderThreads[0]))
         }
-        for composer in composers where composer != FusedComposer().name {
+        for composer in composers where StripDestination.named(composer)?.isCanvas != true {
             result.append(BenchConfiguration(kind: .composeSynthetic, extractor: "synthetic", composer: composer,
                                              frameCount: Self.syntheticCount, thumbHeight: Self.syntheticHeight))
         }
@@ -155,8 +168,11 @@ public struct BenchMatrix: Sendable, Hashable {
                                          frameCount: Self.syntheticCount, thumbHeight: Self.syntheticHeight))
         result.append(BenchConfiguration(kind: .calibrationCopy, extractor: "calibration", composer: "memcpy",
                                          frameCount: 1, thumbHeight: 0))
+        // The calibration decode runs the sweeps' two partners, which must stay what they are
+        // for the calibration rows of different days to compare.
         result.append(BenchConfiguration(
-            kind: .calibrationDecode, extractor: "forward", composer: "rowcopy", videoID: Self.calibrationVideoID,
+            kind: .calibrationDecode, extractor: Extractors.composerSweepPartner.name,
+            composer: Composers.extractorSweepPartner.name, videoID: Self.calibrationVideoID,
             videoPath: videoPaths[Self.calibrationVideoID], frameCount: Self.calibrationCount, thumbHeight: 64))
         return result
     }
@@ -189,7 +205,8 @@ public struct BenchMatrix: Sendable, Hashable {
         // (scaling straight into the strip, keyframe-only decoding in keyframe mode).
         for count in counts {
             for accuracy in accuracies where accuracy == "exact" || accuracy == "keyframe" {
-                result.append(BenchConfiguration(kind: .pipeline, extractor: "taskgroup", composer: "fused", videoID: videoID,
+                result.append(BenchConfiguration(kind: .pipeline, extractor: Pipeline.default.extractor.name,
+                                                 composer: Pipeline.default.destination.name, videoID: videoID,
                                                  videoPath: path, frameCount: count, thumbHeight: height, accuracy: accuracy,
                                                  skipNonReference: accuracy == "exact").asCommandLine())
             }
@@ -197,14 +214,16 @@ public struct BenchMatrix: Sendable, Hashable {
         return result.filter { $0.peer == .filmstrip || ExternalProcess.find($0.peer!.program) != nil }
     }
 
-    /// The questions the seed's case asks, on the 1080p videos at 64 px high:
-    /// - exact, 500 thumbnails: every extractor that scales (fused) with its decoder options,
-    ///   `taskgroup` over `workerSweep` (single-threaded codec) for the scaling chart;
+    /// The questions the seed's case asks, on the 1080p videos at 64 px high, of the extractors
+    /// by what they declare (`ExtractorSetting`), with thumbnails scaled straight into the strip:
+    /// - exact, 500 thumbnails: those that take workers with their decoder options and over
+    ///   `workerSweep` (single-threaded codec) for the scaling chart; those whose parallelism is
+    ///   the codec's threads with and without them; the rest that do not seek per thumbnail;
     /// - exact, 50 thumbnails: the best candidates again, for peak memory against 500;
-    /// - exact and keyframe, 20 thumbnails, and keyframe at 500: the per-target strategies;
+    /// - exact and keyframe, 20 thumbnails, and keyframe at 500: every extractor;
     /// - with `peers`, the ffmpeg CLI, ffmpegthumbnailer and the decode floors beside them,
     ///   and filmstrip's command line at 500 exact with the loop filter skipped;
-    /// - the short- and long-GOP variants with the leading candidates only.
+    /// - the short- and long-GOP variants with the default pipeline's extractor only.
     /// Worker counts of the scaling curve: 1, 2, 4, 8, 16 up to the cores, and twice the cores
     /// (more workers than cores even out the GOP runs' tail by time slicing).
     static func workerSweep(cores: Int) -> [Int] {
@@ -214,43 +233,56 @@ public struct BenchMatrix: Sendable, Hashable {
     func seedStudyConfigurations(videoPaths: [String: String]) -> [BenchConfiguration] {
         func pipeline(_ extractor: String, _ videoID: String, _ count: Int, _ accuracy: String, threads: Int = 1,
                       skip: Bool = false, loopFilter: Bool = false, workers: Int? = nil) -> BenchConfiguration {
-            BenchConfiguration(kind: .pipeline, extractor: extractor, composer: "fused", videoID: videoID,
+            BenchConfiguration(kind: .pipeline, extractor: extractor, composer: StripDestination.canvas.name, videoID: videoID,
                                videoPath: videoPaths[videoID], frameCount: count, thumbHeight: 64, accuracy: accuracy,
                                decoderThreads: threads, skipNonReference: skip, skipLoopFilter: loopFilter, workers: workers)
         }
         let seed = Self.seedVideoID
-        var result: [BenchConfiguration] = [
-            pipeline("taskgroup", seed, 500, "exact"),
-            pipeline("taskgroup", seed, 500, "exact", skip: true),
-            pipeline("taskgroup", seed, 500, "exact", skip: true, loopFilter: true),
-        ] + Self.workerSweep(cores: ProcessInfo.processInfo.activeProcessorCount).map {
-            pipeline("taskgroup", seed, 500, "exact", workers: $0)
-        } + [
-            pipeline("forward", seed, 500, "exact"),
-            pipeline("forward", seed, 500, "exact", threads: 0),
-            pipeline("forward", seed, 500, "exact", threads: 0, skip: true),
-            pipeline("scan", seed, 500, "exact", skip: true),
-            pipeline("taskgroup", seed, 50, "exact"),
-            pipeline("taskgroup", seed, 50, "exact", skip: true),
-            pipeline("forward", seed, 50, "exact", threads: 0, skip: true),
-        ]
-        for extractor in ["sequential", "forward", "taskgroup", "scan"] {
+        let all = Extractors.all.map(\.name)
+        let withWorkers = all.filter { Self.extractor($0, declares: .workers) }
+        let withCodecThreads = all.filter { Self.extractor($0, declares: .codecThreads) }
+        let others = all.filter { name in
+            ![ExtractorSetting.workers, .codecThreads, .seeksPerThumbnail].contains { Self.extractor(name, declares: $0) }
+        }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        var result: [BenchConfiguration] = []
+        for extractor in withWorkers {
+            result += [
+                pipeline(extractor, seed, 500, "exact"),
+                pipeline(extractor, seed, 500, "exact", skip: true),
+                pipeline(extractor, seed, 500, "exact", skip: true, loopFilter: true),
+            ] + Self.workerSweep(cores: cores).map { pipeline(extractor, seed, 500, "exact", workers: $0) }
+        }
+        for extractor in withCodecThreads {
+            result += [
+                pipeline(extractor, seed, 500, "exact"),
+                pipeline(extractor, seed, 500, "exact", threads: 0),
+                pipeline(extractor, seed, 500, "exact", threads: 0, skip: true),
+            ]
+        }
+        result += others.map { pipeline($0, seed, 500, "exact", skip: true) }
+        for extractor in withWorkers {
+            result += [pipeline(extractor, seed, 50, "exact"), pipeline(extractor, seed, 50, "exact", skip: true)]
+        }
+        result += withCodecThreads.map { pipeline($0, seed, 50, "exact", threads: 0, skip: true) }
+        for extractor in all {
             result.append(pipeline(extractor, seed, 20, "exact", skip: true))
             result.append(pipeline(extractor, seed, 20, "keyframe"))
             result.append(pipeline(extractor, seed, 500, "keyframe"))
         }
+        let leading = Pipeline.default.extractor.name
         if peers {
             result += peerConfigurations(videoID: seed, path: videoPaths[seed], counts: [20, 50, 500], height: 64,
                                          accuracies: ["exact", "keyframe"])
             // The same frames with the loop filter skipped (a mode the options column names),
             // as a whole process beside the ffmpeg CLI.
-            result.append(pipeline("taskgroup", seed, 500, "exact", skip: true, loopFilter: true).asCommandLine())
+            result.append(pipeline(leading, seed, 500, "exact", skip: true, loopFilter: true).asCommandLine())
         }
         for variant in Self.seedVideoIDs.dropFirst() {
             result += [
-                pipeline("taskgroup", variant, 500, "exact", skip: true),
-                pipeline("taskgroup", variant, 500, "keyframe"),
-                pipeline("taskgroup", variant, 20, "keyframe"),
+                pipeline(leading, variant, 500, "exact", skip: true),
+                pipeline(leading, variant, 500, "keyframe"),
+                pipeline(leading, variant, 20, "keyframe"),
             ]
             if peers {
                 result += peerConfigurations(videoID: variant, path: videoPaths[variant], counts: [20, 500], height: 64,
