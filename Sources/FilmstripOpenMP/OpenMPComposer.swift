@@ -14,6 +14,7 @@ public struct OpenMPComposer: StripComposer {
     /// Cells handed to one kernel call (one parallel region).
     static let cellsPerCall = 64
 
+    /// An OpenMP composer with `threads` threads per parallel region (0: libomp chooses).
     public init(threads: Int = 0) {
         self.threads = max(0, threads)
     }

@@ -23,6 +23,7 @@ public enum Composers {
     /// Every composer: the built-in ones, then the registered ones.
     public static var all: [any StripComposer] { builtIn + registered.withLock { $0 } }
 
+    /// The registry names of `all`, in the same order (the values `--composer` accepts).
     public static var names: [String] { all.map(\.name) }
 
     /// The composer the benchmark pairs with every extractor: plain and fast, so the

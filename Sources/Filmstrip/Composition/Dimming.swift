@@ -17,6 +17,7 @@ public struct Dimming: Sendable, Hashable {
     /// Brightness kept outside the selection, in 256ths (0...256).
     public var factor256: Int
 
+    /// Dims strip columns outside `selectedFromX..<selectedToX` (strip pixels) to `factor256`/256 of their brightness.
     public init(selectedFromX: Int, selectedToX: Int, factor256: Int = Dimming.defaultFactor256) {
         self.selectedFromX = selectedFromX
         self.selectedToX = selectedToX

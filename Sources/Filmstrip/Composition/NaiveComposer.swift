@@ -7,6 +7,7 @@ public struct NaiveComposer: StripComposer {
     public let name = "naive"
     public let summary = "per-pixel scalar loop through array subscripts (slow baseline)"
 
+    /// The baseline composer; it has no settings.
     public init() {}
 
     public func compose(_ thumbnails: [Image], layout: StripLayout, into strip: inout Image) async throws {

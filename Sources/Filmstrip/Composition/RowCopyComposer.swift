@@ -5,6 +5,7 @@ public struct RowCopyComposer: StripComposer {
     public let name = "rowcopy"
     public let summary = "one memcpy per thumbnail row, scalar fills and dimming"
 
+    /// The row-copy composer; it has no settings.
     public init() {}
 
     public func compose(_ thumbnails: [Image], layout: StripLayout, into strip: inout Image) async throws {

@@ -10,6 +10,7 @@ public struct SIMDComposer: StripComposer {
     public let name = "simd"
     public let summary = "thumbnail by thumbnail with Swift SIMD copies, fills and dimming"
 
+    /// The SIMD composer; it has no settings.
     public init() {}
 
     public func compose(_ thumbnails: [Image], layout: StripLayout, into strip: inout Image) async throws {

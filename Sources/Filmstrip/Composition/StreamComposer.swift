@@ -20,6 +20,7 @@ public struct StreamComposer: StripComposer {
     /// more mean fewer lines shared by two calls, which get ordinary stores.
     public let cellsPerCall: Int
 
+    /// A streaming composer; `cellsPerCall` is clamped to 1...`FILMSTRIP_MAX_CELLS_PER_CALL`.
     public init(allowsAVX2: Bool = true, cellsPerCall: Int = 64) {
         self.allowsAVX2 = allowsAVX2
         self.cellsPerCall = min(max(1, cellsPerCall), Int(FILMSTRIP_MAX_CELLS_PER_CALL))

@@ -5,7 +5,9 @@
 /// overlap, and the owner reads the pixels only after every worker has finished.
 public final class StripCanvas: PixelRows, @unchecked Sendable {
     let bytes: UnsafeMutableRawPointer
+    /// Width of the strip in pixels.
     public let width: Int
+    /// Height of the strip in pixels.
     public let height: Int
     /// `.rgb` only when nothing in the strip can be transparent: then the canvas, the largest
     /// buffer of a run with many thumbnails, is a quarter smaller.

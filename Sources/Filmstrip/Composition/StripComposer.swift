@@ -16,6 +16,7 @@ public protocol StripComposer: Sendable {
     /// either argument after returning.
     /// - Parameters:
     ///   - thumbnails: one image per layout thumbnail, in order, with the layout's sizes.
+    ///   - layout: where each thumbnail goes, the background, gaps and dimming.
     ///   - strip: an image of `layout.width` x `layout.height` with aligned rows, e.g. from `makeStrip()`.
     /// - Throws: `CompositionError` when the images do not match the layout.
     func compose(_ thumbnails: [Image], layout: StripLayout, into strip: inout Image) async throws
@@ -23,12 +24,18 @@ public protocol StripComposer: Sendable {
 
 /// Inputs that do not match the layout they are composed with.
 public enum CompositionError: Error, Hashable, CustomStringConvertible {
+    /// The layout places `expected` thumbnails but `actual` images were passed.
     case thumbnailCount(expected: Int, actual: Int)
+    /// Thumbnail `index` is `actual` pixels, not the `expected` size the layout holds for it.
     case thumbnailSize(index: Int, expected: PixelSize, actual: PixelSize)
+    /// The destination image is `actual` pixels, not the `expected` strip size of the layout.
     case stripSize(expected: PixelSize, actual: PixelSize)
+    /// The destination's row stride in bytes is `actual`, not the aligned `expected` one.
     case stripRowBytes(expected: Int, actual: Int)
+    /// `memcpyFloor(from:into:)` was given `source` bytes to copy into a strip of `destination` bytes.
     case byteCountMismatch(source: Int, destination: Int)
 
+    /// One line naming the mismatch and both sizes, for the tool's error message.
     public var description: String {
         switch self {
         case let .thumbnailCount(expected, actual):

@@ -23,6 +23,8 @@ public enum StripDestination: Sendable, Hashable, CustomStringConvertible {
         name == canvasName ? .canvas : Composers.named(name).map { .thumbnails($0) }
     }
 
+    /// The registry name: the composer's, or `fused` for the canvas (what `--composer` and result files' `composer`
+    /// column hold).
     public var name: String {
         switch self {
         case .thumbnails(let composer): composer.name
@@ -41,8 +43,11 @@ public enum StripDestination: Sendable, Hashable, CustomStringConvertible {
     /// Whether thumbnails are scaled straight into the strip (no thumbnail buffers to budget for).
     public var isCanvas: Bool { if case .canvas = self { true } else { false } }
 
+    /// The destination's name, as `name` gives it.
     public var description: String { name }
 
+    /// Destinations are equal when their names are, so two composers of one registry name count as one.
     public static func == (lhs: StripDestination, rhs: StripDestination) -> Bool { lhs.name == rhs.name }
+    /// Hashes the name only, consistently with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }

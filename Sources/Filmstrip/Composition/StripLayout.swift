@@ -1,16 +1,25 @@
 /// Why a strip layout cannot be built.
 public enum LayoutError: Error, Hashable, CustomStringConvertible {
+    /// The layout was asked to place zero thumbnails.
     case noThumbnails
+    /// Thumbnail `index` has a zero or negative width or height.
     case invalidThumbnailSize(index: Int, size: PixelSize)
+    /// The gap between cells is negative (pixels).
     case negativeGap(Int)
+    /// A grid was asked for with fewer than one column.
     case invalidColumns(Int)
     /// The strip would need more than `StripLayout.maximumByteCount` bytes (or its size overflows `Int`).
     case stripTooLarge(columns: Int, rows: Int, cell: PixelSize, gap: Int)
+    /// The dimming factor is outside 0...256 (it is in 256ths).
     case invalidDimmingFactor(Int)
+    /// The selected column range ends before it starts (strip pixels).
     case invalidSelection(fromX: Int, toX: Int)
+    /// A selection given as times needs a one-row strip, where times map to columns.
     case timeSelectionNeedsSingleRow
+    /// The thumbnail start times given for a time selection are unusable (the reason says why).
     case invalidThumbnailTimes(String)
 
+    /// One line saying what is wrong and the offending value, for the tool's error message.
     public var description: String {
         switch self {
         case .noThumbnails:
@@ -47,11 +56,13 @@ public struct StripLayout: Sendable, Hashable {
     /// The largest strip accepted: 2 GiB of pixels (with row padding).
     public static let maximumByteCount = 1 << 31
 
+    /// Size of each thumbnail in strip order, as given to the initialiser.
     public let thumbnailSizes: [PixelSize]
     /// Cells per row as requested; nil means one row holding every thumbnail.
     public let columns: Int?
     /// Pixels between neighbouring cells, horizontally and vertically.
     public let gap: Int
+    /// Colour of the gaps, margins around smaller thumbnails and empty grid cells.
     public let background: RGBAColor
     /// Dimming outside a selected column range, with the selection clamped to the strip.
     public let dimming: Dimming?
@@ -60,8 +71,11 @@ public struct StripLayout: Sendable, Hashable {
     public let cellSize: PixelSize
     /// Cells per row actually used: `columns` capped at the thumbnail count.
     public let gridColumns: Int
+    /// Rows of cells: the thumbnail count divided by `gridColumns`, rounded up.
     public let gridRows: Int
+    /// Width of the whole strip in pixels, gaps included.
     public let width: Int
+    /// Height of the whole strip in pixels, gaps included.
     public let height: Int
     /// Where thumbnail `i` lands in the strip, in the order of `thumbnailSizes`.
     public let destinations: [PixelRect]
@@ -134,7 +148,9 @@ public struct StripLayout: Sendable, Hashable {
                         background: background, dimming: dimming)
     }
 
+    /// How many thumbnails the layout places.
     public var thumbnailCount: Int { thumbnailSizes.count }
+    /// The whole strip's size in pixels (`width` x `height`).
     public var size: PixelSize { PixelSize(width: width, height: height) }
 
     /// Bytes of the strip image, row padding included.

@@ -17,6 +17,8 @@ public struct TaskGroupComposer: StripComposer {
     /// Bands per worker: more than one lets the parent copy early bands while later ones are composed.
     public let bandsPerWorker: Int
 
+    /// A task-group composer with `workers` child tasks (default: one per active core) and `bandsPerWorker` bands each;
+    /// both at least 1.
     public init(workers: Int = ProcessInfo.processInfo.activeProcessorCount, bandsPerWorker: Int = 4) {
         self.workers = max(1, workers)
         self.bandsPerWorker = max(1, bandsPerWorker)

@@ -6,6 +6,7 @@ public struct ForwardExtractor: ThumbnailExtractor {
 
     public let settings: Set<ExtractorSetting> = [.codecThreads]
 
+    /// The forward extractor; it has no settings.
     public init() {}
 
     public func extract(_ request: ExtractionRequest, into delivery: ThumbnailDelivery) async throws -> DecodeCounters {

@@ -5,6 +5,7 @@ public struct ScanExtractor: ThumbnailExtractor {
     public let name = "scan"
     public let summary = "no seeking: one pass over all packets (keyframes only in keyframe mode)"
 
+    /// The scan extractor; it has no settings.
     public init() {}
 
     public func extract(_ request: ExtractionRequest, into delivery: ThumbnailDelivery) async throws -> DecodeCounters {

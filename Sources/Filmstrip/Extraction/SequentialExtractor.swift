@@ -6,6 +6,7 @@ public struct SequentialExtractor: ThumbnailExtractor {
 
     public let settings: Set<ExtractorSetting> = [.seeksPerThumbnail]
 
+    /// The sequential extractor; it has no settings.
     public init() {}
 
     public func extract(_ request: ExtractionRequest, into delivery: ThumbnailDelivery) async throws -> DecodeCounters {

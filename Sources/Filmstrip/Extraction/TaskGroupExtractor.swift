@@ -19,6 +19,7 @@ public struct TaskGroupExtractor: ThumbnailExtractor {
 
     public let settings: Set<ExtractorSetting> = [.workers]
 
+    /// The task-group extractor; its worker count comes from `ExtractionOptions.workers`.
     public init() {}
 
     /// The schedule for `request` on `cores` cores: the given worker count, or the model's best.

@@ -2,9 +2,13 @@ import Synchronization
 
 /// Counts of decoding work, summed over workers; the benchmark reports them.
 public struct DecodeCounters: Sendable, Hashable {
+    /// Frames the decoders returned, targets and frames decoded on the way to them alike.
     public var framesDecoded = 0
+    /// Packets read from the container, whether or not they were sent to a decoder.
     public var packetsRead = 0
+    /// Seeks made in the container (each one flushes a decoder).
     public var seeks = 0
+    /// Frames the decoder flagged as corrupt or failed to decode, which were skipped.
     public var damagedFrames = 0
     /// Parallel workers that decoded (0 from extractors that do not count them).
     public var workers = 0
@@ -12,6 +16,7 @@ public struct DecodeCounters: Sendable, Hashable {
     /// before that worker's share is done.
     public var longestWorkerSeconds = 0.0
 
+    /// All counts zero.
     public init() {}
 
     static func + (lhs: DecodeCounters, rhs: DecodeCounters) -> DecodeCounters {
@@ -53,10 +58,13 @@ public final class ThumbnailDelivery: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Thumbnails the plan asks for; the delivery is complete when this many have been passed on.
     public let total: Int
     private let onThumbnail: @Sendable (Thumbnail) -> Void
     private let onProgress: (@Sendable (Int, Int) -> Void)?
 
+    /// A delivery for `total` slots that calls `onThumbnail` in slot order and `onProgress` with (done, total) as each
+    /// arrives.
     public init(total: Int, onProgress: (@Sendable (Int, Int) -> Void)? = nil,
                 onThumbnail: @escaping @Sendable (Thumbnail) -> Void) {
         self.total = total
@@ -97,6 +105,7 @@ public final class ThumbnailDelivery: Sendable {
         }
     }
 
+    /// Whether every slot, 0..<`total`, has been passed to `onThumbnail`.
     public var isComplete: Bool { state.withLock { $0.nextSlot == total } }
 }
 

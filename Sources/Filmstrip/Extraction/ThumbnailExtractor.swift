@@ -1,14 +1,19 @@
 /// Settings every extractor takes; the benchmark records them with each row.
 public struct ExtractionOptions: Hashable, Sendable, Codable {
+    /// Decoder threads and loop-filter skipping, passed to every FFmpeg decoder the extractor opens.
     public var decoder: DecoderOptions
     /// Let the decoder drop non-reference frames (typically B-frames) that are not targets.
     public var skipNonReferenceFrames: Bool
     /// In `keyframe` accuracy, send only keyframe packets to the decoder.
     public var keyframeOnlyDecoding: Bool
+    /// The swscale filter that scales decoded frames to thumbnail size.
     public var filter: ScalingFilter
     /// Parallel workers for the extractors that split the plan (nil: one per core).
     public var workers: Int?
 
+    /// Options whose defaults decode every frame on one codec thread, send only keyframes in keyframe accuracy, scale
+    /// by area and use one worker per core (the tool also skips non-reference frames,
+    /// `Pipeline.defaultSkipsNonReferenceFrames`).
     public init(decoder: DecoderOptions = DecoderOptions(), skipNonReferenceFrames: Bool = false,
                 keyframeOnlyDecoding: Bool = true, filter: ScalingFilter = .area, workers: Int? = nil) {
         self.decoder = decoder
@@ -31,14 +36,20 @@ public struct ExtractionOptions: Hashable, Sendable, Codable {
 
 /// Everything an extractor needs: the file, its probe, the resolved plan, the size and options.
 public struct ExtractionRequest: Sendable {
+    /// Path of the video file to decode.
     public let path: String
+    /// The video's probe, made once and shared by every worker (no worker probes again).
     public let probe: VideoProbe
+    /// The frames to show, one target per thumbnail slot.
     public let plan: SamplePlan
+    /// The thumbnails' height or width in pixels; the other side follows the display aspect ratio.
     public let size: ThumbnailSize
+    /// Decoder, scaling and worker settings.
     public let options: ExtractionOptions
     /// When set, thumbnails are scaled straight into this strip and delivered without pixels.
     public let canvas: StripCanvas?
 
+    /// A request for the thumbnails of `plan` in `path`, checked before any decoding.
     public init(path: String, probe: VideoProbe, plan: SamplePlan, size: ThumbnailSize = .default,
                 options: ExtractionOptions = ExtractionOptions(), canvas: StripCanvas? = nil) throws(PlanError) {
         switch size {
@@ -97,6 +108,7 @@ extension ThumbnailExtractor {
 
 /// The registry: the CLI, the tests and the harness enumerate this one list.
 public enum Extractors {
+    /// Every extractor, default-configured, the reference (`sequential`) first.
     public static let all: [any ThumbnailExtractor] = [
         SequentialExtractor(), ForwardExtractor(), TaskGroupExtractor(), ScanExtractor(),
     ]
@@ -105,5 +117,6 @@ public enum Extractors {
     /// avoid, so the composers are compared on the same frames at a steady cost.
     public static var composerSweepPartner: any ThumbnailExtractor { ForwardExtractor() }
 
+    /// The extractor registered as `name` (as `--extractor` spells it), or nil.
     public static func named(_ name: String) -> (any ThumbnailExtractor)? { all.first { $0.name == name } }
 }

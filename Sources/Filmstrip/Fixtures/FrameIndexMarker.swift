@@ -6,9 +6,13 @@
 /// a black picture never reads as frame 0). Cells are a tenth of the width and an eighth
 /// of the height, so a 64-px-high thumbnail still has cells about 8 px square.
 public enum FrameIndexMarker {
+    /// Cells per marker row, each a tenth of the picture's width.
     public static let columns = 10
+    /// Marker rows, in the bottom quarter of the picture.
     public static let rows = 2
+    /// Bits of the marker that hold the frame index; the remaining four hold the check nibble.
     public static let indexBits = 16
+    /// The largest frame index the marker can show (65,535); `bits(for:)` traps beyond it.
     public static let maximumIndex = (1 << indexBits) - 1
 
     /// The 20 cell values (true = white) for `index`.

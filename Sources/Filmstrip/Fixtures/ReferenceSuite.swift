@@ -1,8 +1,11 @@
 /// Named sets of reference videos: `quick` for tests and CI, `standard` for the committed
 /// baseline, `full` adds the seed's 4 min 4 s 1080p H.264 case and its GOP variants.
 public enum ReferenceSuite: String, Sendable, Codable, CaseIterable {
+    /// `quick` (tests and CI), `standard` (the committed baseline), `full` (standard plus the 4 min 1080p H.264 case
+    /// and its GOP variants) and `formats` (every container and codec, CI-sized).
     case quick, standard, full, formats
 
+    /// The reference videos of this suite, in the order they are generated and benchmarked.
     public var specs: [ReferenceVideoSpec] {
         switch self {
         case .quick: Self.quickSpecs

@@ -7,6 +7,7 @@ import Synchronization
 /// only when complete, so an interrupted run never leaves a half-written file that a
 /// later run would trust.
 public struct ReferenceVideoCache: Sendable {
+    /// The folder the encoded reference videos are cached in.
     public let directory: URL
 
     /// `FILMSTRIP_FIXTURES` if set, else `fixtures-cache/` in the current directory (git-ignored).
@@ -18,10 +19,13 @@ public struct ReferenceVideoCache: Sendable {
             .appendingPathComponent("fixtures-cache", isDirectory: true)
     }
 
+    /// A cache in `directory`, created on first use.
     public init(directory: URL = ReferenceVideoCache.defaultDirectory) {
         self.directory = directory
     }
 
+    /// Where the video for `spec` is (or will be) cached; its name carries the spec's fingerprint, so a changed spec
+    /// gets a new file.
     public func url(for spec: ReferenceVideoSpec) -> URL { directory.appendingPathComponent(spec.fileName) }
 
     /// The cached file for `spec`, generating it first when missing. Returns whether it was made now.
@@ -71,6 +75,7 @@ public struct ReferenceVideoCache: Sendable {
     }
 }
 
+/// Encodes one reference video: frames painted with their index marker, encoded and muxed as the spec says.
 public enum ReferenceVideoGenerator {
     /// Encodes `spec` to `path` (container chosen by the spec, not the extension).
     public static func write(_ spec: ReferenceVideoSpec, to path: String) throws {

@@ -1,6 +1,8 @@
 /// A deterministic synthetic reference video: what to paint, how to encode it, and where it is cached.
 public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
+    /// The video codec a reference video is encoded with.
     public enum Codec: String, Sendable, Codable, CaseIterable {
+        /// One codec each: H.264, HEVC, VP9, AV1, MPEG-4 part 2, MPEG-2, Theora, WMV 8 (`wmv2`), Motion JPEG and VP8.
         case h264, hevc, vp9, av1, mpeg4, mpeg2, theora, wmv2, mjpeg, vp8
 
         /// The libavcodec encoder used to make this codec's reference videos.
@@ -23,7 +25,9 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
         var hasBFrames: Bool { ![.vp9, .av1, .theora, .wmv2, .mjpeg, .vp8].contains(self) }
     }
 
+    /// The container format a reference video is muxed into.
     public enum Container: String, Sendable, Codable {
+        /// MP4 (ISO BMFF), Matroska and WebM.
         case mp4, matroska, webm
         /// MPEG transport stream (188-byte packets), as broadcast, DVRs and HLS segments use.
         case mpegts
@@ -31,10 +35,12 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
         case m2ts
         /// MPEG-2 program stream (DVD's VOB, `.mpg`).
         case mpegps
+        /// AVI, QuickTime MOV, Flash Video and Ogg.
         case avi, mov, flv, ogg
         /// Advanced Systems Format (`.wmv`).
         case asf
 
+        /// The usual file extension for this container, without the dot (`mkv`, `ts`, `wmv`, …).
         public var fileExtension: String {
             switch self {
             case .mp4: "mp4"
@@ -67,23 +73,33 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
 
     /// How an interlaced video's two fields are ordered in time.
     public enum FieldOrder: String, Sendable, Codable {
+        /// Top field first (`tff`) or bottom field first (`bff`).
         case topFieldFirst = "tff", bottomFieldFirst = "bff"
     }
 
+    /// Short unique name: what `bench --videos` selects by, and the start of the cached file's name.
     public var id: String
+    /// The codec the video is encoded with.
     public var codec: Codec
+    /// The container the video is muxed into.
     public var container: Container
     /// Coded picture size (before sample aspect ratio and rotation).
     public var width: Int
+    /// Coded picture height in pixels (before sample aspect ratio and rotation).
     public var height: Int
+    /// Nominal frame rate in frames per second.
     public var framesPerSecond: Int
+    /// Frames in the video (seconds × frames per second).
     public var frameCount: Int
+    /// Frames from one keyframe to the next (the GOP length).
     public var keyframeInterval: Int
+    /// Most consecutive B-frames the encoder may use (ignored by codecs without B-frames).
     public var maxBFrames: Int
     /// Open GOPs (H.264 only): B-frames after an I-frame may reference the previous GOP.
     public var openGOP: Bool
     /// Clockwise display rotation stored in the display matrix; the picture is painted so it is upright on display.
     public var rotationDegrees: Int
+    /// Shape of one coded pixel (width:height); 1 for square pixels.
     public var sampleAspectRatio: Rational
     /// Frames the first timestamp is offset by, for a non-zero start time.
     public var startOffsetFrames: Int
@@ -104,6 +120,9 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
     /// Tagged BT.709 (matrix, primaries, transfer) although SD: players decode it with BT.709's matrix.
     public var taggedBT709 = false
 
+    /// A progressive 8-bit spec of `seconds` seconds;
+    /// `with(bitDepth:fullRange:fieldOrder:timestampJumpFrames:hdrTransfer:taggedBT709:)` sets the format-specific
+    /// fields.
     public init(id: String, codec: Codec, container: Container = .mp4, width: Int, height: Int,
                 framesPerSecond: Int = 30, seconds: Int, keyframeInterval: Int, maxBFrames: Int = 2,
                 openGOP: Bool = false, rotationDegrees: Int = 0, sampleAspectRatio: Rational = Rational(1),
@@ -150,6 +169,7 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
     /// Set for the videos of the `formats` suite (their time base is one tick per frame).
     var formatVideo = false
 
+    /// The encoder's time base in seconds per tick: `ticksPerFrame` ticks per frame (one for `formats` videos).
     public var timeBase: Rational { Rational(1, Int64(framesPerSecond) * encoderTicksPerFrame) }
 
     /// Presentation time of frame `index` in `timeBase` ticks.
@@ -180,6 +200,7 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
     /// File name in the cache: readable id plus a digest of the spec, so a changed spec is a new file.
     public var fileName: String { "\(id)-\(fingerprint.prefix(10)).\(container.fileExtension)" }
 
+    /// Nominal length in seconds (frame count over frame rate).
     public var durationSeconds: Double { Double(frameCount) / Double(framesPerSecond) }
 
     var encoderSettings: EncoderSettings {

@@ -26,6 +26,7 @@ public struct DecoderOptions: Hashable, Sendable, Codable {
     /// Skip the in-loop deblocking filter (faster, slightly blockier; the CSV names it).
     public var skipLoopFilter: Bool
 
+    /// Decoder settings; by default one codec thread and the in-loop filter kept.
     public init(threads: Int = 1, skipLoopFilter: Bool = false) {
         self.threads = threads
         self.skipLoopFilter = skipLoopFilter
@@ -37,6 +38,11 @@ public struct Decoder: ~Copyable {
     let context: UnsafeMutablePointer<AVCodecContext>
     let path: String
 
+    /// Opens a decoder for `input`'s video stream with `options`; throws `MediaError` when no decoder exists for the
+    /// codec or FFmpeg cannot open it.
+    ///
+    /// - Parameter input: the opened file whose video stream is decoded.
+    /// - Parameter options: decoder threads and loop-filter skipping.
     /// - Parameter codecSetup: the codec's parameter sets as stream analysis found them, used when
     ///   `input` was opened without analysis and its header carries none (a transport stream's
     ///   HEVC, whose parameter sets may come only with the first keyframe: a decoder starting at
@@ -86,7 +92,9 @@ public struct Decoder: ~Copyable {
         nonmutating set { context.pointee.skip_frame = newValue.discard }
     }
 
+    /// What happened to a packet sent to the decoder.
     public enum SendOutcome: Equatable, Sendable {
+        /// The decoder took the packet (or had already reached the end of the stream).
         case accepted
         /// The decoder holds frames that must be received before it takes more input.
         case full
@@ -94,6 +102,8 @@ public struct Decoder: ~Copyable {
         case damaged(Int32)
     }
 
+    /// Sends one compressed packet to the decoder (`avcodec_send_packet`); the packet is not consumed and can be
+    /// reused.
     public func send(_ packet: borrowing Packet) -> SendOutcome {
         outcome(of: avcodec_send_packet(context, packet.pointer))
     }
@@ -109,14 +119,19 @@ public struct Decoder: ~Copyable {
         return .damaged(result)
     }
 
+    /// What a request for the next decoded frame returned.
     public enum ReceiveOutcome: Equatable, Sendable {
+        /// A frame was written into the `Frame` passed in.
         case frame
+        /// The decoder needs more packets before it can return a frame.
         case needsInput
+        /// Every frame has been returned after `sendEndOfStream()`; nothing more will come.
         case endOfStream
         /// A frame failed to decode; the next receive may still succeed.
         case damaged(Int32)
     }
 
+    /// Takes the next decoded frame (`avcodec_receive_frame`) into `frame`, replacing the buffers it held.
     public func receive(into frame: inout Frame) -> ReceiveOutcome {
         frame.unreference()
         let result = avcodec_receive_frame(context, frame.pointer)

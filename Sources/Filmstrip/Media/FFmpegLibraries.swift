@@ -2,6 +2,7 @@ import CFFmpeg
 
 /// Versions of the FFmpeg libraries filmstrip runs against (not the headers it was built with).
 public enum FFmpegLibraries {
+    /// Library name (libavformat, libavcodec, libswscale, libavutil) to its run-time version, `MAJOR.MINOR.MICRO`.
     public static var versions: [String: String] {
         func text(_ packed: UInt32) -> String { "\(packed >> 16).\(packed >> 8 & 0xFF).\(packed & 0xFF)" }
         return [

@@ -4,6 +4,7 @@ import CFFmpeg
 public struct Frame: ~Copyable {
     let pointer: UnsafeMutablePointer<AVFrame>
 
+    /// An empty frame whose buffers the decoder fills; traps only when out of memory.
     public init() {
         guard let frame = av_frame_alloc() else { fatalError("av_frame_alloc: out of memory") }
         pointer = frame
@@ -24,7 +25,9 @@ public struct Frame: ~Copyable {
         av_frame_free(&frame)
     }
 
+    /// Width of the decoded picture in pixels (coded size, before aspect ratio and rotation).
     public var width: Int { Int(pointer.pointee.width) }
+    /// Height of the decoded picture in pixels (coded size, before aspect ratio and rotation).
     public var height: Int { Int(pointer.pointee.height) }
     /// The decoder's best guess at the presentation time, in the stream's time base.
     public var presentationTime: Int64? {
@@ -32,7 +35,9 @@ public struct Frame: ~Copyable {
         if value != filmstrip_nopts_value() { return value }
         return pointer.pointee.pts == filmstrip_nopts_value() ? nil : pointer.pointee.pts
     }
+    /// Whether the decoder flagged the frame as damaged (`AV_FRAME_FLAG_CORRUPT`); such frames are not shown.
     public var isCorrupt: Bool { pointer.pointee.flags & filmstrip_frame_flag_corrupt() != 0 }
+    /// libavutil's name of the frame's pixel format, for example "yuv420p", or "unknown".
     public var pixelFormatName: String {
         av_get_pix_fmt_name(AVPixelFormat(rawValue: pointer.pointee.format)).map { String(cString: $0) } ?? "unknown"
     }

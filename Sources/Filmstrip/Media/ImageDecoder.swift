@@ -1,6 +1,8 @@
 /// Reads a still image file (JPEG, WebP, PNG: anything FFmpeg's image demuxers open) into
 /// an RGBA `Image` at its own size: how tests and the sprite benchmark look at written sheets.
 public enum ImageDecoder {
+    /// Decodes the first picture of the image at `path` into an RGBA image; throws `MediaError` when it is not an image
+    /// FFmpeg reads.
     public static func decode(path: String) throws -> Image {
         var decoded: Image?
         let input = try InputFile(path: path, containers: InputPolicy.stillImageContainers)

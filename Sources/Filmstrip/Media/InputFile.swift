@@ -6,12 +6,14 @@ import Foundation
 /// Packets of every other stream are discarded by the demuxer itself.
 public struct InputFile: ~Copyable {
     let context: UnsafeMutablePointer<AVFormatContext>
+    /// The path the container was opened from, named in every error.
     public let path: String
     private(set) var streamIndex: Int32
     /// True once `avformat_find_stream_info` has completed the stream parameters.
     private(set) var isAnalyzed: Bool
 
     /// Opens `path` and selects its video stream; every failure is a `MediaError` naming the file.
+    /// - Parameter path: the file to open.
     /// - Parameter analyzeStreams: decode the first frames to complete the stream parameters
     ///   (`avformat_find_stream_info`). Workers of a file already probed pass false: the
     ///   container header is enough to set up a decoder, and analysing costs a few
@@ -130,6 +132,7 @@ public struct InputFile: ~Copyable {
     var stream: UnsafeMutablePointer<AVStream> { context.pointee.streams[Int(streamIndex)]! }
     var codecParameters: UnsafeMutablePointer<AVCodecParameters> { stream.pointee.codecpar }
 
+    /// The video stream's time base: seconds per tick of packet and frame timestamps.
     public var timeBase: Rational {
         let base = stream.pointee.time_base
         return Rational(Int64(base.num), Int64(max(base.den, 1)))
@@ -137,7 +140,9 @@ public struct InputFile: ~Copyable {
 
     /// Outcome of reading one packet: a packet of the video stream, or the end of the file.
     public enum ReadOutcome: Equatable, Sendable {
+        /// A packet of the video stream was read into the `Packet` passed in.
         case packet
+        /// The container has no more packets (or its data past this point cannot be read).
         case endOfFile
     }
 
@@ -195,6 +200,7 @@ public struct InputFile: ~Copyable {
 
     /// The container's short name, for example "mov,mp4,m4a,3gp,3g2,mj2".
     public var containerName: String { String(cString: context.pointee.iformat.pointee.name) }
+    /// The container's descriptive name, for example "QuickTime / MOV"; the short name when it has none.
     public var containerLongName: String {
         context.pointee.iformat.pointee.long_name.map { String(cString: $0) } ?? containerName
     }

@@ -2,11 +2,17 @@ import Foundation
 
 /// Why a file cannot be used as a video, phrased for a one-line message that names the file.
 public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Why the file cannot be used, each case with the detail the message needs.
     public enum Reason: Hashable, Sendable, CustomStringConvertible {
+        /// No file exists at the path.
         case fileNotFound
+        /// The path names a directory.
         case isDirectory
+        /// The file has zero bytes.
         case emptyFile
+        /// The file cannot be opened or read; the system's reason.
         case unreadable(String)
+        /// FFmpeg cannot read the file as a video; FFmpeg's reason.
         case notAVideo(String)
         /// The container could not be opened or analysed.
         case unreadableContainer(FFmpegError)
@@ -16,17 +22,24 @@ public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
         case pictureTooLarge(width: Int, height: Int, limit: Int)
         /// The deadline (`InputPolicy.setTimeout`) passed.
         case timedOut(seconds: Int)
+        /// The container holds no video stream (audio-only or data-only).
         case noVideoStream
+        /// The stream's codec (named) has no decoder in this FFmpeg build; "none" when the header names none.
         case unsupportedCodec(String)
+        /// The video stream has no frames.
         case noFrames
+        /// The video stream's duration is zero, so there is no range to sample.
         case zeroDuration
+        /// No frame of the video stream decodes (corrupt or truncated data).
         case nothingDecodes
         /// Frames decode, but none from the keyframe before a thumbnail's time up to it.
         case noFrameNear(seconds: Double)
         /// The first frame does not decode; the decoder's last complaint.
         case firstFrameFails(FFmpegError)
+        /// Another FFmpeg call failed.
         case ffmpeg(FFmpegError)
 
+        /// The reason as a phrase that follows "FILE: " in a one-line message.
         public var description: String {
             switch self {
             case .fileNotFound: "no such file"
@@ -55,13 +68,17 @@ public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The path of the file the error is about.
     public let file: String
+    /// Why the file cannot be used.
     public let reason: Reason
 
+    /// An error saying `file` cannot be used because of `reason`.
     public init(file: String, reason: Reason) {
         self.file = file
         self.reason = reason
     }
 
+    /// "FILE: reason", the one line the tool prints on standard error.
     public var description: String { "\(file): \(reason)" }
 }

@@ -4,6 +4,7 @@ import CFFmpeg
 public struct Packet: ~Copyable {
     let pointer: UnsafeMutablePointer<AVPacket>
 
+    /// An empty packet that reads fill; traps only when out of memory.
     public init() {
         guard let packet = av_packet_alloc() else { fatalError("av_packet_alloc: out of memory") }
         pointer = packet
@@ -23,10 +24,15 @@ public struct Packet: ~Copyable {
     }
     /// True when the packet carries its own presentation time (`pts` is not the decode time standing in).
     public var hasPresentationTime: Bool { pointer.pointee.pts != filmstrip_nopts_value() }
+    /// Decode time in the stream's time base, or nil when the container gave none.
     public var decodeTime: Int64? { pointer.pointee.dts == filmstrip_nopts_value() ? nil : pointer.pointee.dts }
+    /// How long the packet's frame is shown, in the stream's time base (0 when unknown).
     public var duration: Int64 { pointer.pointee.duration }
+    /// Whether the demuxer marked the packet as starting a keyframe.
     public var isKeyframe: Bool { pointer.pointee.flags & filmstrip_packet_flag_key() != 0 }
+    /// Whether the demuxer flagged the packet as damaged (`AV_PKT_FLAG_CORRUPT`).
     public var isCorrupt: Bool { pointer.pointee.flags & filmstrip_packet_flag_corrupt() != 0 }
+    /// Payload size in bytes.
     public var size: Int { Int(pointer.pointee.size) }
     /// Byte position in the file, when the demuxer knows it.
     public var position: Int64? { pointer.pointee.pos >= 0 ? pointer.pointee.pos : nil }

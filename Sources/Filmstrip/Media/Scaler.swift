@@ -4,11 +4,15 @@ import CFFmpeg
 public enum ScalingFilter: String, Sendable, Codable, CaseIterable {
     /// Averages every source pixel under each target pixel: no aliasing on strong downscaling.
     case area
+    /// Bilinear interpolation over a kernel sized to the ratio (`SWS_BILINEAR`).
     case bilinear
     /// Two taps whatever the ratio: fast, but shows moiré when shrinking a lot.
     case fastBilinear = "fast-bilinear"
+    /// Bicubic interpolation (`SWS_BICUBIC`): sharper than bilinear, slower.
     case bicubic
+    /// Lanczos windowed sinc (`SWS_LANCZOS`): the sharpest, the slowest.
     case lanczos
+    /// Nearest neighbour (`SWS_POINT`): the fastest, aliases badly on strong downscaling.
     case point
 
     var swsFlags: Int32 {
@@ -29,6 +33,7 @@ public enum ScalingFilter: String, Sendable, Codable, CaseIterable {
 /// scaler serves a whole run.
 public struct Scaler: ~Copyable {
     var context: OpaquePointer?
+    /// The swscale filter this scaler shrinks frames with.
     public let filter: ScalingFilter
     /// The colour conversion last set on `context` (which `sws_getCachedContext` may replace).
     private var appliedColour: (context: OpaquePointer, colour: SourceColour)?
@@ -37,6 +42,7 @@ public struct Scaler: ~Copyable {
     private var wideContext: OpaquePointer?
     private var wideRows: [UInt16] = []
 
+    /// A scaler using `filter`; its swscale context is made on the first frame.
     public init(filter: ScalingFilter = .area) {
         self.filter = filter
     }

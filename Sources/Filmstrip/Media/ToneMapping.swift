@@ -12,6 +12,8 @@ import Foundation
 /// gamma (2.4) encodes SDR. `sdrToHDR` is the exact inverse below the knee, which the HDR
 /// reference videos are made with.
 public enum HDRTransfer: String, Sendable, Codable {
+    /// SMPTE ST 2084 perceptual quantizer (`pq`, absolute luminance) or ARIB STD-B67 hybrid log-gamma (`hlg`,
+    /// relative).
     case pq, hlg
 
     /// Linear light relative to reference white (1 = SDR white) from a non-linear HDR value in [0, 1].

@@ -6,24 +6,35 @@ import Synchronization
 /// The keyframe index and exact frame count come from one pass over the packets
 /// (demuxing only, no decoding), which costs a read of the file.
 public struct VideoProbe: Sendable, Codable, Equatable {
+    /// The path the video was probed at.
     public var path: String
+    /// libavformat's short name of the container, for example "mov,mp4,m4a,3gp,3g2,mj2".
     public var container: String
+    /// libavformat's descriptive name of the container, for example "QuickTime / MOV".
     public var containerLongName: String
+    /// libavcodec's short name of the video codec, for example "h264".
     public var codec: String
+    /// libavcodec's descriptive name of the video codec, for example "H.264 / AVC / MPEG-4 AVC / MPEG-4 part 10".
     public var codecLongName: String
+    /// FFmpeg's name of the decoded pixel format, for example "yuv420p".
     public var pixelFormat: String
     /// Coded picture size in pixels.
     public var width: Int
+    /// Coded picture height in pixels.
     public var height: Int
+    /// Shape of one coded pixel (width:height); 1 for square pixels, e.g. 64/45 for anamorphic 16:9 PAL.
     public var sampleAspectRatio: Rational
     /// Clockwise rotation (0, 90, 180 or 270) a player applies from the display matrix.
     public var rotationDegrees: Int
+    /// Seconds per tick of the video stream's timestamps, in which every `Int64` time here is counted.
     public var timeBase: Rational
     /// First presentation time of the video stream (stream time base).
     public var startTime: Timestamp
     /// From the start time to the end of the last frame.
     public var duration: Timestamp
+    /// Average frames per second as the stream states it (`avg_frame_rate`); 25 when it states none.
     public var frameRate: Rational
+    /// Frames in the video stream: counted when `frameCountIsExact`, else estimated.
     public var frameCount: Int
     /// True when every packet was counted; false when the count is estimated from duration × rate.
     public var frameCountIsExact: Bool
@@ -48,6 +59,7 @@ public struct VideoProbe: Sendable, Codable, Equatable {
     public var bitRate: Int?
     /// True when the container promises more frames than its data holds (a truncated file).
     public var dataEndsEarly: Bool
+    /// Size of the file in bytes.
     public var fileSizeBytes: Int64
 
     /// Picture size after the sample aspect ratio and rotation are applied.
@@ -69,7 +81,9 @@ public struct VideoProbe: Sendable, Codable, Equatable {
     /// any packet near the time asked for, so extractors confirm where they landed (`TargetDecoder`).
     public var seeksByIndex: Bool { Self.containerGivesPresentationTimes(container) }
 
+    /// Presentation time just after the last frame: `startTime` + `duration`, in the stream time base.
     public var endTime: Timestamp { Timestamp(pts: startTime.pts + duration.pts, timeBase: timeBase) }
+    /// Duration in seconds, from the first frame's start to the last frame's end.
     public var durationSeconds: Double { duration.seconds.doubleValue }
     /// The largest distance between two keyframes, in seconds (the GOP length as seen).
     public var longestKeyframeIntervalSeconds: Double {
@@ -78,6 +92,8 @@ public struct VideoProbe: Sendable, Codable, Equatable {
         return (Rational(longest) * timeBase).doubleValue
     }
 
+    /// Two probes are equal when path, codec, coded size, keyframes, frame count, start time, duration, rotation,
+    /// sample aspect ratio and truncation agree; the remaining fields are not compared.
     public static func == (lhs: VideoProbe, rhs: VideoProbe) -> Bool {
         lhs.path == rhs.path && lhs.codec == rhs.codec && lhs.width == rhs.width && lhs.height == rhs.height
             && lhs.keyframes == rhs.keyframes && lhs.frameCount == rhs.frameCount && lhs.duration == rhs.duration

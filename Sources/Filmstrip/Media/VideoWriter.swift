@@ -4,14 +4,19 @@ import CFFmpeg
 public struct EncoderSettings: Hashable, Sendable {
     /// libavcodec encoder name, for example "libx264", "libx265", "libvpx-vp9", "libsvtav1", "mpeg4".
     public var encoderName: String
+    /// Coded picture width in pixels.
     public var width: Int
+    /// Coded picture height in pixels.
     public var height: Int
     /// Time base of frame timestamps, usually 1/fps.
     public var timeBase: Rational
+    /// Nominal frames per second written into the stream's header.
     public var frameRate: Rational
     /// Distance between keyframes, in frames.
     public var keyframeInterval: Int
+    /// Most consecutive B-frames the encoder may use.
     public var maxBFrames: Int
+    /// Shape of one coded pixel (width:height); 1 for square pixels.
     public var sampleAspectRatio: Rational
     /// Target bits per second for encoders without a constant-quality default (mpeg4); nil keeps the encoder's.
     public var bitRate: Int?
@@ -31,6 +36,7 @@ public struct EncoderSettings: Hashable, Sendable {
     /// Tagged BT.709 matrix, primaries and transfer.
     public var taggedBT709: Bool
 
+    /// Settings for one encode; only the encoder, geometry, timing and GOP shape are required.
     public init(encoderName: String, width: Int, height: Int, timeBase: Rational, frameRate: Rational,
                 keyframeInterval: Int, maxBFrames: Int, sampleAspectRatio: Rational = Rational(1),
                 bitRate: Int? = nil, options: [String: String] = [:], pixelFormatName: String = "yuv420p",
@@ -70,10 +76,16 @@ public struct VideoWriter: ~Copyable {
     private var converted: Frame
     private let converter: OpaquePointer?
     private let topFieldFirst: Bool?
+    /// The path the video is being written to (the file is complete only after `finish()`).
     public let path: String
 
+    /// Opens `path` for writing and sets up the encoder `settings` describe; throws `FFmpegError` when the muxer or
+    /// encoder cannot be opened.
+    ///
     /// - Parameters:
+    ///   - path: the file to write; it is complete only after `finish()`.
     ///   - containerName: muxer short name ("mp4", "matroska", "webm"); nil guesses from the extension.
+    ///   - settings: the encoder, picture geometry, timing and GOP shape.
     ///   - rotationDegrees: clockwise rotation a player applies on display (stored as a display matrix).
     public init(path: String, containerName: String?, settings: EncoderSettings,
                 rotationDegrees: Int = 0) throws(FFmpegError) {

@@ -7,6 +7,8 @@ public enum Accuracy: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Any frame starting within [time − before, time + after], preferring the cheapest to decode.
     case tolerance(before: Rational, after: Rational)
 
+    /// The form `--accuracy` accepts: `exact`, `keyframe`, or `tolerance:SECONDS` (`tolerance:BEFORE,AFTER` when they
+    /// differ).
     public var description: String {
         switch self {
         case .exact: "exact"

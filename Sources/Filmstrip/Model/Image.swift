@@ -5,14 +5,18 @@
 /// only 16-byte aligned (measured: 48 bytes past a 64-byte boundary), so code that wants
 /// cache-line-aligned stores must find the alignment itself, as the `stream` kernel does.
 public struct Image: Sendable, Equatable {
+    /// Bytes per pixel: R, G, B and A, one byte each.
     public static let bytesPerPixel = 4
     /// Row padding in bytes: swscale's SIMD paths and the composers' vector loops want whole
     /// vectors per row.
     public static let rowAlignment = 64
 
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels (rows).
     public let height: Int
     public let bytesPerRow: Int
+    /// The pixel bytes, `bytesPerRow` × `height` of them, row padding included.
     public var pixels: [UInt8]
 
     /// A zero-filled (transparent black) image, or one filled with `fill` (RGBA).
@@ -42,6 +46,7 @@ public struct Image: Sendable, Equatable {
         self.pixels = pixels
     }
 
+    /// Bytes per row of `width` RGBA pixels, padded to `rowAlignment` (64 bytes).
     public static func alignedRowBytes(forWidth width: Int) -> Int {
         PixelFormat.rgba.alignedRowBytes(forWidth: width)
     }

@@ -1,9 +1,11 @@
 /// How one pixel is packed in memory: 8 bits per channel, in this order.
 public enum PixelFormat: Sendable, Hashable {
+    /// Four bytes per pixel: red, green, blue, alpha.
     case rgba
     /// Opaque pixels without the alpha byte.
     case rgb
 
+    /// Bytes one pixel takes: 4 for `rgba`, 3 for `rgb`.
     public var bytesPerPixel: Int { self == .rgba ? 4 : 3 }
 
     /// Bytes per row of `width` pixels, padded to `Image.rowAlignment`.
@@ -33,8 +35,11 @@ public enum PixelFormat: Sendable, Hashable {
 /// the `StripCanvas` a fused pipeline scaled into. Writers take this, so a strip is written
 /// without first being copied.
 public protocol PixelRows: Sendable {
+    /// Width in pixels.
     var width: Int { get }
+    /// Height in pixels (rows).
     var height: Int { get }
+    /// How each pixel is packed.
     var pixelFormat: PixelFormat { get }
     /// Bytes from one row's start to the next (at least `width` pixels).
     var bytesPerRow: Int { get }
@@ -47,6 +52,7 @@ public protocol PixelRows: Sendable {
 }
 
 extension Image: PixelRows {
+    /// Always `.rgba`: an image stores four bytes per pixel.
     public var pixelFormat: PixelFormat { .rgba }
 
     public func withUnsafePixels<Result, Failure: Error>(_ body: (UnsafeRawPointer) throws(Failure) -> Result) throws(Failure) -> Result {

@@ -3,9 +3,12 @@
 /// Always stored reduced, with a positive denominator. Arithmetic widens to `Int128`
 /// so products of two 64-bit timestamps never overflow before reduction.
 public struct Rational: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+    /// The numerator, carrying the sign; reduced against `denominator`.
     public let numerator: Int64
+    /// The denominator, always positive and reduced.
     public let denominator: Int64
 
+    /// The fraction `numerator`/`denominator`, reduced; traps on a zero denominator.
     public init(_ numerator: Int64, _ denominator: Int64) {
         precondition(denominator != 0, "Rational with a zero denominator")
         let divisor = Self.greatestCommonDivisor(numerator.magnitude, denominator.magnitude)
@@ -14,6 +17,7 @@ public struct Rational: Hashable, Sendable, Codable, Comparable, CustomStringCon
         self.denominator = sign * denominator / Int64(divisor)
     }
 
+    /// The whole number `integer` (denominator 1).
     public init(_ integer: Int64) { self.init(integer, 1) }
 
     /// Builds a rational from a wide numerator and denominator, rounding to the nearest
@@ -31,27 +35,35 @@ public struct Rational: Hashable, Sendable, Codable, Comparable, CustomStringCon
         self.init(Int64(n), Int64(d))
     }
 
+    /// Zero (0/1).
     public static let zero = Rational(0, 1)
 
+    /// The nearest `Double` (may round; use for display and statistics, not for timestamps).
     public var doubleValue: Double { Double(numerator) / Double(denominator) }
 
+    /// `N` for whole numbers, else `N/D`, e.g. `1/90000`.
     public var description: String { denominator == 1 ? "\(numerator)" : "\(numerator)/\(denominator)" }
 
+    /// The exact sum, computed in 128 bits and rounded only if the reduced result does not fit 64 bits.
     public static func + (lhs: Rational, rhs: Rational) -> Rational {
         Rational(wide: Int128(lhs.numerator) * Int128(rhs.denominator) + Int128(rhs.numerator) * Int128(lhs.denominator),
                  Int128(lhs.denominator) * Int128(rhs.denominator))
     }
+    /// The exact difference, computed in 128 bits and rounded only if the reduced result does not fit 64 bits.
     public static func - (lhs: Rational, rhs: Rational) -> Rational {
         Rational(wide: Int128(lhs.numerator) * Int128(rhs.denominator) - Int128(rhs.numerator) * Int128(lhs.denominator),
                  Int128(lhs.denominator) * Int128(rhs.denominator))
     }
+    /// The exact product, computed in 128 bits and rounded only if the reduced result does not fit 64 bits.
     public static func * (lhs: Rational, rhs: Rational) -> Rational {
         Rational(wide: Int128(lhs.numerator) * Int128(rhs.numerator), Int128(lhs.denominator) * Int128(rhs.denominator))
     }
+    /// The exact quotient, computed in 128 bits; traps when `rhs` is zero.
     public static func / (lhs: Rational, rhs: Rational) -> Rational {
         precondition(rhs.numerator != 0, "division by a zero Rational")
         return Rational(wide: Int128(lhs.numerator) * Int128(rhs.denominator), Int128(lhs.denominator) * Int128(rhs.numerator))
     }
+    /// Compares by cross-multiplying in 128 bits, exactly (no floating point).
     public static func < (lhs: Rational, rhs: Rational) -> Bool {
         Int128(lhs.numerator) * Int128(rhs.denominator) < Int128(rhs.numerator) * Int128(lhs.denominator)
     }

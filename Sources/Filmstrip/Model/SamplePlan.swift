@@ -1,12 +1,19 @@
 /// Why a plan cannot be made; each case reads as a one-line reason.
 public enum PlanError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The thumbnail count asked for is zero or negative.
     case countNotPositive(Int)
+    /// The thumbnail count asked for exceeds `ResourceLimits.maximumThumbnailCount`.
     case countTooLarge(Int)
+    /// The thumbnail height or width asked for is zero or negative (pixels).
     case sizeNotPositive(ThumbnailSize)
+    /// The range's start (seconds) is not before its end.
     case emptyRange(from: Double, to: Double)
+    /// The range (seconds from the video's start) begins before 0 or ends after the video's `duration`.
     case rangeOutsideVideo(from: Double, to: Double, duration: Double)
+    /// A tolerance accuracy has a negative `before` or `after`.
     case negativeTolerance
 
+    /// A one-line reason with the offending values, for the tool's error message.
     public var description: String {
         switch self {
         case .countNotPositive(let count): "thumbnail count must be at least 1, got \(count)"
@@ -30,7 +37,9 @@ public enum PlanError: Error, Hashable, Sendable, CustomStringConvertible {
 public struct SamplePlan: Sendable, Hashable {
     /// One slot and the frame chosen for it.
     public struct Target: Sendable, Hashable {
+        /// Position in the plan, 0-based, which is also the thumbnail's position in the strip.
         public var slot: Int
+        /// The slot's time: the centre of its interval of the range, in the stream time base.
         public var requestedTime: Timestamp
         /// Presentation time of the frame to show.
         public var framePts: Int64
@@ -40,17 +49,30 @@ public struct SamplePlan: Sendable, Hashable {
         public var keyframePts: Int64
     }
 
+    /// Which frames the targets were resolved to: exact, nearest keyframe, or within a tolerance.
     public let accuracy: Accuracy
     /// The range in seconds from the video's start.
     public let from: Rational
+    /// End of the range in seconds from the video's start (exclusive).
     public let to: Rational
+    /// One target per slot, in slot order.
     public let targets: [Target]
+    /// The video stream's time base, in which every target's times are counted.
     public let timeBase: Rational
 
+    /// Number of slots (thumbnails) in the plan.
     public var count: Int { targets.count }
 
+    /// Spreads `count` slots evenly over the range of `probe`'s video and resolves each to a frame with `accuracy`,
+    /// using only the probe (no decoding).
+    ///
     /// - Parameters:
-    ///   - from, to: seconds from the video's start; nil means the start and the end.
+    ///   - probe: the video's probe; its frame times and keyframes resolve the targets.
+    ///   - count: thumbnails, 1...`ResourceLimits.maximumThumbnailCount`.
+    ///   - from: start of the range in seconds from the video's start; nil means the start.
+    ///   - to: end of the range in seconds from the video's start; nil means the end.
+    ///   - accuracy: which frame may stand for each slot's time.
+    /// - Throws: `PlanError` for a count, range or tolerance that cannot be planned.
     public init(probe: VideoProbe, count: Int, from: Rational? = nil, to: Rational? = nil,
                 accuracy: Accuracy = .exact) throws(PlanError) {
         guard count > 0 else { throw .countNotPositive(count) }

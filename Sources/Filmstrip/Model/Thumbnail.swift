@@ -13,6 +13,7 @@ public struct Thumbnail: Sendable {
     /// The pixels, or nil when a fused pipeline scaled the frame straight into the strip.
     public var image: Image?
 
+    /// A thumbnail for `slot`, as an extractor delivers it.
     public init(slot: Int, requestedTime: Timestamp, actualTime: Timestamp, frameIndex: Int, substituted: Bool, image: Image?) {
         self.slot = slot
         self.requestedTime = requestedTime

@@ -1,8 +1,11 @@
 /// The size asked for: a height or a width, the other side following the display aspect ratio.
 public enum ThumbnailSize: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Thumbnails this many pixels high; the width follows the display aspect ratio.
     case height(Int)
+    /// Thumbnails this many pixels wide; the height follows the display aspect ratio.
     case width(Int)
 
+    /// 64 pixels high, the tool's default.
     public static let `default` = ThumbnailSize.height(64)
 
     /// Pixel size of an upright thumbnail for a video with `displayAspectRatio` (width / height).
@@ -13,6 +16,7 @@ public enum ThumbnailSize: Hashable, Sendable, Codable, CustomStringConvertible 
         }
     }
 
+    /// `hN` or `wN`, as written in CSV rows and manifests.
     public var description: String {
         switch self {
         case .height(let value): "h\(value)"

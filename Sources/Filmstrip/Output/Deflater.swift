@@ -2,11 +2,14 @@ import CZlib
 
 /// A failed zlib call: its return code and which call failed.
 public struct ZlibError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// zlib's return code, e.g. `Z_MEM_ERROR`.
     public let code: Int32
+    /// The zlib function that failed, e.g. "deflate".
     public let call: String
 
     /// zlib's own text for the code, for example "insufficient memory".
     public var reason: String { String(cString: zError(code)) }
+    /// "`call` failed: `reason`", for the tool's one-line error message.
     public var description: String { "\(call) failed: \(reason)" }
 }
 

@@ -28,8 +28,11 @@ public enum StripFormat: String, Sendable, Codable, CaseIterable {
 
 /// Why a strip could not be written, as a one-line reason naming the file.
 public struct OutputError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The path that could not be written.
     public let file: String
+    /// Why, as a phrase (the system's or encoder's own words where there are any).
     public let reason: String
+    /// "FILE: reason", the one line the tool prints on standard error.
     public var description: String { "\(file): \(reason)" }
 }
 

@@ -15,6 +15,15 @@ public struct MadeStrip: Sendable {
 /// `url`, with the default pipeline and options of `filmstrip strip` (exact frames).
 ///
 /// The one call for the common case; `Pipeline.run(_:options:)` gives every setting.
+/// - Parameters:
+///   - url: a local video file (any container and codec FFmpeg reads that `InputPolicy` accepts).
+///   - count: thumbnails, 1...`ResourceLimits.maximumThumbnailCount`; slot `i` shows the frame at the
+///     centre of the i-th of `count` equal intervals of the video.
+///   - height: thumbnail height in pixels; the width follows the display aspect ratio.
+///   - columns: nil for one row; otherwise a contact sheet this many thumbnails wide.
+///   - pipeline: the extractor and composer to use; every pipeline makes the same pixels.
+/// - Returns: the strip's RGBA pixels and its manifest (per thumbnail the time asked for, the
+///   frame shown and its rectangle).
 /// - Throws: `MediaError` or `FFmpegError` when the file is not a readable video, `PlanError`
 ///   for a count or height out of range, `LayoutError` for a strip too large.
 public func makeStrip(of url: URL, count: Int = 10, height: Int = 64, columns: Int? = nil,
@@ -26,6 +35,16 @@ public func makeStrip(of url: URL, count: Int = 10, height: Int = 64, columns: I
 /// Makes a strip as `makeStrip(of:count:height:columns:pipeline:)` does and writes it to
 /// `output` (PNG, JPEG or raw RGBA by its extension), atomically: a failure leaves no file.
 /// Refuses an output that is the input. Returns the strip's manifest.
+/// - Parameters:
+///   - url: a local video file.
+///   - output: where to write; `.png`, `.jpg`/`.jpeg` or `.rgba`/`.raw` choose the format (PNG otherwise).
+///   - count: thumbnails, as for `makeStrip(of:count:height:columns:pipeline:)`.
+///   - height: thumbnail height in pixels.
+///   - columns: nil for one row; otherwise a contact sheet this many thumbnails wide.
+///   - pipeline: the extractor and composer to use.
+/// - Returns: the strip's manifest (`manifest.json()` writes it as `--manifest` does).
+/// - Throws: as `makeStrip(of:count:height:columns:pipeline:)`, plus `OutputError` when `output`
+///   cannot be written or is the input itself.
 @discardableResult
 public func writeStrip(of url: URL, to output: URL, count: Int = 10, height: Int = 64, columns: Int? = nil,
                        pipeline: Pipeline = .default) async throws -> StripManifest {

@@ -6,12 +6,14 @@ public struct StripOptions: Sendable, Hashable {
     public var columns: Int?
     /// Pixels between neighbouring thumbnails (and rows).
     public var gap: Int
+    /// Colour of the gaps and of cell margins; `RGBAColor.transparent` keeps them transparent in PNG output.
     public var background: RGBAColor
     /// Seconds from the video's start that stay bright; the rest of the strip is dimmed.
     public var selection: Range<Rational>?
     /// Brightness kept outside the selection, in 256ths (153 ≈ 60 %).
     public var dimFactor256: Int
 
+    /// Layout options; the defaults give one row of thumbnails on black with no gaps and no dimming.
     public init(columns: Int? = nil, gap: Int = 0, background: RGBAColor = .black,
                 selection: Range<Rational>? = nil, dimFactor256: Int = Dimming.defaultFactor256) {
         self.columns = columns
@@ -31,19 +33,25 @@ public struct StripResult: Sendable {
     public var strip: Image { pixels.rgbaImage() }
     /// In plan order; `image` is nil for fused pipelines.
     public let thumbnails: [Thumbnail]
+    /// Where each thumbnail lies in the strip, and the strip's size in pixels.
     public let layout: StripLayout
+    /// Frames decoded, packets read and seeks made by the extractor.
     public let counters: DecodeCounters
     /// Wall-clock seconds of each phase (for fused pipelines extraction includes the scaling into the strip).
     public let extractSeconds: Double
+    /// Wall-clock seconds of the compose phase (only the dimming for fused pipelines).
     public let composeSeconds: Double
 }
 
 /// One extractor plus where its thumbnails go, named like `taskgroup+simd` (or `taskgroup+fused`
 /// for the canvas).
 public struct Pipeline: Sendable {
+    /// The strategy that decodes and scales the thumbnails.
     public let extractor: any ThumbnailExtractor
+    /// Where the extractor puts the thumbnails: separate images for a composer, or straight into the strip.
     public let destination: StripDestination
 
+    /// A pipeline of `extractor` writing to `destination` (see `StripDestination`).
     public init(extractor: any ThumbnailExtractor, destination: StripDestination) {
         self.extractor = extractor
         self.destination = destination
@@ -70,6 +78,8 @@ public struct Pipeline: Sendable {
     /// decoded. Nothing refers to them, so every shown frame has the same bytes.
     public static let defaultSkipsNonReferenceFrames = true
 
+    /// `EXTRACTOR+DESTINATION` (a composer's name, or `fused` for the canvas), as `--pipeline` takes it and result
+    /// files record it.
     public var name: String { "\(extractor.name)+\(destination.name)" }
 
     /// The strip's layout for `request`: every thumbnail has the request's size.
@@ -88,11 +98,20 @@ public struct Pipeline: Sendable {
 
     /// Moments of a run, for a caller measuring more than the wall clock (the benchmark).
     public enum Mark: Sendable {
+        /// `started` before extraction, `extracted` between the phases, `composed` at the end.
         case started, extracted, composed
     }
 
     /// Extracts, then composes; stops with `CancellationError` when the task is cancelled.
     /// `mark` is called at the start, between the phases and at the end, on the running task.
+    /// - Parameters:
+    ///   - request: the video, its plan, the thumbnail size and the extraction options.
+    ///   - options: columns, gap, background and dimming of the strip.
+    ///   - onProgress: called with (thumbnails done, total) as thumbnails arrive, from any task.
+    ///   - mark: called with each `Mark`, for timing the phases.
+    /// - Returns: the strip's pixels, the thumbnails in plan order, the layout, counters and phase times.
+    /// - Throws: `LayoutError` for a layout that cannot be built, and whatever the extractor or
+    ///   composer throws (`MediaError` for unreadable video, `CompositionError`).
     public func run(_ request: ExtractionRequest, options: StripOptions = StripOptions(),
                     onProgress: (@Sendable (Int, Int) -> Void)? = nil, mark: (Mark) -> Void = { _ in }) async throws -> StripResult {
         let layout = try Self.layout(for: request, options: options)

@@ -39,6 +39,7 @@ public struct MemoryEstimate: Sendable, Hashable, CustomStringConvertible {
     /// Extra copies made to write the strip (JPEG encodes from an RGBA copy).
     public var outputBytes: Int
 
+    /// The whole estimate in bytes, clamped at `Int.max` instead of overflowing.
     public var totalBytes: Int {
         stripBytes.addingClamped(thumbnailBytes).addingClamped(decoderBytes).addingClamped(bookkeepingBytes).addingClamped(outputBytes)
     }
@@ -47,7 +48,11 @@ public struct MemoryEstimate: Sendable, Hashable, CustomStringConvertible {
     /// to 16 reference frames, plus the frame being output.
     static let referenceFramesPerDecoder = 17
 
+    /// Estimates the peak memory of running `request` into `layout`, before any of it is allocated.
+    ///
     /// - Parameters:
+    ///   - request: the video, plan, thumbnail size and worker count of the run.
+    ///   - layout: the strip's layout, which gives its size.
     ///   - fused: the composer scales straight into the strip (no separate thumbnails).
     ///   - jpeg: the strip is written as JPEG.
     public init(request: ExtractionRequest, layout: StripLayout, fused: Bool, jpeg: Bool) {
@@ -67,6 +72,7 @@ public struct MemoryEstimate: Sendable, Hashable, CustomStringConvertible {
         outputBytes = jpeg ? stripBytes.multipliedClamped(by: 2) : 0
     }
 
+    /// The total and its parts in megabytes, for the message that refuses a run over the limit.
     public var description: String {
         func megabytes(_ bytes: Int) -> String { "\(bytes / 1_000_000) MB" }
         return "\(megabytes(totalBytes)) (strip \(megabytes(stripBytes)), thumbnails \(megabytes(thumbnailBytes)), "

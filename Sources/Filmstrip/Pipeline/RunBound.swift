@@ -9,11 +9,14 @@ public struct RunBound: Sendable {
     public var startupCPUSeconds: Double
     /// CPU seconds of the whole process after the pipeline, start-up included.
     public var processCPUSeconds: Double
+    /// Cores the work could be spread over (active processors).
     public var cores: Int
+    /// CPU seconds of the busiest worker's thread: a floor on the walk, which cannot end before that share is done.
     public var longestWorkerSeconds: Double
     /// Workers that decoded (0 from extractors that do not count them).
     public var workers: Int
 
+    /// A bound from the extractor's `counters` and the process's CPU seconds at start-up and now.
     public init(counters: DecodeCounters, startupCPUSeconds: Double,
                 processCPUSeconds: Double = ResourceUsage.processCPUSeconds,
                 cores: Int = ProcessInfo.processInfo.activeProcessorCount) {
@@ -27,8 +30,10 @@ public struct RunBound: Sendable {
     /// The work after start-up, over the cores.
     public var cpuOverCoresSeconds: Double { max(0, processCPUSeconds - startupCPUSeconds) / Double(max(1, cores)) }
 
+    /// The bound in seconds: start-up plus the larger of the work over the cores and the busiest worker's share.
     public var boundSeconds: Double { startupCPUSeconds + max(cpuOverCoresSeconds, longestWorkerSeconds) }
 
+    /// Every figure above under its `--stats` key (seconds, except `cores` and `workers`).
     public var measurements: [String: Double] {
         ["startup_cpu_s": startupCPUSeconds, "cpu_s": processCPUSeconds, "cores": Double(cores),
          "cpu_over_cores_s": cpuOverCoresSeconds, "longest_worker_s": longestWorkerSeconds, "bound_s": boundSeconds,

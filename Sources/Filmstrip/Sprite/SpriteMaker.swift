@@ -2,14 +2,19 @@ import Foundation
 
 /// What one video's sprite run made.
 public struct SpriteReport: Sendable {
+    /// Length of the video in seconds.
     public let durationSeconds: Double
+    /// The cue interval and count the sprites were made with.
     public let timing: SpriteTiming
+    /// Tile size and sheet geometry of the written sheets.
     public let grid: SpriteGrid
+    /// Which frames the tiles show (as set, or the timing's default).
     public let accuracy: Accuracy
     /// The largest distance between a cue's start and the start of the frame its tile shows.
     public let worstErrorSeconds: Double
     /// Thumbnails shown by a neighbouring frame because their own could not be decoded.
     public let substituted: Int
+    /// Frames the decoders returned to make every tile.
     public let framesDecoded: Int
 }
 
@@ -22,10 +27,14 @@ public struct SpriteReport: Sendable {
 /// Every file is written under a temporary name and renamed; images first, then the
 /// indexes that name them, so an index on disk always points at complete images.
 public struct SpriteMaker: Sendable {
+    /// Spacing, grid, size and output formats, shared by every video the maker is given.
     public let settings: SpriteSettings
 
+    /// A maker that writes what `settings` asks for.
     public init(settings: SpriteSettings) { self.settings = settings }
 
+    /// Probes `target.input`, decodes its tiles once and writes every format of `settings` under `target`'s paths;
+    /// `onProgress` sees (done, total) tiles.
     public func make(_ target: SpriteTarget, onProgress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> SpriteReport {
         let probe = try VideoProbe(path: target.input)
         let timing = try SpriteTiming(durationSeconds: probe.duration.seconds, spacing: settings.spacing)

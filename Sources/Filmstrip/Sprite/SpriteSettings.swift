@@ -12,8 +12,10 @@ public enum SpriteFormat: String, Sendable, Hashable, CaseIterable {
 
 /// The image format of the WebVTT track's sheets (Jellyfin and BIF are JPEG by definition).
 public enum SheetImageFormat: String, Sendable, Hashable, CaseIterable {
+    /// JPEG (`.jpg`), WebP (`.webp`) or PNG (`.png`) sheets.
     case jpeg, webp, png
 
+    /// The sheet files' extension without the dot (`jpg` for JPEG).
     public var fileExtension: String {
         switch self {
         case .jpeg: "jpg"
@@ -22,6 +24,7 @@ public enum SheetImageFormat: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The MIME type the HTML preview page and playlists give the sheets, e.g. "image/webp".
     public var mimeType: String { "image/\(rawValue)" }
 
     /// The default quality: mjpeg's 90 and libwebp's 80 are both about what servers ship.
@@ -30,20 +33,29 @@ public enum SheetImageFormat: String, Sendable, Hashable, CaseIterable {
 
 /// Everything `filmstrip sprite` was asked for, parsed once.
 public struct SpriteSettings: Sendable, Hashable {
+    /// How far apart the cues are: a fixed interval or a count over the whole video.
     public var spacing: SpriteSpacing
+    /// Tiles across one sheet.
     public var columns: Int
+    /// Tiles down one sheet.
     public var rows: Int
+    /// The tiles' width or height in pixels; the other side follows the display aspect ratio.
     public var size: ThumbnailSize
     /// nil: tolerance of half the interval.
     public var accuracy: Accuracy?
+    /// The index formats to write, each from the same decoded tiles.
     public var formats: [SpriteFormat]
+    /// The image format of the WebVTT track's sheets.
     public var image: SheetImageFormat
     /// nil: the image format's default.
     public var quality: Int?
+    /// Also write `NAME.html`, a page that previews the WebVTT track.
     public var html: Bool
     /// Extraction workers for one file (nil: one per core).
     public var workers: Int?
 
+    /// Settings with the tool's defaults: a tile every 10 s, 10 × 10 tiles of 320 px wide per sheet, WebVTT with JPEG
+    /// sheets.
     public init(spacing: SpriteSpacing = .interval(milliseconds: 10_000), columns: Int = 10, rows: Int = 10,
                 size: ThumbnailSize = .width(320), accuracy: Accuracy? = nil, formats: [SpriteFormat] = [.vtt],
                 image: SheetImageFormat = .jpeg, quality: Int? = nil, html: Bool = false, workers: Int? = nil) {
@@ -85,6 +97,7 @@ public struct SpriteTarget: Sendable, Hashable {
     /// The path relative to the input argument it was found under: the same on every host, whatever the mount point.
     public let shardKey: String
 
+    /// A target for the video at `input`, writing under `outputFolder` with file names from `name`.
     public init(input: String, outputFolder: String, name: String, shardKey: String) {
         self.input = input
         self.outputFolder = outputFolder
@@ -94,14 +107,19 @@ public struct SpriteTarget: Sendable, Hashable {
 
     func path(_ component: String) -> String { URL(fileURLWithPath: outputFolder).appendingPathComponent(component).path }
 
+    /// Folder of the WebVTT track's sheets and index: `OUTPUT/NAME`.
     public var vttFolder: String { path(name) }
+    /// Path of the WebVTT index, `OUTPUT/NAME/thumbnails.vtt`.
     public var vttIndex: String { path("\(name)/thumbnails.vtt") }
+    /// Path of WebVTT sheet `sheet` (from 0) in `image` format: `OUTPUT/NAME/sheet-K.EXT`.
     public func vttSheet(_ sheet: Int, image: SheetImageFormat) -> String { path("\(name)/\(Self.vttSheetName(sheet, image: image))") }
     static func vttSheetName(_ sheet: Int, image: SheetImageFormat) -> String { "sheet-\(sheet).\(image.fileExtension)" }
 
+    /// Jellyfin's trickplay folder, `OUTPUT/NAME.trickplay`.
     public var trickplayFolder: String { path("\(name).trickplay") }
     /// Jellyfin's folder for one resolution: `W - CxR` (thumbnail width, tiles across × down).
     public static func trickplayResolution(width: Int, columns: Int, rows: Int) -> String { "\(width) - \(columns)x\(rows)" }
+    /// Path of Jellyfin tile sheet `sheet` (from 0): `OUTPUT/NAME.trickplay/W - CxR/K.jpg`.
     public func trickplaySheet(_ sheet: Int, width: Int, columns: Int, rows: Int) -> String {
         path("\(name).trickplay/\(Self.trickplayResolution(width: width, columns: columns, rows: rows))/\(sheet).jpg")
     }
@@ -110,6 +128,8 @@ public struct SpriteTarget: Sendable, Hashable {
         path("\(name).trickplay/\(Self.trickplayResolution(width: width, columns: columns, rows: rows)).m3u8")
     }
 
+    /// Path of the Roku BIF archive, `OUTPUT/NAME.bif`.
     public var bif: String { path("\(name).bif") }
+    /// Path of the HTML preview page, `OUTPUT/NAME.html`.
     public var html: String { path("\(name).html") }
 }

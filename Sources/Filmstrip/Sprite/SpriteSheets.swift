@@ -2,11 +2,16 @@
 /// row, all but the last full; the last is either padded to the full grid with black cells
 /// (as Jellyfin's trickplay tiles are) or only as large as its thumbnails need.
 public struct SpriteGrid: Sendable, Hashable {
+    /// Size of one tile (one thumbnail) in pixels.
     public let tile: PixelSize
+    /// Tiles across a sheet.
     public let columns: Int
+    /// Tiles down a sheet.
     public let rows: Int
+    /// Thumbnails in the whole track, over every sheet.
     public let count: Int
 
+    /// A grid of `count` tiles of `tile` pixels, `columns` × `rows` to a sheet.
     public init(tile: PixelSize, columns: Int, rows: Int, count: Int) {
         self.tile = tile
         self.columns = columns
@@ -14,10 +19,14 @@ public struct SpriteGrid: Sendable, Hashable {
         self.count = count
     }
 
+    /// Tiles one full sheet holds (`columns` × `rows`).
     public var tilesPerSheet: Int { columns * rows }
+    /// Sheets needed for every thumbnail, the last possibly part-filled.
     public var sheetCount: Int { (count + tilesPerSheet - 1) / tilesPerSheet }
+    /// Size of a full sheet in pixels (no gaps between tiles).
     public var sheetSize: PixelSize { PixelSize(width: columns * tile.width, height: rows * tile.height) }
 
+    /// The sheet (from 0) that thumbnail `index` lies on.
     public func sheet(ofThumbnail index: Int) -> Int { index / tilesPerSheet }
     /// Thumbnails on sheet `sheet`.
     public func thumbnails(onSheet sheet: Int) -> Range<Int> { sheet * tilesPerSheet..<min(count, (sheet + 1) * tilesPerSheet) }

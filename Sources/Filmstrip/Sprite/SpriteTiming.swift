@@ -1,8 +1,11 @@
 /// Why a video cannot get sprite sheets, as a one-line reason.
 public enum SpriteError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The video is shorter than one millisecond, so it has no cue.
     case tooShort(milliseconds: Int64)
+    /// Another video of the run would write the same output paths (the named one).
     case sameOutput(as: String)
 
+    /// A one-line reason, printed after the video's path.
     public var description: String {
         switch self {
         case .tooShort(let milliseconds): "video lasts \(milliseconds) ms: too short for a thumbnail track"
@@ -13,7 +16,9 @@ public enum SpriteError: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// How far apart thumbnails are: a fixed interval, or a count spread over the whole video.
 public enum SpriteSpacing: Sendable, Hashable {
+    /// A cue every this many milliseconds (at least 1).
     case interval(milliseconds: Int64)
+    /// About this many cues spread over the whole video.
     case count(Int)
 }
 
@@ -25,10 +30,14 @@ public enum SpriteSpacing: Sendable, Hashable {
 /// same cues. `.count(N)` takes the interval `⌈duration / N⌉`, which gives N cues or, for
 /// durations of a few milliseconds per cue, slightly fewer.
 public struct SpriteTiming: Sendable, Hashable {
+    /// Length of every cue but possibly the last, in milliseconds.
     public let intervalMilliseconds: Int64
+    /// The video's duration, floored to whole milliseconds: the end of the last cue.
     public let durationMilliseconds: Int64
+    /// Number of cues (and thumbnails).
     public let count: Int
 
+    /// The cues for a video of `durationSeconds` with `spacing`; throws `SpriteError.tooShort` below one millisecond.
     public init(durationSeconds: Rational, spacing: SpriteSpacing) throws(SpriteError) {
         let duration = (durationSeconds * Rational(1000)).floor
         guard duration > 0 else { throw .tooShort(milliseconds: duration) }
@@ -42,7 +51,9 @@ public struct SpriteTiming: Sendable, Hashable {
         count = Int((duration + interval - 1) / interval)
     }
 
+    /// Start of cue `index` in milliseconds from the video's start.
     public func start(ofCue index: Int) -> Int64 { Int64(index) * intervalMilliseconds }
+    /// End of cue `index` in milliseconds (exclusive), capped at the duration.
     public func end(ofCue index: Int) -> Int64 { min(Int64(index + 1) * intervalMilliseconds, durationMilliseconds) }
 
     /// The default accuracy: any frame within half an interval of the cue's start, which

@@ -2,10 +2,14 @@ import Foundation
 
 /// A failed system call: which call, on which path, and `errno`.
 public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The system call that failed, e.g. "open".
     public let call: String
+    /// The path the call was made on.
     public let path: String
+    /// The `errno` value the call left.
     public let code: Int32
 
+    /// An error for `call` on `path` that failed with `errno` `code`.
     public init(call: String, path: String, code: Int32) {
         self.call = call
         self.path = path
@@ -14,6 +18,7 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// `strerror`'s text, for example "Permission denied".
     public var reason: String { String(cString: strerror(code)) }
+    /// "PATH: CALL failed: REASON", the one line the tool prints on standard error.
     public var description: String { "\(path): \(call) failed: \(reason)" }
 }
 
