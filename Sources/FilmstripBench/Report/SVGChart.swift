@@ -141,7 +141,7 @@ struct DotChart {
             if index % 2 == 1 {
                 svg += "<rect x=\"0\" y=\"\(f(y - Self.rowHeight / 2))\" width=\"\(Int(Self.width))\" height=\"\(f(Self.rowHeight))\" fill=\"#000\" fill-opacity=\"0.035\"/>"
             }
-            svg += "<text x=\"\(f(plotStart - 8))\" y=\"\(f(y + 4))\" text-anchor=\"end\"><title>\(HTMLText.escape(row.label))</title>\(HTMLText.escape(HTMLText.shortened(row.label, to: 58)))</text>"
+            svg += "<text x=\"\(f(plotStart - 8))\" y=\"\(f(y + 4))\" text-anchor=\"end\"><title>\(HTMLText.escape(row.label))</title>\(HTMLText.escape(HTMLText.shortened(row.label, to: 54)))</text>"
             svg += "<line x1=\"\(f(axis.position(row.point.low)))\" y1=\"\(f(y))\" x2=\"\(f(axis.position(row.point.high)))\" y2=\"\(f(y))\" stroke=\"\(colour)\" stroke-width=\"2\"\(SeriesStyle.dash(row.series))/>"
             svg += "<circle cx=\"\(f(axis.position(row.point.median)))\" cy=\"\(f(y))\" r=\"4\" fill=\"\(colour)\"/>"
             svg += "<text x=\"\(f(plotEnd + 8))\" y=\"\(f(y + 4))\" class=\"note\">\(HTMLText.escape(row.note))</text>\n"
