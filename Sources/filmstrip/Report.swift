@@ -1,4 +1,5 @@
 import ArgumentParser
+import Filmstrip
 import FilmstripBench
 import Foundation
 
@@ -44,10 +45,9 @@ extension FilmstripCommand {
                 print(report.html, terminator: "")
                 return
             }
-            if results.contains(where: { URL(fileURLWithPath: $0).standardizedFileURL == URL(fileURLWithPath: output).standardizedFileURL }) {
-                throw failWithMessage("\(output): the report would overwrite an input")
-            }
             do {
+                // The same rule as strip's: never an input, through links and `..` too.
+                for input in results { try StripWriter.checkDistinct(input: input, outputs: [("--output", output)]) }
                 try report.write(to: output)
             } catch {
                 throw failWithMessage("\(output): \(oneLineMessage(error))")

@@ -191,7 +191,14 @@ struct ReportTests {
         #expect(result.standardError.split(separator: "\n").count == 1)
         #expect(!FileManager.default.fileExists(atPath: output), "nothing written")
         let overwrite = try CLIProcess.run(["report", first, "-o", first])
-        #expect(overwrite.status != 0 && overwrite.standardError.contains("overwrite"))
+        #expect(overwrite.status != 0 && overwrite.standardError.contains("refusing to overwrite"), "\(overwrite.standardError)")
+        let link = URL(fileURLWithPath: first).deletingLastPathComponent().appendingPathComponent("link.html").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: first)
+        let throughLink = try CLIProcess.run(["report", first, "-o", link])
+        #expect(throughLink.status != 0 && throughLink.standardError.contains("refusing to overwrite"))
+        #expect(try ResultsFileReader.read(RawResultRow.self, from: first).count == rows.count, "the input is intact")
+        let standardOutput = try CLIProcess.run(["report", first, "-o", "-"])
+        #expect(standardOutput.status == 0 && standardOutput.standardOutput.hasPrefix("<!DOCTYPE html>"))
     }
 
     /// Opt-in (see `HeadlessBrowser`): the page as Chromium renders it. The DOM after layout
