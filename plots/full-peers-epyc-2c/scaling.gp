@@ -1,4 +1,4 @@
-# Speed-up against workers over one worker, machine epyc-2c (2 cores)
+# Speed-up against workers over one worker, machine epyc-2c (2 cores): h264-1080p-244s ×500 exact
 # Made by `filmstrip plot` from: results/full-peers-epyc-2c-raw.csv
 # Re-plot from this folder: gnuplot scaling.gp   (SVG)
 #                           gnuplot -e "fmt='png'" scaling.gp   (PNG)
@@ -59,10 +59,10 @@ set yrange [0:*]
 set samples 400
 set grid xtics ytics
 set key below left Left reverse
-set title 'Speed-up against workers over one worker, machine epyc-2c (2 cores)'
+set title 'Speed-up against workers over one worker, machine epyc-2c (2 cores): h264-1080p-244s ×500 exact'
 set xlabel "workers (log scale)"
 set ylabel "speed-up: one-worker median / median (95 % CI)"
-plot 'scaling.dat' index 0 using 1:2:3:4 with yerrorlines lw 2 pt 7 lc 1 title 'taskgroup+fused [skip-loop-filter=0;skip-nonref=0;threads=1] h264-1080p-244s ×500 exact', \
+plot 'scaling.dat' index 0 using 1:2:3:4 with yerrorlines lw 2 pt 7 lc 1 title 'taskgroup+fused', \
      '' index 0 using 1:5 with linespoints dt 2 lw 1 pt 6 lc 1 title 'bound: CPU time over the cores', \
      ideal(x) with lines lc rgb "#888888" lw 1 title 'ideal: min(workers, 2 cores)'
 
