@@ -17,12 +17,19 @@ extension FilmstripCommand {
             Slot i of N shows the frame displayed at the centre of the i-th of N equal parts of the range.
             """)
 
-        @Argument(help: "The video.", completion: .file())
-        var video: String
+        @Argument(help: "The video, or several: one strip each (next to each video, or in --out-dir).", completion: .file())
+        var videos: [String]
 
-        @Option(name: [.short, .customLong("output")], help: "The strip to write (.png, .jpg or .rgba); - writes a PNG to standard output.",
+        @Option(name: [.short, .customLong("output")], help: "The strip to write (.png, .jpg or .rgba); - writes a PNG to standard output. One video only.",
                 completion: .file(extensions: StripFormat.allCases.flatMap(\.extensions)))
-        var output: String
+        var output: String?
+
+        @Option(help: "Folder for the strips, named VIDEO.strip.FORMAT (default with several videos: next to each video).", completion: .directory)
+        var outDir: String?
+
+        @Option(help: "Image format (file extension) of the strips named after their videos: png, jpg or rgba.",
+                completion: .list(["png", "jpg", "rgba"]))
+        var format = "png"
 
         @Option(help: "Number of thumbnails.")
         var count = 10
@@ -98,6 +105,17 @@ extension FilmstripCommand {
         /// `-o -`: the strip goes to standard output as a PNG, and the summary line is not printed.
         var writesToStandardOutput: Bool { output == "-" }
 
+        /// Each video with the strip it makes: `-o`, or `VIDEO.strip.FORMAT` next to the video or in `--out-dir`.
+        var jobs: [(video: String, output: String)] {
+            if let output { return videos.map { ($0, output) } }
+            return videos.map { video in
+                let url = URL(fileURLWithPath: video)
+                let name = url.deletingPathExtension().lastPathComponent + ".strip." + format
+                let folder = outDir.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? url.deletingLastPathComponent()
+                return (video, folder.appendingPathComponent(name).path)
+            }
+        }
+
         func validate() throws {
             if height != nil && width != nil { throw ValidationError("Give --height or --width, not both.") }
             try checkRanges()
@@ -105,20 +123,75 @@ extension FilmstripCommand {
             if StripDestination.named(composer) == nil { throw ValidationError("unknown --composer '\(composer)'.") }
             if ScalingFilter(rawValue: filter) == nil { throw ValidationError("unknown --filter '\(filter)'.") }
             if Self.color(background) == nil { throw ValidationError("--background '\(background)' is not RRGGBB or RRGGBBAA.") }
-            if !writesToStandardOutput && StripFormat(path: output) == nil { throw ValidationError("--output must end in .png, .jpg, .jpeg or .rgba, or be - for standard output.") }
+            if output != nil && outDir != nil { throw ValidationError("Give -o or --out-dir, not both.") }
+            if videos.count > 1 && output != nil { throw ValidationError("-o names one strip; with several videos give --out-dir, or neither to write each strip next to its video.") }
+            if videos.count == 1 && output == nil && outDir == nil { throw ValidationError("Give -o FILE (or --out-dir DIR) for the strip.") }
+            if videos.count > 1 && (manifest != nil || stats) { throw ValidationError("--manifest and --stats take one video.") }
+            if StripFormat(path: "strip.\(format)") == nil { throw ValidationError("unknown --format '\(format)'; png, jpg or rgba.") }
+            if let output, !writesToStandardOutput && StripFormat(path: output) == nil { throw ValidationError("--output must end in .png, .jpg, .jpeg or .rgba, or be - for standard output.") }
             if quiet && verbose { throw ValidationError("Give --quiet or --verbose, not both.") }
             if writesToStandardOutput && stats { throw ValidationError("--stats prints on standard output; give -o a file.") }
             if writesToStandardOutput && manifest == "-" { throw ValidationError("--manifest cannot also go to standard output.") }
         }
 
+        /// One video's failure, already worded as the line for stderr.
+        struct Failure: Error {
+            var message: String
+        }
+
         func run() async throws {
             let startupCPUSeconds = ResourceUsage.processCPUSeconds
             limits.input.apply()
-            let signalSources = SignalCleanup.install(doing: "making \(output) from \(video)")
+            let jobs = jobs
+            let signalSources = SignalCleanup.install(doing: jobs.count == 1 ? "making \(jobs[0].output) from \(jobs[0].video)" : "making \(jobs.count) strips")
             defer { signalSources.forEach { $0.cancel() } }
             // Checked here rather than in validate(), which another change reworks.
             if let interval, !(interval > 0) { throw failWithMessage("--interval must be positive, got \(interval).") }
             if !(1...100).contains(quality) { throw failWithMessage("--quality must be 1 to 100, got \(quality).") }
+            if let outDir {
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: outDir, isDirectory: &isDirectory), isDirectory.boolValue else {
+                    throw failWithMessage("\(outDir): --out-dir is not an existing folder")
+                }
+            }
+            // Before any work: no strip may be another video, nor two videos' strips one file
+            // (a.mp4 and b/a.mkv into one --out-dir).
+            do {
+                let option = { (video: String) in output == nil ? "the strip of \(video)" : "--output" }
+                for job in jobs where !writesToStandardOutput {
+                    for video in videos { try StripWriter.checkDistinct(input: video, outputs: [(option(job.video), job.output)]) }
+                }
+                // Compared with one another (the input given here is one no strip can be).
+                if !writesToStandardOutput { try StripWriter.checkDistinct(input: "/dev/null", outputs: jobs.map { (option($0.video), $0.output) }) }
+            } catch {
+                throw failWithMessage(error)
+            }
+            if jobs.count == 1 {
+                do {
+                    try await makeStrip(of: jobs[0].video, to: jobs[0].output, startupCPUSeconds: startupCPUSeconds)
+                } catch {
+                    throw failWithMessage(error.message)
+                }
+                return
+            }
+            // Several videos: a bad one is reported (naming it) and skipped; the rest are made.
+            // The exit status is non-zero if any failed; a failed strip leaves no file.
+            var failed: [String] = []
+            for job in jobs {
+                do {
+                    try await makeStrip(of: job.video, to: job.output, startupCPUSeconds: startupCPUSeconds)
+                } catch {
+                    FileHandle.standardError.write(Data("filmstrip: \(error.message)\n".utf8))
+                    failed.append(job.video)
+                }
+            }
+            if !failed.isEmpty {
+                throw failWithMessage("\(failed.count) of \(jobs.count) videos failed: \(failed.joined(separator: ", "))")
+            }
+        }
+
+        /// Makes the strip of `video` into `output`; every error is worded with the file it concerns.
+        func makeStrip(of video: String, to output: String, startupCPUSeconds: Double) async throws(Failure) {
             do {
                 let files = (writesToStandardOutput ? [] : [("--output", output)]) + (manifest.map { [("--manifest", $0)] } ?? [])
                 try StripWriter.checkDistinct(input: video, outputs: files)
@@ -167,13 +240,15 @@ extension FilmstripCommand {
                 if quiet || writesToStandardOutput { return }
                 print("\(output): \(result.pixels.width)x\(result.pixels.height), \(plan.count) thumbnails via \(pipeline.name)\(note)")
             } catch let error as PlanError {
-                throw failWithMessage("\(video): \(error)")
+                throw Failure(message: "\(video): \(error)")
             } catch let error as LayoutError {
-                throw failWithMessage("\(output): \(error)")
+                throw Failure(message: "\(output): \(error)")
             } catch let error as RequestTooLarge {
-                throw failWithMessage("\(video): \(error)")
+                throw Failure(message: "\(video): \(error)")
             } catch {
-                throw failWithMessage(error)
+                let message = oneLineMessage(error)
+                // Errors that do not name a file get the video's name: with several inputs a bare reason is no help.
+                throw Failure(message: message.contains(video) || message.contains(output) ? message : "\(video): \(message)")
             }
         }
 

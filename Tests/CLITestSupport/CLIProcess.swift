@@ -20,8 +20,24 @@ public enum CLIProcess {
 
     /// Starts the CLI with `arguments`; output goes to the returned pipes.
     public static func start(_ arguments: [String]) throws -> (process: Process, output: Pipe, error: Pipe) {
+        try start(executable, arguments)
+    }
+
+    /// Runs another program (a reference tool such as python3's HTML parser) the same way.
+    public static func run(program: URL, _ arguments: [String]) throws -> Result {
+        try wait(start(program, arguments))
+    }
+
+    /// The first executable called `name` on `PATH`, or nil.
+    public static func program(named name: String) -> URL? {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+            .map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    private static func start(_ program: URL, _ arguments: [String]) throws -> (process: Process, output: Pipe, error: Pipe) {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program
         process.arguments = arguments
         let output = Pipe(), error = Pipe()
         process.standardOutput = output
@@ -33,7 +49,11 @@ public enum CLIProcess {
     /// Runs the CLI with `arguments` and waits for it, draining both pipes at once (a child
     /// that fills one pipe while the other is being read would otherwise never finish).
     public static func run(_ arguments: [String]) throws -> Result {
-        let (process, output, error) = try start(arguments)
+        try wait(start(arguments))
+    }
+
+    private static func wait(_ started: (process: Process, output: Pipe, error: Pipe)) -> Result {
+        let (process, output, error) = started
         let errorData = ReadToEnd(error)
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -30,10 +30,11 @@ struct PlotTests {
         let folder = outputFolder()
         let report = try Plotter(outputDirectory: folder).plot(files: paths)
 
-        // The sample rows have no worker sweep: the scaling chart has its own tests (ScalingChartTests).
-        #expect(report.skipped.map(\.kind) == [.scaling, .scaling], "\(report.skipped)")
-        #expect(report.drawn.count == 3 * 2 + 1)
-        #expect(Set(report.drawn.map(\.kind)) == Set(ChartKind.allCases).subtracting([.scaling]))
+        // The sample rows have no worker sweep, peers or second build: those charts have their
+        // own tests (ScalingChartTests, PlotChartsTests).
+        #expect(report.skipped.map(\.kind) == [.scaling, .scaling, .peers, .peers, .gate], "\(report.skipped)")
+        #expect(report.drawn.count == 3 * 2 + 1 + 2)
+        #expect(Set(report.drawn.map(\.kind)) == Set(ChartKind.allCases).subtracting([.scaling, .peers, .gate]))
         for drawn in report.drawn {
             #expect(drawn.files.map { URL(fileURLWithPath: $0).pathExtension } == ["dat", "gp", "svg", "png"])
             expectValidImages(drawn)
@@ -50,10 +51,10 @@ struct PlotTests {
         let folder = outputFolder()
         let report = try Plotter(outputDirectory: folder).plot(files: paths)
 
-        #expect(report.drawn.map(\.kind) == [.timePerPipeline, .timeVersusFrameCount, .compositionThroughput])
+        #expect(report.drawn.map(\.kind) == [.timePerPipeline, .timeVersusFrameCount, .compositionThroughput, .memory])
         report.drawn.forEach(expectValidImages)
-        #expect(report.skipped.map(\.kind) == [.scaling, .machineComparison])
-        #expect(report.skipped.last?.reason.contains("one machine") == true)
+        #expect(report.skipped.map(\.kind) == [.scaling, .machineComparison, .peers, .gate])
+        #expect(report.skipped.first { $0.kind == .machineComparison }?.reason.contains("one machine") == true)
         #expect(report.lines.contains { $0.hasPrefix("skipped machine-comparison: ") })
         #expect(FileManager.default.fileExists(atPath: "\(folder)/time-per-pipeline.svg"))
         #expect(!FileManager.default.fileExists(atPath: "\(folder)/machine-comparison.svg"))
@@ -66,7 +67,7 @@ struct PlotTests {
         let skipped = outcomes.compactMap { outcome -> ChartKind? in
             if case let .skipped(kind, _) = outcome { kind } else { nil }
         }
-        #expect(skipped == [.timeVersusFrameCount, .compositionThroughput, .scaling, .machineComparison])
+        #expect(skipped == [.timeVersusFrameCount, .compositionThroughput, .scaling, .machineComparison, .peers, .memory, .gate])
     }
 
     @Test("without total rows the time chart uses phase extract")
@@ -82,7 +83,7 @@ struct PlotTests {
 
     @Test("machine comparison divides by each machine's calibration median")
     func machineComparisonNormalisedToCalibration() throws {
-        let outcome = Plotter(outputDirectory: outputFolder()).charts(for: SampleResults.rows()).last
+        let outcome = Plotter(outputDirectory: outputFolder()).charts(for: SampleResults.rows()).first { if case let .chart(chart) = $0 { chart.kind == .machineComparison } else { false } }
         guard case let .chart(chart) = outcome else {
             Issue.record("machine comparison was skipped")
             return
@@ -98,7 +99,7 @@ struct PlotTests {
     @Test("machine comparison without calibration shows absolute times")
     func machineComparisonAbsoluteWithoutCalibration() throws {
         let rows = SampleResults.rows(phases: [.total])
-        guard case let .chart(chart) = Plotter(outputDirectory: outputFolder()).charts(for: rows).last else {
+        guard case let .chart(chart) = Plotter(outputDirectory: outputFolder()).charts(for: rows).first(where: { if case let .chart(chart) = $0 { chart.kind == .machineComparison } else { false } }) else {
             Issue.record("machine comparison was skipped")
             return
         }

@@ -163,28 +163,14 @@ struct SpriteTests {
         }
     }
 
-    /// Opt-in only: on this project's virtual machines headless Chromium's zygote processes
-    /// have been seen stuck at real-time priority in the kernel after the page was dumped,
-    /// holding both cores; a browser is too heavy a guest for every test run.
-    static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
-
     @Test("the HTML page in headless Chromium: the preview shows the cue's tile for the time in the address",
-          .enabled(if: chromium != nil && ProcessInfo.processInfo.environment["FILMSTRIP_BROWSER_TESTS"] == "1",
-                   "apt-get install chromium and set FILMSTRIP_BROWSER_TESTS=1 to run it"))
+          .enabled(if: HeadlessBrowser.enabled, "\(HeadlessBrowser.disabledReason)"))
     func htmlInChromium() throws {
         let video = try TestSupport.video("h264-360p-20s")
         let (folder, name) = try Self.run(video, ["--interval", "1", "--tile", "5x4", "--width", "160", "--html", "--accuracy", "exact"])
         defer { try? FileManager.default.removeItem(at: folder) }
         let page = "file://\(folder.appendingPathComponent("\(name).html").path)#t=12.3"
-        let browser = Process()
-        browser.executableURL = URL(fileURLWithPath: Self.chromium!)
-        browser.arguments = ["--headless=new", "--no-sandbox", "--disable-gpu", "--dump-dom", page]
-        let output = Pipe()
-        browser.standardOutput = output
-        browser.standardError = FileHandle.nullDevice
-        try browser.run()
-        let dom = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        browser.waitUntilExit()
+        let dom = try HeadlessBrowser.run(["--dump-dom", page]).standardOutput
         // Cue 12 (12 s to 13 s) is tile 12 of the 5x4 sheet: column 2, row 2.
         #expect(dom.contains("0:12.300 (cue 0:12.000 to 0:13.000)"), "the script ran")
         #expect(dom.contains("background-position: -320px -180px"), "the preview shows tile 12")

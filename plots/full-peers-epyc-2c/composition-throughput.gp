@@ -14,6 +14,43 @@ if (fmt eq "svg") {
 } }
 set output out
 set encoding utf8
+set linetype 1 lc rgb "#1f77b4" lw 1.5 dt solid
+set linetype 2 lc rgb "#e6550d" lw 1.5 dt solid
+set linetype 3 lc rgb "#2ca02c" lw 1.5 dt solid
+set linetype 4 lc rgb "#d62728" lw 1.5 dt solid
+set linetype 5 lc rgb "#9467bd" lw 1.5 dt solid
+set linetype 6 lc rgb "#8c564b" lw 1.5 dt solid
+set linetype 7 lc rgb "#e377c2" lw 1.5 dt solid
+set linetype 8 lc rgb "#525252" lw 1.5 dt solid
+set linetype 9 lc rgb "#bcbd22" lw 1.5 dt solid
+set linetype 10 lc rgb "#17becf" lw 1.5 dt solid
+set linetype 11 lc rgb "#fd8d3c" lw 1.5 dt solid
+set linetype 12 lc rgb "#08306b" lw 1.5 dt solid
+set linetype 13 lc rgb "#1f77b4" lw 1.5 dt (8,4)
+set linetype 14 lc rgb "#e6550d" lw 1.5 dt (8,4)
+set linetype 15 lc rgb "#2ca02c" lw 1.5 dt (8,4)
+set linetype 16 lc rgb "#d62728" lw 1.5 dt (8,4)
+set linetype 17 lc rgb "#9467bd" lw 1.5 dt (8,4)
+set linetype 18 lc rgb "#8c564b" lw 1.5 dt (8,4)
+set linetype 19 lc rgb "#e377c2" lw 1.5 dt (8,4)
+set linetype 20 lc rgb "#525252" lw 1.5 dt (8,4)
+set linetype 21 lc rgb "#bcbd22" lw 1.5 dt (8,4)
+set linetype 22 lc rgb "#17becf" lw 1.5 dt (8,4)
+set linetype 23 lc rgb "#fd8d3c" lw 1.5 dt (8,4)
+set linetype 24 lc rgb "#08306b" lw 1.5 dt (8,4)
+set linetype 25 lc rgb "#1f77b4" lw 1.5 dt (2,3)
+set linetype 26 lc rgb "#e6550d" lw 1.5 dt (2,3)
+set linetype 27 lc rgb "#2ca02c" lw 1.5 dt (2,3)
+set linetype 28 lc rgb "#d62728" lw 1.5 dt (2,3)
+set linetype 29 lc rgb "#9467bd" lw 1.5 dt (2,3)
+set linetype 30 lc rgb "#8c564b" lw 1.5 dt (2,3)
+set linetype 31 lc rgb "#e377c2" lw 1.5 dt (2,3)
+set linetype 32 lc rgb "#525252" lw 1.5 dt (2,3)
+set linetype 33 lc rgb "#bcbd22" lw 1.5 dt (2,3)
+set linetype 34 lc rgb "#17becf" lw 1.5 dt (2,3)
+set linetype 35 lc rgb "#fd8d3c" lw 1.5 dt (2,3)
+set linetype 36 lc rgb "#08306b" lw 1.5 dt (2,3)
+set linetype cycle 36
 
 set style data histogram
 set style histogram errorbars gap 2 lw 1
@@ -23,11 +60,11 @@ set grid ytics
 set yrange [0:*]
 set xtics rotate by -35 left nomirror
 set key outside right top
-set xrange [-0.5:15 - 0.5]
-set title "Composition throughput: 500 thumbnails of 114x64 px, machine epyc-2c"
+set xrange [-0.5:6 - 0.5]
+set title 'Composition throughput: 500 thumbnails of 114x64 px, machine epyc-2c'
 set xlabel "composer"
 set ylabel "throughput, median and 95 % CI (GB/s of strip bytes)"
-plot "composition-throughput.dat" using 2:3:4:xtic(1) lc rgb "#4477aa" title "composer (median, 95 % CI)", \
-     19.1013 with lines dt 2 lw 2 lc rgb "black" title "memcpy floor: 19.10 GB/s"
+plot 'composition-throughput.dat' using 2:3:4:xtic(1) lc rgb "#4477aa" title "composer (median, 95 % CI)", \
+     19.1013 with lines dt 2 lw 2 lc rgb "black" title 'memcpy floor: 19.10 GB/s'
 
 unset output

@@ -10,6 +10,12 @@ public enum ChartKind: String, Sendable, Hashable, CaseIterable {
     case scaling = "scaling"
     /// The same configurations on each machine, side by side.
     case machineComparison = "machine-comparison"
+    /// filmstrip against the ffmpeg CLI and ffmpegthumbnailer, per mode and thumbnail count.
+    case peers = "peers"
+    /// Peak resident memory against the number of thumbnails, one line per pipeline.
+    case memory = "memory-vs-frame-count"
+    /// The regression gate's candidate / baseline ratios with intervals and the threshold band.
+    case gate = "gate"
 }
 
 /// A chart ready for gnuplot: its data file and the part of its script after the terminal set-up.

@@ -67,6 +67,6 @@ enum MachineComparisonChart {
             plot \(plots.joined(separator: ", \\\n     "))
             """
         return .chart(Chart(kind: .machineComparison, stem: stem, title: title, data: data, body: body,
-                            width: max(1100, 50 * keys.count * machines.count + 300), height: 700))
+                            width: min(CategoryPoints.maximumWidth, max(1100, 50 * keys.count * machines.count + 300)), height: 700))
     }
 }

@@ -47,20 +47,22 @@ struct PlotSamples: Sendable {
 /// Names configurations in a chart by pipeline (or composer), adding only the parts of
 /// the key that vary among the chart's configurations, so labels stay short.
 struct ConfigurationLabeler: Sendable {
-    private let optionsVary: Bool
+    /// Options that take two or more values among the keys; the others would repeat on every label.
+    private let varyingOptions: Set<String>
     private let accuracyVaries: Bool
     private let sizeVaries: Bool
 
     init(_ keys: some Collection<ConfigurationKey>) {
-        optionsVary = Set(keys.map(\.options)).count > 1
+        varyingOptions = Set(keys.flatMap(\.options.keys)).filter { option in Set(keys.compactMap { $0.options[option] }).count > 1 }
         accuracyVaries = Set(keys.map(\.accuracy)).count > 1
         sizeVaries = Set(keys.map { "\($0.thumbWidth)x\($0.thumbHeight)" }).count > 1
     }
 
-    /// `name` plus the varying parts, e.g. `taskgroup+simd [threads=4] 160x90`.
+    /// `name` plus the varying parts, e.g. `taskgroup+simd [threads=4] 160x90`: only the options that vary.
     func label(_ name: String, for key: ConfigurationKey) -> String {
         var parts = [name]
-        if optionsVary, !key.options.isEmpty { parts.append("[\(KeyValueList.encode(key.options))]") }
+        let options = key.options.filter { varyingOptions.contains($0.key) }
+        if !options.isEmpty { parts.append("[\(KeyValueList.encode(options))]") }
         if accuracyVaries { parts.append(key.accuracy) }
         if sizeVaries { parts.append("\(key.thumbWidth)x\(key.thumbHeight)") }
         return parts.joined(separator: " ")

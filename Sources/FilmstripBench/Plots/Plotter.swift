@@ -77,6 +77,13 @@ public struct Plotter: Sendable {
             outcomes.append(ScalingChart.make(rows.filter { $0.run.machine.name == machine }, machine: machine, stem: stem))
         }
         outcomes.append(MachineComparisonChart.make(samples, stem: ChartKind.machineComparison.rawValue))
+        for machine in machines {
+            let suffix = machines.count == 1 ? "" : "-\(PlotText.fileStem(machine))"
+            outcomes += PeersChart.make(samples.filter { $0.machine == machine }, machine: machine, stem: ChartKind.peers.rawValue + suffix)
+            outcomes.append(MemoryChart.make(rows.filter { $0.run.machine.name == machine && $0.build != .baseline }, machine: machine,
+                                             stem: ChartKind.memory.rawValue + suffix))
+        }
+        outcomes.append(GateChart.make(rows, stem: ChartKind.gate.rawValue))
         return outcomes
     }
 
@@ -166,6 +173,7 @@ public struct Plotter: Sendable {
             } }
             set output out
             set encoding utf8
+            \(Self.lineTypes)
 
             \(chart.body)
 
@@ -173,6 +181,21 @@ public struct Plotter: Sendable {
 
             """
     }
+
+    /// Twelve colours that differ in lightness as well as hue (gnuplot's default cycles eight),
+    /// then the same colours dashed, then dotted: 36 series stay told apart.
+    static let lineTypes: String = {
+        let colours = ["#1f77b4", "#e6550d", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+                       "#e377c2", "#525252", "#bcbd22", "#17becf", "#fd8d3c", "#08306b"]
+        var commands: [String] = []
+        for (round, dash) in ["solid", "(8,4)", "(2,3)"].enumerated() {
+            for (index, colour) in colours.enumerated() {
+                commands.append("set linetype \(round * colours.count + index + 1) lc rgb \"\(colour)\" lw 1.5 dt \(dash)")
+            }
+        }
+        commands.append("set linetype cycle \(3 * colours.count)")
+        return commands.joined(separator: "\n")
+    }()
 
     /// Writes `text` to a temporary file beside `url` and renames it over `url`.
     private func write(_ text: String, to url: URL) throws(PlotError) {

@@ -56,6 +56,25 @@ enum ScalingChart {
         return result.filter { $0.value.count >= 2 }
     }
 
+    /// Legend entries naming only what varies among the lines (the pipeline always), so a
+    /// single line's legend is short and several lines' differences stand out.
+    static func legendLabels(_ series: [Series]) -> [Series: String] {
+        let varyingOptions = Set(series.flatMap(\.options.keys)).filter { option in Set(series.compactMap { $0.options[option] }).count > 1 }
+        func varies(_ part: (Series) -> String) -> Bool { Set(series.map(part)).count > 1 }
+        let video = varies(\.video), count = varies { "\($0.frameCount)" }, accuracy = varies(\.accuracy)
+        var labels: [Series: String] = [:]
+        for line in series {
+            var parts = [line.pipeline]
+            let options = line.options.filter { varyingOptions.contains($0.key) }
+            if !options.isEmpty { parts.append("[\(KeyValueList.encode(options))]") }
+            if video { parts.append(line.video) }
+            if count { parts.append("×\(line.frameCount)") }
+            if accuracy { parts.append(line.accuracy) }
+            labels[line] = parts.joined(separator: " ")
+        }
+        return labels
+    }
+
     static func make(_ rows: [RawResultRow], machine: String, stem: String) -> ChartOutcome {
         let lines = points(rows)
         guard !lines.isEmpty, let cores = rows.first?.run.machine.logicalCores else {
@@ -70,15 +89,17 @@ enum ScalingChart {
             }
             blocks.append(block)
         }
+        let legend = Self.legendLabels(series)
         let largest = lines.values.flatMap { $0.map(\.workers) }.max()!
         var plots: [String] = []
         for (index, line) in series.enumerated() {
             let file = index == 0 ? PlotText.scriptString("\(stem).dat") : "''"
-            plots.append("\(file) index \(index) using 1:2:3:4 with yerrorlines lw 2 pt 7 lc \(index + 1) title \(PlotText.scriptString(line.label))")
+            plots.append("\(file) index \(index) using 1:2:3:4 with yerrorlines lw 2 pt 7 lc \(index + 1) title \(PlotText.scriptString(legend[line]!))")
             plots.append("'' index \(index) using 1:5 with linespoints dt 2 lw 1 pt 6 lc \(index + 1) title \(PlotText.scriptString("bound: CPU time over the cores"))")
         }
         plots.append("ideal(x) with lines lc rgb \"#888888\" lw 1 title \(PlotText.scriptString("ideal: min(workers, \(cores) cores)"))")
-        let title = "Speed-up against workers over one worker, machine \(machine) (\(cores) cores)"
+        let common = series.count == 1 ? ": \(series[0].video) ×\(series[0].frameCount) \(series[0].accuracy)" : ""
+        let title = "Speed-up against workers over one worker, machine \(machine) (\(cores) cores)\(common)"
         let body = """
             ideal(x) = x < \(cores) ? x : \(cores)
             set logscale x 2

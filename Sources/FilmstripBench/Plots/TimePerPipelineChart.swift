@@ -1,6 +1,10 @@
-/// Chart 1: wall time per pipeline, one bar per reference video, whiskers at the 95 % CI
-/// of the median. Uses phase `total` (extract + compose) when present, else `extract`,
-/// and the most common frame count, so every bar times the same amount of work.
+import Foundation
+
+/// Chart 1: wall time per pipeline relative to the fastest pipeline on each video, one point
+/// series per reference video, whiskers at the 95 % CI of the median, log scale. Relative
+/// times put a 50 ms video and a 6 s video on one axis. Uses phase `total` (extract +
+/// compose) when present, else `extract`, and the most common frame count, so every point
+/// times the same amount of work.
 enum TimePerPipelineChart {
     static func make(_ samples: PlotSamples, machine: String, stem: String) -> ChartOutcome {
         let phases = Set(samples.samples.map(\.key.phase))
@@ -17,31 +21,25 @@ enum TimePerPipelineChart {
         for (key, seconds) in byKey {
             cells[labeler.label(key.pipeline, for: key), default: [:]][key.videoID, default: []] += seconds
         }
-        let labels = cells.keys.sorted()
         let points = cells.mapValues { $0.compactMapValues { PlotPoint(samples: $0) } }
-        let unit = TimeUnit(forLargest: points.values.flatMap(\.values).map(\.high).max() ?? 0)
-
-        var data = "# pipeline, then per video (\(videos.joined(separator: ", "))): median, CI low, CI high in \(unit.rawValue)\n"
-        for label in labels {
-            let columns = videos.map { points[label]?[$0]?.scaled(by: unit.factor).columns ?? PlotPoint.missingColumns }
-            data += ([PlotText.dataString(label)] + columns).joined(separator: " ") + "\n"
+        // Each video's fastest median is its 1.
+        var fastest: [String: Double] = [:]
+        for perVideo in points.values {
+            for (video, point) in perVideo { fastest[video] = min(fastest[video] ?? .infinity, point.median) }
         }
-
-        let plots = videos.enumerated().map { index, video in
-            let first = 2 + 3 * index
-            let tics = index == 0 ? ":xtic(1)" : ""
-            return "\(index == 0 ? PlotText.scriptString("\(stem).dat") : "''") using \(first):\(first + 1):\(first + 2)\(tics) title \(PlotText.scriptString(video))"
+        // Pipelines ordered by their geometric-mean ratio, fastest first.
+        func meanLogRatio(_ label: String) -> Double {
+            let ratios = points[label]!.map { log($0.value.median / fastest[$0.key]!) }
+            return ratios.reduce(0, +) / Double(max(1, ratios.count))
         }
-        let title = "Wall-clock time per pipeline: phase \(phase.rawValue), N = \(frameCount) thumbnails, machine \(machine)"
-        let body = """
-            \(BarStyle.commands)
-            set title \(PlotText.scriptString(title))
-            set xlabel "pipeline (extractor+composer)"
-            set ylabel "wall-clock time, median and 95 % CI (\(unit.rawValue))"
-            set key title "video"
-            plot \(plots.joined(separator: ", \\\n     "))
-            """
-        return .chart(Chart(kind: .timePerPipeline, stem: stem, title: title, data: data, body: body,
-                            width: max(1100, 60 * labels.count * max(1, videos.count) + 300)))
+        let labels = points.keys.sorted { (meanLogRatio($0), $0) < (meanLogRatio($1), $1) }
+        let chart = CategoryPoints(
+            categories: labels, series: videos,
+            values: labels.map { label in videos.map { video in points[label]?[video].map { $0.scaled(by: 1 / fastest[video]!) } } },
+            title: "Time per pipeline relative to the fastest on each video: phase \(phase.rawValue), N = \(frameCount), machine \(machine)",
+            xLabel: "pipeline (extractor+composer), fastest on average first",
+            yLabel: "wall time / fastest median on the video (log scale; 95 % CI)", keyTitle: "video")
+        return .chart(Chart(kind: .timePerPipeline, stem: stem, title: chart.title, data: chart.data, body: chart.body(stem: stem),
+                            width: chart.width, height: chart.height))
     }
 }

@@ -13,7 +13,10 @@ enum TimeVersusFrameCountChart {
         guard let (video, frameCounts) = frameCountsByVideo.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), frameCounts >= 2 else {
             return .skipped(.timeVersusFrameCount, reason: "every video was run at a single frame count (machine \(machine), phase \(phase.rawValue))")
         }
-        let byKey = inPhase.filter { $0.key.videoID == video }.secondsByKey
+        // Configurations run at a single count make no line; leaving them out keeps the legend to the lines.
+        let onVideo = inPhase.filter { $0.key.videoID == video }.secondsByKey
+        let countsPerLine = Dictionary(grouping: onVideo.keys, by: Self.lineKey).mapValues(\.count)
+        let byKey = onVideo.filter { countsPerLine[Self.lineKey($0.key)]! >= 2 }
         let labeler = ConfigurationLabeler(byKey.keys)
 
         var series: [String: [Int: [Double]]] = [:]
@@ -40,12 +43,20 @@ enum TimeVersusFrameCountChart {
         let body = """
             set logscale xy
             set grid xtics ytics mxtics mytics
-            set key outside right top title "pipeline"
+            set key below left Left reverse title "pipeline"
             set title \(PlotText.scriptString(title))
             set xlabel "thumbnails per strip, N (log scale)"
             set ylabel "wall-clock time, median and 95 % CI (\(unit.rawValue), log scale)"
             plot \(plots.joined(separator: ", \\\n     "))
             """
-        return .chart(Chart(kind: .timeVersusFrameCount, stem: stem, title: title, data: blocks.joined(separator: "\n\n"), body: body))
+        return .chart(Chart(kind: .timeVersusFrameCount, stem: stem, title: title, data: blocks.joined(separator: "\n\n"), body: body,
+                            height: 500 + 20 * ((labels.count + 1) / 2)))
+    }
+
+    /// A configuration without its count: the points of one line.
+    static func lineKey(_ key: ConfigurationKey) -> ConfigurationKey {
+        var key = key
+        key.frameCount = 0
+        return key
     }
 }

@@ -1,0 +1,368 @@
+import Filmstrip
+import Foundation
+
+/// One self-contained HTML page about raw results files: the runs (machine, commit, suite),
+/// the fastest pipelines per video and count, the peers, the gate's verdicts when two builds
+/// (or two runs) are present, and charts drawn as inline SVG, so the page needs neither
+/// gnuplot to make nor a network to show. Every string from the files is escaped
+/// (`HTMLText.escape`): results files are untrusted input.
+public struct HTMLReport: Sendable {
+    /// Where each row came from, for the page's list of sources.
+    public var sources: [String]
+    public var rows: [RawResultRow]
+    /// The gate's settings for the verdicts section.
+    public var gate: RegressionGate
+    /// Rows per file, in the order given, for the separate-runs comparison of two files.
+    var rowsByFile: [[RawResultRow]]
+
+    /// Reads the raw results files at `paths`.
+    public init(files paths: [String], gate: RegressionGate = RegressionGate()) throws(ResultsFileError) {
+        var perFile: [[RawResultRow]] = []
+        for path in paths { perFile.append(try ResultsFileReader.read(RawResultRow.self, from: path)) }
+        self.init(sources: paths, rowsByFile: perFile, gate: gate)
+    }
+
+    init(sources: [String], rowsByFile: [[RawResultRow]], gate: RegressionGate = RegressionGate()) {
+        self.sources = sources
+        self.rowsByFile = rowsByFile
+        self.rows = rowsByFile.flatMap { $0 }
+        self.gate = gate
+    }
+
+    /// How many rows per section the tables show before a "more" note.
+    static let tableLimit = 6
+
+    public var html: String {
+        var body = "<h1>filmstrip benchmark report</h1>\n"
+        body += "<p class=\"sources\">From \(sources.map { "<code>\(HTMLText.escape($0))</code>" }.joined(separator: ", ")): \(rows.count) rows.</p>\n"
+        body += runsSection + suiteSection + gateSection + fastestSection + peersSection + memorySection + scalingSection
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>filmstrip benchmark report</title>
+            <style>
+            body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em auto; max-width: 1200px; padding: 0 1em; color: #222; }
+            table { border-collapse: collapse; margin: 0.5em 0 1.2em; }
+            th, td { border-bottom: 1px solid #ddd; padding: 2px 8px; text-align: left; vertical-align: top; }
+            td.n { text-align: right; font-variant-numeric: tabular-nums; }
+            tr.group th { background: #f2f2f2; }
+            svg.chart { max-width: 100%; height: auto; display: block; margin: 0.5em 0; font: 12px sans-serif; }
+            svg .title { font-weight: bold; font-size: 13px; }
+            svg .tick, svg .note { fill: #555; }
+            ul.legend { list-style: none; padding: 0; columns: 2; font-size: 12px; }
+            .slower { color: #b00; font-weight: bold; } .faster { color: #070; }
+            .verdict { font-size: 1.15em; font-weight: bold; }
+            </style>
+            </head>
+            <body>
+            \(body)</body>
+            </html>
+
+            """
+    }
+
+    // MARK: Runs and suite
+
+    private var runsSection: String {
+        var runs: [String: (context: RunContext, rows: [RawResultRow])] = [:]
+        var order: [String] = []
+        for row in rows {
+            if runs[row.run.runID] == nil { order.append(row.run.runID) }
+            runs[row.run.runID, default: (row.run, [])].rows.append(row)
+        }
+        var html = "<h2>Runs</h2>\n<table><tr><th>run</th><th>machine</th><th>CPU</th><th>cores</th><th>memory</th><th>commit</th><th>build</th><th>Swift</th><th>FFmpeg</th><th>from … to (UTC)</th><th>rows</th></tr>\n"
+        let dates = ISO8601DateFormatter()
+        for id in order {
+            let (context, runRows) = runs[id]!
+            let machine = context.machine
+            let times = runRows.map(\.timestamp)
+            let span = [times.min(), times.max()].compactMap { $0 }.map { dates.string(from: $0) }.joined(separator: " … ")
+            let commits = Set(runRows.map(\.executableCommit).filter { !$0.isEmpty && $0 != context.gitCommit })
+            let commit = String(context.gitCommit.prefix(12)) + (context.gitDirty ? " (dirty)" : "")
+                + (commits.isEmpty ? "" : "; executables \(commits.sorted().map { String($0.prefix(12)) }.joined(separator: ", "))")
+            let ffmpeg = machine.ffmpegVersions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            let cells = [id, machine.name, machine.cpuModel, "\(machine.logicalCores)", HTMLText.mebibytes(Double(machine.memoryBytes)),
+                         commit, machine.buildConfiguration, machine.swiftVersion, ffmpeg, span, "\(runRows.count)"]
+            html += "<tr>" + cells.map { "<td>\(HTMLText.escape($0))</td>" }.joined() + "</tr>\n"
+        }
+        return html + "</table>\n"
+    }
+
+    private var suiteSection: String {
+        var videos: [String: VideoDescription] = [:]
+        for row in rows where row.video.id != "synthetic" && row.video.width > 0 { videos[row.video.id] = row.video }
+        var html = "<h2>Suite</h2>\n"
+        let counts = Set(rows.map(\.frameCount)).sorted().map(String.init).joined(separator: ", ")
+        let phases = Phase.allCases.filter { phase in rows.contains { $0.phase == phase } }.map(\.rawValue).joined(separator: ", ")
+        let pipelines = Set(rows.filter { $0.phase == .total }.map(\.pipeline)).count
+        html += "<p>\(videos.count) videos; thumbnail counts \(HTMLText.escape(counts)); phases \(HTMLText.escape(phases)); \(pipelines) pipelines timed end to end.</p>\n"
+        if !videos.isEmpty {
+            html += "<table><tr><th>video</th><th>codec</th><th>size</th><th>duration</th><th>frames</th><th>GOP</th></tr>\n"
+            for video in videos.values.sorted(by: { $0.id < $1.id }) {
+                let cells = [video.id, video.codec, "\(video.width)×\(video.height)", String(format: "%.1f s", video.durationSeconds), "\(video.frameCount)", "\(video.gop)"]
+                html += "<tr>" + cells.map { "<td>\(HTMLText.escape($0))</td>" }.joined() + "</tr>\n"
+            }
+            html += "</table>\n"
+        }
+        let failed = rows.filter { $0.status != .ok }
+        if !failed.isEmpty {
+            let reasons = Dictionary(grouping: failed) { "\($0.status.rawValue): \($0.error)" }.mapValues(\.count)
+            html += "<p>\(failed.count) rows did not succeed:</p><ul>"
+            for (reason, count) in reasons.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }).prefix(8) {
+                html += "<li>\(count) × \(HTMLText.escape(HTMLText.shortened(reason, to: 200)))</li>"
+            }
+            html += "</ul>\n"
+        }
+        return html
+    }
+
+    // MARK: Fastest pipelines
+
+    /// A configuration's median and interval, with the label that tells it apart in its group.
+    struct Ranked {
+        var key: ConfigurationKey
+        var label: String
+        var point: PlotPoint
+        var count: Int
+    }
+
+    /// Wall-time samples of `rows` per configuration, ranked by median within groups made by `group`.
+    /// Labels tell configurations apart within their group.
+    static func ranked(_ rows: [RawResultRow], group: (ConfigurationKey) -> String) -> [(String, [Ranked])] {
+        let samples = Dictionary(grouping: rows.filter { $0.status == .ok && $0.wallSeconds != nil }, by: \.configurationKey)
+            .mapValues { $0.compactMap(\.wallSeconds) }
+        let grouped = Dictionary(grouping: samples.keys, by: group)
+        return grouped.keys.sorted().map { title in
+            let label = labeler(grouped[title]!)
+            let entries = grouped[title]!.compactMap { key in
+                PlotPoint(samples: samples[key]!).map { Ranked(key: key, label: label(key), point: $0, count: samples[key]!.count) }
+            }
+            return (title, entries.sorted { ($0.point.median, $0.label) < ($1.point.median, $1.label) })
+        }
+    }
+
+    /// Labels `keys` by pipeline plus only the parts that vary among them (options that take
+    /// two values, video, count, size, accuracy, phase), so labels stay short.
+    static func labeler(_ keys: [ConfigurationKey]) -> (ConfigurationKey) -> String {
+        let varying = Set(keys.flatMap { $0.options.keys }).filter { option in Set(keys.compactMap { $0.options[option] }).count > 1 }
+        func varies(_ part: (ConfigurationKey) -> String) -> Bool { Set(keys.map(part)).count > 1 }
+        let video = varies(\.videoID), count = varies { "\($0.frameCount)" }, size = varies { "\($0.thumbWidth)x\($0.thumbHeight)" }
+        let accuracy = varies(\.accuracy), phase = varies(\.phase.rawValue)
+        return { key in
+            let options = key.options.filter { varying.contains($0.key) }
+            var parts = [key.pipeline]
+            if !options.isEmpty { parts.append("[\(KeyValueList.encode(options))]") }
+            if video { parts.append(key.videoID) }
+            if count { parts.append("×\(key.frameCount)") }
+            if size { parts.append("\(key.thumbWidth)x\(key.thumbHeight)") }
+            if accuracy { parts.append(key.accuracy) }
+            if phase { parts.append(key.phase.rawValue) }
+            return parts.joined(separator: " ")
+        }
+    }
+
+    private var machines: [String] {
+        var seen = Set<String>()
+        return rows.map(\.run.machine.name).filter { seen.insert($0).inserted }
+    }
+
+    private func machinePrefix(_ machine: String) -> String { machines.count > 1 ? "\(machine): " : "" }
+
+    private var fastestSection: String {
+        var html = "<h2>Fastest pipelines per video and count</h2>\n<p>Phase <code>total</code> (extract + compose) in one process, median wall time with its 95 % interval; ratio to the fastest of the group.</p>\n"
+        var charts = ""
+        for machine in machines {
+            let total = rows.filter { $0.run.machine.name == machine && $0.phase == .total && $0.build != .baseline }
+            guard !total.isEmpty else { continue }
+            let groups = Self.ranked(total) { key in
+                "\(key.videoID) ×\(key.frameCount) \(key.thumbWidth)x\(key.thumbHeight) \(key.accuracy)"
+            }
+            html += table(groups, prefix: machinePrefix(machine))
+            // The chart: per video, its most measured count, every pipeline relative to the fastest.
+            let byVideo = Dictionary(grouping: groups) { $0.1.first?.key.videoID ?? "" }
+            for video in byVideo.keys.sorted() {
+                guard let (_, entries) = byVideo[video]!.max(by: { ($0.1.count, $1.1.first?.key.frameCount ?? 0) < ($1.1.count, $0.1.first?.key.frameCount ?? 0) }),
+                      let best = entries.first, entries.count > 1 else { continue }
+                let chartRows = entries.map { entry in
+                    DotChart.Row(label: entry.label, point: entry.point.scaled(by: 1 / best.point.median),
+                                 note: "\(HTMLText.ratio(entry.point.median / best.point.median))  \(HTMLText.seconds(entry.point.median))")
+                }
+                charts += DotChart(title: "\(machinePrefix(machine))\(video), N = \(best.key.frameCount) \(best.key.accuracy): time relative to the fastest (\(best.label), \(HTMLText.seconds(best.point.median)))",
+                                   axisTitle: "wall time / fastest median (log scale), dot median, line 95 % CI", rows: chartRows, reference: 1).svg
+            }
+        }
+        return html + (charts.isEmpty ? "" : "<h3>Time per pipeline relative to the fastest, per video</h3>\n" + charts)
+    }
+
+    /// A table of ranked groups: each group's title row, then its first `tableLimit` entries.
+    private func table(_ groups: [(String, [Ranked])], prefix: String) -> String {
+        var html = "<table><tr><th>configuration</th><th>median</th><th>95 % CI</th><th>ratio</th><th>n</th></tr>\n"
+        for (title, entries) in groups where !entries.isEmpty {
+            html += "<tr class=\"group\"><th colspan=\"5\">\(HTMLText.escape(prefix + title))</th></tr>\n"
+            let best = entries[0].point.median
+            for entry in entries.prefix(Self.tableLimit) {
+                html += "<tr><td>\(HTMLText.escape(entry.label))</td><td class=\"n\">\(HTMLText.seconds(entry.point.median))</td>"
+                    + "<td class=\"n\">\(HTMLText.seconds(entry.point.low)) … \(HTMLText.seconds(entry.point.high))</td>"
+                    + "<td class=\"n\">\(best > 0 ? HTMLText.ratio(entry.point.median / best) : "–")</td><td class=\"n\">\(entry.count)</td></tr>\n"
+            }
+            if entries.count > Self.tableLimit {
+                html += "<tr><td colspan=\"5\">… \(entries.count - Self.tableLimit) more</td></tr>\n"
+            }
+        }
+        return html + "</table>\n"
+    }
+
+    // MARK: Peers
+
+    private var peersSection: String {
+        let peerRows = rows.filter { $0.phase == .peer && $0.build != .baseline }
+        guard !peerRows.isEmpty else {
+            return "<h2>Peers</h2>\n<p>No peer rows (ffmpeg CLI, ffmpegthumbnailer, <code>filmstrip strip</code> as a whole process) in these files; <code>bench --peers</code> adds them.</p>\n"
+        }
+        var html = "<h2>Peers: filmstrip against the ffmpeg CLI and ffmpegthumbnailer</h2>\n<p>Whole processes, start-up and image writing included; decode floors are ffmpeg decoding to nowhere.</p>\n"
+        var charts = ""
+        for machine in machines {
+            let machineRows = peerRows.filter { $0.run.machine.name == machine }
+            guard !machineRows.isEmpty else { continue }
+            let groups = Self.ranked(machineRows) { key in "\(key.videoID) ×\(key.frameCount) \(key.accuracy)" }
+            html += table(groups, prefix: machinePrefix(machine))
+            // Panels per mode and N; rows per video and tool, relative to the video's fastest tool.
+            let panels = Dictionary(grouping: groups) { group in
+                group.1.first.map { "\($0.key.accuracy) ×\($0.key.frameCount)" } ?? ""
+            }
+            for panel in panels.keys.sorted() {
+                let tools = Set(panels[panel]!.flatMap { $0.1.map(\.label) }).sorted()
+                var chartRows: [DotChart.Row] = []
+                for (_, entries) in panels[panel]! {
+                    guard let best = entries.first else { continue }
+                    for entry in entries.sorted(by: { $0.label < $1.label }) {
+                        chartRows.append(DotChart.Row(label: "\(entry.key.videoID) · \(entry.label)", point: entry.point.scaled(by: 1 / best.point.median),
+                                                      note: "\(HTMLText.ratio(entry.point.median / best.point.median))  \(HTMLText.seconds(entry.point.median))",
+                                                      series: tools.firstIndex(of: entry.label) ?? 0))
+                    }
+                }
+                guard chartRows.count > 1 else { continue }
+                charts += DotChart(title: "\(machinePrefix(machine))mode \(panel) thumbnails: each tool's time relative to the fastest on that video",
+                                   axisTitle: "wall time / fastest on the video (log scale), dot median, line 95 % CI", rows: chartRows, reference: 1).svg
+                charts += "<ul class=\"legend\">" + tools.enumerated().map { index, tool in
+                    "<li><svg width=\"14\" height=\"10\"><circle cx=\"7\" cy=\"5\" r=\"4\" fill=\"\(SeriesStyle.colour(index))\"\(SeriesStyle.dash(index))/></svg> \(HTMLText.escape(tool))</li>"
+                }.joined() + "</ul>\n"
+            }
+        }
+        return html + (charts.isEmpty ? "" : "<h3>Peers chart</h3>\n" + charts)
+    }
+
+    // MARK: Gate
+
+    /// The gate's reports: the paired comparison of each file holding both builds; otherwise,
+    /// for exactly two files, the second run against the first.
+    var gateReports: [(String, GateReport)] {
+        var reports: [(String, GateReport)] = []
+        for (path, fileRows) in zip(sources, rowsByFile) where fileRows.contains(where: { $0.build == .baseline }) && fileRows.contains(where: { $0.build == .candidate }) {
+            reports.append(("two builds in \(path)", gate.comparePaired(fileRows, path: path)))
+        }
+        if reports.isEmpty && rowsByFile.count == 2 {
+            reports.append(("\(sources[1]) against \(sources[0])",
+                            gate.compare(baseline: rowsByFile[0], candidate: rowsByFile[1], baselinePath: sources[0], candidatePath: sources[1])))
+        }
+        return reports
+    }
+
+    private var gateSection: String {
+        let reports = gateReports
+        guard !reports.isEmpty else { return "" }
+        var html = "<h2>Regression gate</h2>\n"
+        for (title, report) in reports {
+            html += "<h3>\(HTMLText.escape(title))</h3>\n"
+            html += "<p class=\"verdict\">\(HTMLText.escape(report.outcomeLine))</p>\n"
+            if !report.warnings.isEmpty {
+                html += "<ul>" + report.warnings.prefix(10).map { "<li>⚠ \(HTMLText.escape($0))</li>" }.joined() + "</ul>\n"
+            }
+            guard !report.comparisons.isEmpty else { continue }
+            // Changed configurations first, then by the size of the change.
+            let ordered = report.comparisons.sorted { lhs, rhs in
+                ((lhs.verdict == .same ? 1 : 0), -abs(log(lhs.ratio))) < ((rhs.verdict == .same ? 1 : 0), -abs(log(rhs.ratio)))
+            }
+            let label = Self.labeler(ordered.map(\.key))
+            html += "<table><tr><th>configuration</th><th>baseline</th><th>candidate</th><th>change</th><th>\(Int(gate.level * 100)) % CI</th><th>n</th><th>verdict</th></tr>\n"
+            for comparison in ordered {
+                let verdict = comparison.verdict.rawValue
+                let cells = ["<span title=\"\(HTMLText.escape(comparison.key.description))\">\(HTMLText.escape(label(comparison.key)))</span> <code>#\(comparison.key.configID)</code>", String(format: "%.4g", comparison.baselineMedian), String(format: "%.4g", comparison.candidateMedian),
+                             HTMLText.percent(comparison.ratio), "\(HTMLText.percent(comparison.ratioLow)) … \(HTMLText.percent(comparison.ratioHigh))", "\(comparison.count)"]
+                html += "<tr>" + cells.map { "<td>\($0)</td>" }.joined() + "<td class=\"\(verdict)\">\(verdict)</td></tr>\n"
+            }
+            html += "</table>\n"
+            for change in report.workChanges.prefix(20) {
+                html += "<p>work changed: \(HTMLText.escape(change.key.description)): \(HTMLText.escape(change.counter.rawValue)) \(change.baseline) → \(change.candidate)</p>\n"
+            }
+            let verdicts: [Verdict] = [.slower, .faster, .same]
+            let chartRows = ordered.prefix(60).map { comparison in
+                DotChart.Row(label: label(comparison.key), point: PlotPoint(median: comparison.ratio, low: comparison.ratioLow, high: comparison.ratioHigh),
+                             note: "\(HTMLText.percent(comparison.ratio)) \(comparison.verdict.rawValue)",
+                             series: [3, 2, 7][verdicts.firstIndex(of: comparison.verdict) ?? 2])
+            }
+            let threshold = gate.threshold
+            html += DotChart(title: "Candidate / baseline with \(Int(gate.level * 100)) % intervals; shaded: the ±\(String(format: "%g", threshold * 100)) % band called noise",
+                             axisTitle: "ratio candidate / baseline (log scale); red slower, green faster, grey same", rows: Array(chartRows),
+                             reference: 1, band: (1 / (1 + threshold))...(1 + threshold), visibleRange: 0.25...4).svg
+            if ordered.count > chartRows.count { html += "<p>The chart shows the first \(chartRows.count) of \(ordered.count) configurations (changed ones first).</p>\n" }
+        }
+        return html
+    }
+
+    // MARK: Memory and scaling
+
+    private var memorySection: String {
+        var html = ""
+        for machine in machines {
+            let total = rows.filter { $0.run.machine.name == machine && $0.phase == .total && $0.status == .ok && $0.peakRSSBytes != nil && $0.build != .baseline }
+            // The video with the most thumbnail counts, so lines have the most points.
+            let countsByVideo = Dictionary(grouping: total, by: \.video.id).mapValues { Set($0.map(\.frameCount)).count }
+            guard let (video, counts) = countsByVideo.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), counts >= 2 else { continue }
+            let videoRows = total.filter { $0.video.id == video }
+            // A line is a configuration without its count.
+            func lineKey(_ row: RawResultRow) -> ConfigurationKey {
+                var key = row.configurationKey
+                key.frameCount = 0
+                return key
+            }
+            let label = Self.labeler(videoRows.map(lineKey))
+            var byLabel: [String: [Int: [Double]]] = [:]
+            for row in videoRows { byLabel[label(lineKey(row)), default: [:]][row.frameCount, default: []].append(Double(row.peakRSSBytes!) / 1_048_576) }
+            let series = byLabel.keys.sorted().compactMap { name -> LineChart.Series? in
+                let points = byLabel[name]!.sorted { $0.key < $1.key }.compactMap { count, values in PlotPoint(samples: values).map { (Double(count), $0) } }
+                return points.isEmpty ? nil : LineChart.Series(label: name, points: points)
+            }
+            let chart = LineChart(title: "\(machinePrefix(machine))peak resident memory against thumbnail count, video \(video)",
+                                  xTitle: "thumbnails per strip, N (log scale)", yTitle: "peak RSS of the process (MiB), median and 95 % CI", series: series)
+            html += chart.svg + chart.legend
+        }
+        return html.isEmpty ? "" : "<h2>Memory against N</h2>\n" + html
+    }
+
+    private var scalingSection: String {
+        var html = ""
+        for machine in machines {
+            let machineRows = rows.filter { $0.run.machine.name == machine && $0.build != .baseline }
+            let lines = ScalingChart.points(machineRows)
+            guard !lines.isEmpty, let cores = machineRows.first?.run.machine.logicalCores else { continue }
+            let series = lines.keys.sorted().map { line in
+                LineChart.Series(label: line.label, points: lines[line]!.map { (Double($0.workers), $0.speedup) })
+            }
+            let workers = Set(lines.values.flatMap { $0.map(\.workers) }).sorted()
+            let chart = LineChart(title: "\(machinePrefix(machine))speed-up against workers over one worker (\(cores) cores)",
+                                  xTitle: "workers (log scale)", yTitle: "one-worker median / median (95 % CI)", series: series,
+                                  guide: ("ideal: min(workers, \(cores) cores)", workers.map { (Double($0), Double(min($0, cores))) }))
+            html += chart.svg + chart.legend
+        }
+        return html.isEmpty ? "" : "<h2>Scaling with workers</h2>\n" + html
+    }
+
+    /// Writes the page to `path` through a temporary file renamed into place.
+    public func write(to path: String) throws {
+        try StripWriter.writeAtomically(Data(html.utf8), to: path)
+    }
+}

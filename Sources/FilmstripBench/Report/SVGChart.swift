@@ -1,0 +1,227 @@
+import Foundation
+
+/// Colours for series, told apart past eight: twelve hues that differ in lightness as well
+/// as hue, then the same hues dashed.
+enum SeriesStyle {
+    static let colours = ["#1f77b4", "#e6550d", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+                          "#e377c2", "#525252", "#bcbd22", "#17becf", "#fd8d3c", "#08306b"]
+
+    static func colour(_ index: Int) -> String { colours[index % colours.count] }
+
+    /// A dash pattern for series beyond the twelve colours, so no two series look alike.
+    static func dash(_ index: Int) -> String {
+        switch index / colours.count {
+        case 0: ""
+        case 1: " stroke-dasharray=\"6 3\""
+        default: " stroke-dasharray=\"2 2\""
+        }
+    }
+}
+
+/// A logarithmic axis from `low` to `high` mapped onto `start…end` pixels, with 1-2-5 ticks.
+struct LogAxis {
+    let low: Double
+    let high: Double
+    let start: Double
+    let end: Double
+
+    /// An axis covering `values` (positive ones) with a little room at both ends.
+    init?(covering values: [Double], start: Double, end: Double) {
+        let positive = values.filter { $0 > 0 && $0.isFinite }
+        guard let smallest = positive.min(), let largest = positive.max() else { return nil }
+        let span = max(log10(largest / smallest), 0.3)
+        low = smallest / pow(10, span * 0.06)
+        high = largest * pow(10, span * 0.06)
+        self.start = start
+        self.end = end
+    }
+
+    func position(_ value: Double) -> Double {
+        let clamped = min(max(value, low), high)
+        return start + (end - start) * log10(clamped / low) / log10(high / low)
+    }
+
+    /// Tick values at 1, 2 and 5 per decade, thinned to 1 per decade on wide ranges.
+    var ticks: [Double] {
+        let firstDecade = Int(floor(log10(low))), lastDecade = Int(ceil(log10(high)))
+        let steps: [Double] = lastDecade - firstDecade > 3 ? [1] : [1, 2, 5]
+        var values: [Double] = []
+        for decade in firstDecade...lastDecade {
+            for step in steps {
+                let value = step * pow(10, Double(decade))
+                if value >= low && value <= high { values.append(value) }
+            }
+        }
+        return values
+    }
+}
+
+/// A linear axis from 0 (or `low`) to a round top, mapped onto `start…end` pixels.
+struct LinearAxis {
+    let low: Double
+    let high: Double
+    let start: Double
+    let end: Double
+    let step: Double
+
+    init(upTo largest: Double, start: Double, end: Double) {
+        let raw = max(largest, 1e-12) / 5
+        let magnitude = pow(10, floor(log10(raw)))
+        step = [1.0, 2, 2.5, 5, 10].map { $0 * magnitude }.first { $0 >= raw }!
+        low = 0
+        high = step * ceil(max(largest, 1e-12) / step)
+        self.start = start
+        self.end = end
+    }
+
+    func position(_ value: Double) -> Double { start + (end - start) * (value - low) / (high - low) }
+
+    var ticks: [Double] { stride(from: low, through: high + step / 2, by: step).map { $0 } }
+}
+
+/// Formats a tick value compactly: `0.5`, `2`, `1000`, `0.002`.
+func tickLabel(_ value: Double) -> String { String(format: "%g", value) }
+
+/// A dot plot on a log axis: one row per item, a dot at the median and a whisker over the
+/// 95 % interval, the label on the left and a note on the right. Reads at any range (a
+/// 50 ms bar next to a 6 s bar stays visible), and its width is fixed.
+struct DotChart {
+    struct Row {
+        var label: String
+        var point: PlotPoint
+        var note: String
+        /// Index into `SeriesStyle`; rows of one series share a colour.
+        var series: Int = 0
+    }
+
+    var title: String
+    var axisTitle: String
+    var rows: [Row]
+    /// A reference value drawn as a line (1 for ratios).
+    var reference: Double?
+    /// A shaded band, e.g. the gate's threshold 0.95…1.05.
+    var band: ClosedRange<Double>?
+    /// The axis never extends past this range: one 1000× outlier must not squash the other
+    /// rows to a point. Rows outside it sit at the edge; their note gives the value.
+    var visibleRange: ClosedRange<Double>?
+
+    static let width = 1000.0
+    private static let labelWidth = 390.0, noteWidth = 170.0, rowHeight = 18.0, top = 34.0, bottom = 40.0
+
+    var svg: String {
+        let plotStart = Self.labelWidth, plotEnd = Self.width - Self.noteWidth
+        let height = Self.top + Self.rowHeight * Double(rows.count) + Self.bottom
+        var values = rows.flatMap { [$0.point.low, $0.point.high, $0.point.median] }
+        if let reference { values.append(reference) }
+        if let band { values += [band.lowerBound, band.upperBound] }
+        if let visibleRange { values = values.map { min(max($0, visibleRange.lowerBound), visibleRange.upperBound) } }
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"\(Int(Self.width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(Self.width)) \(Int(height))\" role=\"img\" aria-label=\"\(HTMLText.escape(title))\" font-family=\"sans-serif\" font-size=\"12\">\n"
+        svg += "<text x=\"8\" y=\"20\" class=\"title\" font-weight=\"bold\">\(HTMLText.escape(title))</text>\n"
+        guard let axis = LogAxis(covering: values, start: plotStart, end: plotEnd) else {
+            return svg + "<text x=\"8\" y=\"44\">no data</text></svg>\n"
+        }
+        let plotBottom = Self.top + Self.rowHeight * Double(rows.count)
+        if let band {
+            let x0 = axis.position(band.lowerBound), x1 = axis.position(band.upperBound)
+            svg += "<rect x=\"\(f(x0))\" y=\"\(f(Self.top))\" width=\"\(f(x1 - x0))\" height=\"\(f(plotBottom - Self.top))\" fill=\"#fde7b0\"/>\n"
+        }
+        for tick in axis.ticks {
+            let x = axis.position(tick)
+            svg += "<line x1=\"\(f(x))\" y1=\"\(f(Self.top))\" x2=\"\(f(x))\" y2=\"\(f(plotBottom))\" stroke=\"#ddd\"/>"
+            svg += "<text x=\"\(f(x))\" y=\"\(f(plotBottom + 14))\" text-anchor=\"middle\" class=\"tick\">\(tickLabel(tick))</text>\n"
+        }
+        if let reference {
+            let x = axis.position(reference)
+            svg += "<line x1=\"\(f(x))\" y1=\"\(f(Self.top))\" x2=\"\(f(x))\" y2=\"\(f(plotBottom))\" stroke=\"#444\" stroke-width=\"1.5\"/>\n"
+        }
+        svg += "<text x=\"\(f((plotStart + plotEnd) / 2))\" y=\"\(f(plotBottom + 32))\" text-anchor=\"middle\">\(HTMLText.escape(axisTitle))</text>\n"
+        for (index, row) in rows.enumerated() {
+            let y = Self.top + Self.rowHeight * (Double(index) + 0.5)
+            let colour = SeriesStyle.colour(row.series)
+            if index % 2 == 1 {
+                svg += "<rect x=\"0\" y=\"\(f(y - Self.rowHeight / 2))\" width=\"\(Int(Self.width))\" height=\"\(f(Self.rowHeight))\" fill=\"#000\" fill-opacity=\"0.035\"/>"
+            }
+            svg += "<text x=\"\(f(plotStart - 8))\" y=\"\(f(y + 4))\" text-anchor=\"end\"><title>\(HTMLText.escape(row.label))</title>\(HTMLText.escape(HTMLText.shortened(row.label, to: 54)))</text>"
+            svg += "<line x1=\"\(f(axis.position(row.point.low)))\" y1=\"\(f(y))\" x2=\"\(f(axis.position(row.point.high)))\" y2=\"\(f(y))\" stroke=\"\(colour)\" stroke-width=\"2\"\(SeriesStyle.dash(row.series))/>"
+            svg += "<circle cx=\"\(f(axis.position(row.point.median)))\" cy=\"\(f(y))\" r=\"4\" fill=\"\(colour)\"/>"
+            svg += "<text x=\"\(f(plotEnd + 8))\" y=\"\(f(y + 4))\" class=\"note\">\(HTMLText.escape(row.note))</text>\n"
+        }
+        return svg + "</svg>\n"
+    }
+}
+
+/// Lines over a log x axis (thumbnail count, workers), one per series, with whiskers at the
+/// 95 % interval; the legend is HTML below the chart, so long labels never squeeze the plot.
+struct LineChart {
+    struct Series {
+        var label: String
+        /// x, then the point at x.
+        var points: [(Double, PlotPoint)]
+        var dashed = false
+    }
+
+    var title: String
+    var xTitle: String
+    var yTitle: String
+    var series: [Series]
+    /// Extra unlabelled-in-plot lines (the ideal line): x, y pairs.
+    var guide: (label: String, points: [(Double, Double)])?
+
+    static let width = 1000.0, height = 420.0
+    private static let left = 80.0, right = 30.0, top = 34.0, bottom = 50.0
+
+    var svg: String {
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"\(Int(Self.width))\" height=\"\(Int(Self.height))\" viewBox=\"0 0 \(Int(Self.width)) \(Int(Self.height))\" role=\"img\" aria-label=\"\(HTMLText.escape(title))\" font-family=\"sans-serif\" font-size=\"12\">\n"
+        svg += "<text x=\"8\" y=\"20\" class=\"title\" font-weight=\"bold\">\(HTMLText.escape(title))</text>\n"
+        let xs = series.flatMap { $0.points.map(\.0) } + (guide?.points.map(\.0) ?? [])
+        let highest = (series.flatMap { $0.points.map(\.1.high) } + (guide?.points.map(\.1) ?? [])).max() ?? 0
+        guard let xAxis = LogAxis(covering: xs, start: Self.left, end: Self.width - Self.right), highest > 0 else {
+            return svg + "<text x=\"8\" y=\"44\">no data</text></svg>\n"
+        }
+        let yAxis = LinearAxis(upTo: highest * 1.05, start: Self.height - Self.bottom, end: Self.top)
+        for tick in Set(xs).sorted() {
+            let x = xAxis.position(tick)
+            svg += "<line x1=\"\(f(x))\" y1=\"\(f(Self.top))\" x2=\"\(f(x))\" y2=\"\(f(Self.height - Self.bottom))\" stroke=\"#ddd\"/>"
+            svg += "<text x=\"\(f(x))\" y=\"\(f(Self.height - Self.bottom + 14))\" text-anchor=\"middle\" class=\"tick\">\(tickLabel(tick))</text>\n"
+        }
+        for tick in yAxis.ticks {
+            let y = yAxis.position(tick)
+            svg += "<line x1=\"\(f(Self.left))\" y1=\"\(f(y))\" x2=\"\(f(Self.width - Self.right))\" y2=\"\(f(y))\" stroke=\"#ddd\"/>"
+            svg += "<text x=\"\(f(Self.left - 6))\" y=\"\(f(y + 4))\" text-anchor=\"end\" class=\"tick\">\(tickLabel(tick))</text>\n"
+        }
+        svg += "<text x=\"\(f((Self.left + Self.width - Self.right) / 2))\" y=\"\(f(Self.height - 12))\" text-anchor=\"middle\">\(HTMLText.escape(xTitle))</text>\n"
+        svg += "<text transform=\"translate(16 \(f((Self.top + Self.height - Self.bottom) / 2))) rotate(-90)\" text-anchor=\"middle\">\(HTMLText.escape(yTitle))</text>\n"
+        if let guide {
+            let path = guide.points.map { "\(f(xAxis.position($0.0))),\(f(yAxis.position($0.1)))" }.joined(separator: " ")
+            svg += "<polyline points=\"\(path)\" fill=\"none\" stroke=\"#888\" stroke-width=\"1.5\"/>\n"
+        }
+        for (index, line) in series.enumerated() {
+            let colour = SeriesStyle.colour(index)
+            let dash = line.dashed ? " stroke-dasharray=\"5 3\"" : SeriesStyle.dash(index)
+            let path = line.points.map { "\(f(xAxis.position($0.0))),\(f(yAxis.position($0.1.median)))" }.joined(separator: " ")
+            svg += "<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"\(dash)><title>\(HTMLText.escape(line.label))</title></polyline>"
+            for (x, point) in line.points {
+                let px = xAxis.position(x)
+                svg += "<line x1=\"\(f(px))\" y1=\"\(f(yAxis.position(point.low)))\" x2=\"\(f(px))\" y2=\"\(f(yAxis.position(point.high)))\" stroke=\"\(colour)\"/>"
+                svg += "<circle cx=\"\(f(px))\" cy=\"\(f(yAxis.position(point.median)))\" r=\"3\" fill=\"\(colour)\"/>"
+            }
+            svg += "\n"
+        }
+        return svg + "</svg>\n"
+    }
+
+    /// The legend as HTML: a swatch per series, then the guide.
+    var legend: String {
+        var items = series.enumerated().map { index, line in
+            let dash = line.dashed ? " stroke-dasharray=\"5 3\"" : SeriesStyle.dash(index)
+            return "<li><svg width=\"28\" height=\"10\"><line x1=\"0\" y1=\"5\" x2=\"28\" y2=\"5\" stroke=\"\(SeriesStyle.colour(index))\" stroke-width=\"3\"\(dash)/></svg> \(HTMLText.escape(line.label))</li>"
+        }
+        if let guide {
+            items.append("<li><svg width=\"28\" height=\"10\"><line x1=\"0\" y1=\"5\" x2=\"28\" y2=\"5\" stroke=\"#888\" stroke-width=\"2\"/></svg> \(HTMLText.escape(guide.label))</li>")
+        }
+        return "<ul class=\"legend\">\(items.joined())</ul>\n"
+    }
+}
+
+/// A coordinate with one decimal: enough for a pixel, short in the page.
+private func f(_ value: Double) -> String { String(format: "%.1f", value) }

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Filmstrip
+import FilmstripBench
+import Foundation
+
+extension FilmstripCommand {
+    struct Report: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "One self-contained HTML page about raw benchmark results (no network, charts inline as SVG).",
+            discussion: """
+                The page shows the runs (machine, commit, suite), the fastest pipelines per video and count, \
+                the peers (filmstrip against the ffmpeg CLI and ffmpegthumbnailer), the regression gate's \
+                verdicts when a file holds two builds (or two files are given), and charts: time relative to \
+                the fastest per video, the peers, the gate's ratios with the threshold band, peak RSS against N \
+                and speed-up against workers. Every text from the files is escaped.
+                """)
+
+        @Argument(help: "Raw results CSV files (*-raw.csv).", completion: .file(extensions: ["csv"]))
+        var results: [String]
+
+        @Option(name: [.short, .customLong("output")], help: "The HTML file to write; - writes to standard output.", completion: .file(extensions: ["html"]))
+        var output = "report.html"
+
+        @Option(help: "The gate's relative change treated as noise, e.g. 5% or 0.05.")
+        var threshold: String = "5%"
+
+        func validate() throws {
+            guard let value = thresholdFraction, value >= 0, value < 1 else {
+                throw ValidationError("--threshold must be a percentage like 5% or a fraction like 0.05, below 100%.")
+            }
+        }
+
+        var thresholdFraction: Double? {
+            threshold.hasSuffix("%") ? Double(threshold.dropLast()).map { $0 / 100 } : Double(threshold)
+        }
+
+        func run() throws {
+            let report: HTMLReport
+            do {
+                report = try HTMLReport(files: results, gate: RegressionGate(threshold: thresholdFraction!))
+            } catch {
+                throw failWithMessage(error.description)
+            }
+            if output == "-" {
+                print(report.html, terminator: "")
+                return
+            }
+            do {
+                // The same rule as strip's: never an input, through links and `..` too.
+                for input in results { try StripWriter.checkDistinct(input: input, outputs: [("--output", output)]) }
+                try report.write(to: output)
+            } catch {
+                throw failWithMessage("\(output): \(oneLineMessage(error))")
+            }
+            print("\(output): \(report.rows.count) rows from \(results.count) file(s)")
+        }
+    }
+}
