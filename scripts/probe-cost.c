@@ -1,17 +1,20 @@
 // Where the time before the first decoded frame goes, per file (issue 13, "start decoding
 // while probing"): opening (header), avformat_find_stream_info (which decodes a few frames),
-// and the first decoded frame after each, with and without stream analysis. Median of ROUNDS.
+// and the first decoded frame after each, with and without stream analysis, and a read of
+// every packet without analysis (what the probe's packet scan costs). Median of ROUNDS, in
+// CPU milliseconds of this single-threaded process (steadier than wall time on a loaded machine).
 //   cc -O2 scripts/probe-cost.c $(pkg-config --cflags --libs libavformat libavcodec libavutil) -o /tmp/probe-cost
 //   /tmp/probe-cost ROUNDS FILE...
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static double now(void) {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return t.tv_sec + t.tv_nsec / 1e9;
 }
 
@@ -51,6 +54,18 @@ static int measure(const char *path, int analyse, double out[3]) {
     return got ? 0 : -1;
 }
 
+// CPU seconds to open `path` without analysis and read every packet.
+static double scan(const char *path) {
+    double start = now();
+    AVFormatContext *format = NULL;
+    if (avformat_open_input(&format, path, NULL, NULL) < 0) return -1;
+    AVPacket *packet = av_packet_alloc();
+    while (av_read_frame(format, packet) >= 0) av_packet_unref(packet);
+    av_packet_free(&packet);
+    avformat_close_input(&format);
+    return now() - start;
+}
+
 static int compare(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -65,20 +80,21 @@ int main(int argc, char **argv) {
     if (argc < 3) return fprintf(stderr, "usage: %s ROUNDS FILE...\n", argv[0]), 64;
     int rounds = atoi(argv[1]);
     av_log_set_level(AV_LOG_QUIET);
-    printf("%-48s %9s %9s %11s %11s\n", "file", "open ms", "analyse", "1st frame", "unanalysed");
+    printf("%-48s %9s %9s %11s %11s %9s\n", "file (CPU ms)", "open", "analyse", "1st frame", "unanalysed", "scan");
     for (int file = 2; file < argc; file++) {
-        double open[rounds], analysis[rounds], first[rounds], bare[rounds], times[3];
+        double open[rounds], analysis[rounds], first[rounds], bare[rounds], scanned[rounds], times[3];
         int ok = 1;
         for (int round = 0; round < rounds && ok; round++) {
             ok = measure(argv[file], 1, times) == 0;
             open[round] = times[0] * 1e3, analysis[round] = (times[1] - times[0]) * 1e3, first[round] = times[2] * 1e3;
             ok = ok && measure(argv[file], 0, times) == 0;
             bare[round] = times[2] * 1e3;
+            scanned[round] = scan(argv[file]) * 1e3;
         }
         const char *name = strrchr(argv[file], '/') ? strrchr(argv[file], '/') + 1 : argv[file];
         if (!ok) { printf("%-48s failed\n", name); continue; }
-        printf("%-48s %9.2f %9.2f %11.2f %11.2f\n", name, median(open, rounds), median(analysis, rounds),
-               median(first, rounds), median(bare, rounds));
+        printf("%-48s %9.2f %9.2f %11.2f %11.2f %9.2f\n", name, median(open, rounds), median(analysis, rounds),
+               median(first, rounds), median(bare, rounds), median(scanned, rounds));
     }
     return 0;
 }

@@ -135,7 +135,7 @@ public enum RawColumn: String, ResultColumn {
         case .seeks: "Seeks in the video during the phase; empty when the phase does not decode."
         case .heapAllocations: "Heap allocations (`malloc`, `calloc`, `realloc`, aligned variants) made by the process during the phase."
         case .startupCPUSeconds: "CPU seconds the process spent before `strip` began (loading libraries, the Swift runtime): filmstrip's own whole-process `peer` rows only (in-process phases start their clocks after it)."
-        case .cpuOverCoresSeconds: "The phase's CPU time (user + system; for a whole process, after start-up) over `logical_cores`: the time if every core were busy all along. `extract` and `total` rows of pipelines, filmstrip's own `peer` rows; empty elsewhere."
+        case .cpuOverCoresSeconds: "The phase's CPU time (user + system; for a whole process, after start-up) over `logical_cores`: the time if every core were busy all along. `extract` and `total` rows of pipelines (and the decode `calibration`), filmstrip's own `peer` rows; empty elsewhere."
         case .longestWorkerSeconds: "CPU time of the busiest decoding worker's own thread (a GOP run cannot be split, so no wall time is shorter; codec threads' share is missed). Same rows as `cpu_over_cores_s`; 0 from extractors that do not count workers."
         case .boundSeconds: "`startup_cpu_s` (when present) + the larger of `cpu_over_cores_s` and `longest_worker_s`: the shortest wall time the work done allows on this machine; `wall_s / bound_s` is how far the run was from it."
         case .workers: "Decoding workers the extractor ran (chosen by its cost model unless `workers=` in `options` says); 0 from extractors that do not count them."
