@@ -7,7 +7,7 @@ extension ExportFormat: ExpressibleByArgument {}
 extension FilmstripCommand {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write a raw results file in a format other tools read: hyperfine-style JSON, Bencher BMF, github-action-benchmark, markdown.",
+            abstract: "Write a raw results file in a format other tools read: hyperfine-style JSON, Bencher BMF, github-action-benchmark, markdown; or the bounds table.",
             discussion: """
                 Each configuration is named `SHORT-NAME #CONFIG_ID`; the config id is a hash of the configuration, \
                 the same in every file. Only a configuration's latest run in the file is exported (the candidate's \
@@ -17,7 +17,7 @@ extension FilmstripCommand {
         @Argument(help: "A raw results file (NAME-raw.csv).", completion: .file(extensions: ["csv"]))
         var rawFile: String
 
-        @Option(help: "json (hyperfine's shape), bmf (Bencher), github-benchmark (customSmallerIsBetter) or markdown.")
+        @Option(help: "json (hyperfine's shape), bmf (Bencher), github-benchmark (customSmallerIsBetter), markdown, or bounds (the default pipeline beside its bound and the ffmpeg CLI).")
         var format: ExportFormat = .json
 
         @Option(name: .shortAndLong, help: "Output file (default: standard output).", completion: .file())

@@ -12,6 +12,8 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
     case githubBenchmark = "github-benchmark"
     /// A markdown table per video and phase, fastest first.
     case markdown
+    /// A markdown table of the default pipeline's figures beside their bound (``BoundsTable``).
+    case bounds
 }
 
 /// One configuration's timed repetitions from one run, summarised for export.
@@ -26,6 +28,8 @@ public struct ExportedConfiguration: Sendable {
     public var statistics: SampleStatistics
     public var meanUserSeconds: Double?
     public var meanSystemSeconds: Double?
+    /// Median of the repetitions' `bound_s`; nil when the rows carry no bound.
+    public var medianBoundSeconds: Double? = nil
 }
 
 /// Turns a raw results file's rows into the export formats.
@@ -51,7 +55,8 @@ public enum ResultsExport {
                 commit: first.executableCommit.isEmpty ? first.run.gitCommit : first.executableCommit,
                 machineName: first.run.machine.name, wallSeconds: times, statistics: statistics,
                 meanUserSeconds: mean(runRows.compactMap(\.cpuUserSeconds)),
-                meanSystemSeconds: mean(runRows.compactMap(\.cpuSysSeconds))))
+                meanSystemSeconds: mean(runRows.compactMap(\.cpuSysSeconds)),
+                medianBoundSeconds: SampleStatistics(runRows.compactMap(\.bound?.boundSeconds))?.median))
         }
         return result.sorted { $0.key < $1.key }
     }
@@ -64,6 +69,7 @@ public enum ResultsExport {
         case .bmf: try json(bencherMetricFormat(configurations))
         case .githubBenchmark: try json(githubBenchmark(configurations))
         case .markdown: markdown(configurations)
+        case .bounds: BoundsTable.markdown(configurations)
         }
     }
 

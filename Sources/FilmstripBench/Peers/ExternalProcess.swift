@@ -24,15 +24,16 @@ public struct ExternalRun: Sendable, Hashable {
 /// The program stays in the caller's process group: a `bench-run` child leads its own group
 /// (`ChildRunner`), so ending the run's group ends its peers with it.
 public enum ExternalProcess {
-    /// Runs `executable` with `arguments`, output discarded, waiting at most `timeLimit` seconds.
+    /// Runs `executable` with `arguments`, output discarded (or standard output written to the
+    /// file `standardOutput`), waiting at most `timeLimit` seconds.
     /// `onStart` sees the child's pid (for forwarding an interruption).
-    public static func run(_ executable: String, _ arguments: [String], timeLimit: Double,
+    public static func run(_ executable: String, _ arguments: [String], timeLimit: Double, standardOutput: String? = nil,
                            onStart: (pid_t) -> Void = { _ in }) throws -> ExternalRun {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, standardOutput ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }

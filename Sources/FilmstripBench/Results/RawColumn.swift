@@ -53,9 +53,16 @@ public enum RawColumn: String, ResultColumn {
     case bytesRead = "bytes_read"
     case seeks
     case heapAllocations = "heap_allocations"
+    // Added with the run's bound (what `strip --stats` prints); older files lack them.
+    case startupCPUSeconds = "startup_cpu_s"
+    case cpuOverCoresSeconds = "cpu_over_cores_s"
+    case longestWorkerSeconds = "longest_worker_s"
+    case boundSeconds = "bound_s"
+    case workers
 
     /// Columns that files written before they existed lack; they read as empty cells.
-    public static let addedLater: Set<RawColumn> = [.build, .executableCommit, .packetsRead, .bytesRead, .seeks, .heapAllocations]
+    public static let addedLater: Set<RawColumn> = [.build, .executableCommit, .packetsRead, .bytesRead, .seeks, .heapAllocations,
+                                                      .startupCPUSeconds, .cpuOverCoresSeconds, .longestWorkerSeconds, .boundSeconds, .workers]
 
     public var unit: String {
         switch self {
@@ -63,7 +70,8 @@ public enum RawColumn: String, ResultColumn {
         case .gitDirty, .disagreement: "bool"
         case .cacheL1dBytes, .cacheL2Bytes, .cacheL3Bytes, .memoryBytes, .peakRSSBytes: "bytes"
         case .logicalCores, .videoFrameCount, .videoGOP, .frameCount, .repetition, .framesDecoded, .maxFrameError: "count"
-        case .packetsRead, .seeks, .heapAllocations: "count"
+        case .packetsRead, .seeks, .heapAllocations, .workers: "count"
+        case .startupCPUSeconds, .cpuOverCoresSeconds, .longestWorkerSeconds, .boundSeconds: "s"
         case .bytesRead: "bytes"
         case .videoWidth, .videoHeight, .thumbWidth, .thumbHeight: "px"
         case .videoDurationSeconds, .wallSeconds, .cpuUserSeconds, .cpuSysSeconds: "s"
@@ -126,6 +134,11 @@ public enum RawColumn: String, ResultColumn {
         case .bytesRead: "Bytes the process read with `read(2)` during the phase (`rchar` of `/proc/self/io`)."
         case .seeks: "Seeks in the video during the phase; empty when the phase does not decode."
         case .heapAllocations: "Heap allocations (`malloc`, `calloc`, `realloc`, aligned variants) made by the process during the phase."
+        case .startupCPUSeconds: "CPU seconds the process spent before `strip` began (loading libraries, the Swift runtime): filmstrip's own whole-process `peer` rows only (in-process phases start their clocks after it)."
+        case .cpuOverCoresSeconds: "The phase's CPU time (user + system; for a whole process, after start-up) over `logical_cores`: the time if every core were busy all along. `extract` and `total` rows of pipelines (and the decode `calibration`), filmstrip's own `peer` rows; empty elsewhere."
+        case .longestWorkerSeconds: "CPU time of the busiest decoding worker's own thread (a GOP run cannot be split, so no wall time is shorter; codec threads' share is missed). Same rows as `cpu_over_cores_s`; 0 from extractors that do not count workers."
+        case .boundSeconds: "`startup_cpu_s` (when present) + the larger of `cpu_over_cores_s` and `longest_worker_s`: the shortest wall time the work done allows on this machine; `wall_s / bound_s` is how far the run was from it."
+        case .workers: "Decoding workers the extractor ran (chosen by its cost model unless `workers=` in `options` says); 0 from extractors that do not count them."
         }
     }
 }

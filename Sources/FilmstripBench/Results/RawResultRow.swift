@@ -49,6 +49,8 @@ public struct RawResultRow: ResultRecord, Hashable {
     public var bytesRead: Int?
     public var seeks: Int?
     public var heapAllocations: Int?
+    /// The phase's bound (``PhaseBound``): nil where it was not measured.
+    public var bound: PhaseBound?
 
     public init(
         run: RunContext, timestamp: Date, pipeline: String, extractor: String, composer: String,
@@ -57,7 +59,7 @@ public struct RawResultRow: ResultRecord, Hashable {
         cpuSysSeconds: Double?, peakRSSBytes: Int?, framesDecoded: Int?, thumbnailsPerSecond: Double?,
         checksum: String, maxFrameError: Int?, disagreement: Bool, status: RunStatus, error: String,
         build: BuildRole? = nil, executableCommit: String = "", packetsRead: Int? = nil, bytesRead: Int? = nil,
-        seeks: Int? = nil, heapAllocations: Int? = nil
+        seeks: Int? = nil, heapAllocations: Int? = nil, bound: PhaseBound? = nil
     ) {
         self.run = run
         self.timestamp = timestamp
@@ -89,6 +91,7 @@ public struct RawResultRow: ResultRecord, Hashable {
         self.bytesRead = bytesRead
         self.seeks = seeks
         self.heapAllocations = heapAllocations
+        self.bound = bound
     }
 
     /// The configuration this repetition belongs to.
@@ -154,6 +157,11 @@ public struct RawResultRow: ResultRecord, Hashable {
         case .bytesRead: Cell.text(bytesRead)
         case .seeks: Cell.text(seeks)
         case .heapAllocations: Cell.text(heapAllocations)
+        case .startupCPUSeconds: Cell.text(bound?.startupCPUSeconds)
+        case .cpuOverCoresSeconds: Cell.text(bound?.cpuOverCoresSeconds)
+        case .longestWorkerSeconds: Cell.text(bound?.longestWorkerSeconds)
+        case .boundSeconds: Cell.text(bound?.boundSeconds)
+        case .workers: Cell.text(bound?.workers)
         }
     }
 
@@ -216,7 +224,20 @@ public struct RawResultRow: ResultRecord, Hashable {
             packetsRead: try Cell.optionalInt(RawColumn.packetsRead, cells(.packetsRead)),
             bytesRead: try Cell.optionalInt(RawColumn.bytesRead, cells(.bytesRead)),
             seeks: try Cell.optionalInt(RawColumn.seeks, cells(.seeks)),
-            heapAllocations: try Cell.optionalInt(RawColumn.heapAllocations, cells(.heapAllocations))
+            heapAllocations: try Cell.optionalInt(RawColumn.heapAllocations, cells(.heapAllocations)),
+            bound: try Self.bound(cells)
         )
+    }
+
+    /// The bound columns of a row: nil when the row (or its file) has none.
+    private static func bound(_ cells: (RawColumn) -> String) throws(CellError) -> PhaseBound? {
+        guard let overCores = try Cell.optionalDouble(RawColumn.cpuOverCoresSeconds, cells(.cpuOverCoresSeconds)),
+              let longest = try Cell.optionalDouble(RawColumn.longestWorkerSeconds, cells(.longestWorkerSeconds)) else { return nil }
+        var bound = PhaseBound(startupCPUSeconds: try Cell.optionalDouble(RawColumn.startupCPUSeconds, cells(.startupCPUSeconds)),
+                               cpuOverCoresSeconds: overCores, longestWorkerSeconds: longest,
+                               workers: try Cell.optionalInt(RawColumn.workers, cells(.workers)) ?? 0)
+        // The file's own bound wins over the re-derived one (they agree up to the cells' rounding).
+        if let written = try Cell.optionalDouble(RawColumn.boundSeconds, cells(.boundSeconds)) { bound.boundSeconds = written }
+        return bound
     }
 }

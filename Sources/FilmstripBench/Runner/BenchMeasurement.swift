@@ -20,6 +20,9 @@ public struct BenchMeasurement: Sendable, Hashable, Codable {
         public var bytesRead: Int?
         /// Heap allocations by the process during the phase.
         public var heapAllocations: Int?
+        /// The phase's bound (pipeline phases and filmstrip's own whole process; nil elsewhere
+        /// and from children built before it was measured).
+        public var bound: PhaseBound?
 
         public init(phase: Phase, wallSeconds: Double, cpuUserSeconds: Double, cpuSysSeconds: Double,
                     peakRSSBytes: Int, framesDecoded: Int?) {

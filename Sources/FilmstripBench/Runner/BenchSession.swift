@@ -209,6 +209,7 @@ public struct BenchSession {
             row.seeks = cost.seeks
             row.bytesRead = cost.bytesRead
             row.heapAllocations = cost.heapAllocations
+            row.bound = cost.bound
             if configuration.kind != .calibrationCopy, cost.wallSeconds > 0 {
                 row.thumbnailsPerSecond = Double(configuration.frameCount) / cost.wallSeconds
             }

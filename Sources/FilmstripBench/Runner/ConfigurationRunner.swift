@@ -42,13 +42,16 @@ public enum ConfigurationRunner {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("filmstrip-peer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let commands = peer == .filmstrip ? [configuration.stripArguments(folder: folder.path)]
+        // filmstrip's own run prints its bound (`--stats`, one JSON line) into a file of the folder.
+        let statsFile = folder.appendingPathComponent("stats.json").path
+        let commands = peer == .filmstrip ? [configuration.stripArguments(folder: folder.path) + ["--stats"]]
             : peer.commands(video: path, durationSeconds: probe.durationSeconds, count: configuration.frameCount,
                             width: width, height: configuration.thumbHeight, folder: folder.path)
         var total = BenchMeasurement.PhaseCost(phase: .peer, wallSeconds: 0, cpuUserSeconds: 0, cpuSysSeconds: 0,
                                                peakRSSBytes: 0, framesDecoded: nil)
         for arguments in commands {
-            let run = try ExternalProcess.run(program, arguments, timeLimit: 3600)
+            let run = try ExternalProcess.run(program, arguments, timeLimit: 3600,
+                                              standardOutput: peer == .filmstrip ? statsFile : nil)
             guard run.succeeded else {
                 throw SetupError(description: "\(peer.program) \(arguments.joined(separator: " ")) failed (status \(run.exitStatus))")
             }
@@ -56,6 +59,9 @@ public enum ConfigurationRunner {
             total.cpuUserSeconds += run.userSeconds
             total.cpuSysSeconds += run.systemSeconds
             total.peakRSSBytes = max(total.peakRSSBytes, run.peakRSSBytes)
+        }
+        if peer == .filmstrip, let line = try? String(contentsOfFile: statsFile, encoding: .utf8) {
+            total.bound = PhaseBound(statsLine: line)
         }
         return BenchMeasurement(phases: [total], checksum: "", maxFrameError: nil)
     }
@@ -85,9 +91,11 @@ public enum ConfigurationRunner {
         // A fused pipeline's strip is its canvas; the RGBA copy the checksum reads is made after the clocks stop.
         let strip = result.strip
         let counters = result.counters
-        let extract = extracted.cost(since: start, phase: .extract, counters: counters)
+        var extract = extracted.cost(since: start, phase: .extract, counters: counters)
         let compose = composed.cost(since: extracted, phase: .compose, counters: nil)
         var total = composed.cost(since: start, phase: .total, counters: counters)
+        extract.bound = PhaseBound(phaseCPUSeconds: extract.cpuUserSeconds + extract.cpuSysSeconds, counters: counters)
+        total.bound = PhaseBound(phaseCPUSeconds: total.cpuUserSeconds + total.cpuSysSeconds, counters: counters)
         // The middle snapshot's own reading of /proc/self/io is in neither phase.
         total.bytesRead = extract.bytesRead.flatMap { first in compose.bytesRead.map { first + $0 } }
         return BenchMeasurement(

@@ -1,0 +1,83 @@
+import Filmstrip
+import Foundation
+
+/// The default pipeline's figures beside their bound (`export --format bounds`): per video,
+/// count, height and accuracy, filmstrip's whole process (the `cli:` peer rows) and its in-process
+/// `total`, each with the median of its repetitions' `bound_s` and wall / bound, and the ffmpeg
+/// CLI doing the same job with its ratio to the whole process. Only configurations that run what
+/// `filmstrip strip` runs by default: ``Pipeline/default``, one codec thread, workers from the
+/// cost model, the loop filter kept, and in exact mode non-reference frames skipped.
+enum BoundsTable {
+    struct Request: Hashable, Comparable {
+        var videoID: String
+        var accuracy: String
+        var frameCount: Int
+        var thumbHeight: Int
+
+        static func < (lhs: Request, rhs: Request) -> Bool {
+            (lhs.videoID, lhs.accuracy, lhs.frameCount, lhs.thumbHeight) < (rhs.videoID, rhs.accuracy, rhs.frameCount, rhs.thumbHeight)
+        }
+    }
+
+    static func request(_ key: ConfigurationKey) -> Request {
+        Request(videoID: key.videoID, accuracy: key.accuracy, frameCount: key.frameCount, thumbHeight: key.thumbHeight)
+    }
+
+    /// Whether `key` names what `strip` runs with no options, in process (`total`) or as a whole process.
+    static func isDefault(_ key: ConfigurationKey, wholeProcess: Bool) -> Bool {
+        let name = Pipeline.default.name
+        guard wholeProcess ? (key.pipeline == "cli:" + name && key.phase == .peer) : (key.pipeline == name && key.phase == .total)
+        else { return false }
+        let options = key.options
+        func has(_ option: String, _ value: String) -> Bool { (options[option] ?? value) == value }
+        return has("threads", "1") && has("workers", "auto") && has("skip-loop-filter", "0")
+            && (key.accuracy != "exact" || has("skip-nonref", Pipeline.defaultSkipsNonReferenceFrames ? "1" : "0"))
+    }
+
+    /// The ffmpeg CLI peer doing the same job in `accuracy`.
+    static func cliPeer(for accuracy: String) -> String? {
+        switch accuracy {
+        case "exact": Peer.ffmpegExact.rawValue
+        case "keyframe": Peer.ffmpegKeyframes.rawValue
+        default: nil
+        }
+    }
+
+    static func markdown(_ configurations: [ExportedConfiguration]) -> String {
+        var whole: [Request: ExportedConfiguration] = [:], inProcess: [Request: ExportedConfiguration] = [:]
+        var cli: [Request: ExportedConfiguration] = [:]
+        for configuration in configurations {
+            let key = configuration.key, request = request(key)
+            if isDefault(key, wholeProcess: true) { whole[request] = whole[request] ?? configuration }
+            if isDefault(key, wholeProcess: false) { inProcess[request] = inProcess[request] ?? configuration }
+            if key.phase == .peer, key.pipeline == cliPeer(for: key.accuracy) { cli[request] = configuration }
+        }
+        let requests = Set(whole.keys).union(inProcess.keys).sorted()
+        var lines = [
+            "| video | N | mode | whole process (s) | bound (s) | × bound | in process (s) | bound (s) | × bound | ffmpeg CLI (s) | CLI / whole process |",
+            "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+        for request in requests {
+            let wholeRun = whole[request], inProcessRun = inProcess[request]
+            let cliMedian = cli[request]?.statistics.median
+            let wholeMedian = wholeRun?.statistics.median
+            lines.append("| \(request.videoID) | \(request.frameCount) | \(request.accuracy) | "
+                + "\(figure(wholeMedian)) | \(figure(wholeRun?.medianBoundSeconds)) | \(ratio(wholeMedian, wholeRun?.medianBoundSeconds)) | "
+                + "\(figure(inProcessRun?.statistics.median)) | \(figure(inProcessRun?.medianBoundSeconds)) | "
+                + "\(ratio(inProcessRun?.statistics.median, inProcessRun?.medianBoundSeconds)) | "
+                + "\(figure(cliMedian)) | \(ratio(cliMedian, wholeMedian)) |")
+        }
+        if requests.isEmpty { lines.append("| (no default-pipeline rows in the file) | | | | | | | | | | |") }
+        lines.append("")
+        lines.append("Medians of each configuration's latest run; bound = start-up CPU (whole process only) + the larger of "
+            + "the CPU time over the cores and the busiest worker's CPU time (`results/README.md`); × bound = wall / bound.")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func figure(_ value: Double?) -> String { value.map { String(format: $0 < 1 ? "%.3f" : "%.2f", $0) } ?? "—" }
+
+    static func ratio(_ numerator: Double?, _ denominator: Double?) -> String {
+        guard let numerator, let denominator, denominator > 0 else { return "—" }
+        return String(format: "%.2f×", numerator / denominator)
+    }
+}

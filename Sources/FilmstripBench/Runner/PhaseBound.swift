@@ -1,0 +1,43 @@
+import Filmstrip
+import Foundation
+
+/// The shortest wall time a timed phase could have taken with the work it did (``RunBound``
+/// as `--stats` prints it), carried into the bench rows so each figure stands beside its bound.
+public struct PhaseBound: Sendable, Hashable, Codable {
+    /// CPU seconds the process had spent before the command began; nil for in-process phases,
+    /// whose clocks start after start-up (only whole-process rows pay it).
+    public var startupCPUSeconds: Double?
+    /// The phase's CPU time (after start-up) over the machine's cores.
+    public var cpuOverCoresSeconds: Double
+    /// The busiest decoding worker's own thread CPU time.
+    public var longestWorkerSeconds: Double
+    /// Start-up (when it applies) + the larger of the two above.
+    public var boundSeconds: Double
+    /// Workers that decoded (0 from extractors that do not count them).
+    public var workers: Int
+
+    public init(startupCPUSeconds: Double?, cpuOverCoresSeconds: Double, longestWorkerSeconds: Double, workers: Int) {
+        self.startupCPUSeconds = startupCPUSeconds
+        self.cpuOverCoresSeconds = cpuOverCoresSeconds
+        self.longestWorkerSeconds = longestWorkerSeconds
+        self.workers = workers
+        boundSeconds = (startupCPUSeconds ?? 0) + max(cpuOverCoresSeconds, longestWorkerSeconds)
+    }
+
+    /// The bound of an in-process phase that used `cpuSeconds` of CPU, from the run's counters.
+    public init(phaseCPUSeconds cpuSeconds: Double, counters: DecodeCounters,
+                cores: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.init(startupCPUSeconds: nil, cpuOverCoresSeconds: max(0, cpuSeconds) / Double(max(1, cores)),
+                  longestWorkerSeconds: counters.longestWorkerSeconds, workers: counters.workers)
+    }
+
+    /// The bound of a whole `filmstrip strip` process from the JSON line its `--stats` prints
+    /// (``RunBound/measurements``); nil when the line lacks the fields (an older executable).
+    public init?(statsLine: String) {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(statsLine.utf8)) as? [String: Any],
+              let startup = object["startup_cpu_s"] as? Double, let overCores = object["cpu_over_cores_s"] as? Double,
+              let longest = object["longest_worker_s"] as? Double, let workers = object["workers"] as? Double
+        else { return nil }
+        self.init(startupCPUSeconds: startup, cpuOverCoresSeconds: overCores, longestWorkerSeconds: longest, workers: Int(workers))
+    }
+}
