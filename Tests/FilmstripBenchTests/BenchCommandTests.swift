@@ -186,7 +186,7 @@ import Testing
         process.arguments = [CLISupport.packageRoot.appendingPathComponent("scripts/gate-error-rates.sh").path,
                              "--binary", CLIProcess.executable.path, "--gates", "2", "--pairs", "2", "--slowdown", "1.0",
                              "--out", folder.path, "--fixtures-dir", CLISupport.fixturesDirectory,
-                             "--", "--videos", "h264-180p-3s", "--extractors", "forward", "--composers", "rowcopy", "--counts", "5"]
+                             "--", "--videos", "h264-180p-3s", "--extractors", "forward", "--composers", "rowcopy", "--counts", "5", "--pipelines-only"]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
