@@ -138,8 +138,6 @@ public enum ConfigurationRunner {
         let start = ResourceSnapshot.now()
         try memcpyFloor(from: source, into: &strip)
         let end = ResourceSnapshot.now()
-        // Freed after the clocks stop, as the composers' thumbnails are (see runSyntheticCompose).
-        withExtendedLifetime((thumbnails, source)) {}
         return BenchMeasurement(phases: [end.cost(since: start, phase: .compose, counters: nil)],
                                 checksum: StripChecksum.of(strip), maxFrameError: nil)
     }
