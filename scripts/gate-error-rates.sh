@@ -77,13 +77,20 @@ run() { # NAME CANDIDATE
 }
 
 # Splits NAME-raw.csv into GATES files by repetition block; prints how many gates exited 0, 2 and other.
+# NAME `aa+`: the A/A run with every candidate time multiplied by 1 + SLOWDOWN, an exact
+# slowdown on the machine's real noise (the shim's own slowdown is only near SLOWDOWN).
 judge() { # NAME METRIC
-    local header column block status passed=0 regressed=0 other=0
-    header=$(head -1 "$out/$1-raw.csv")
+    local header column block status passed=0 regressed=0 other=0 source=${1%+} factor=1
+    [ "$1" = "aa+" ] && factor=$(awk -v s="$slowdown" 'BEGIN { print 1 + s }')
+    header=$(head -1 "$out/$source-raw.csv")
     column=$(echo "$header" | tr ',' '\n' | grep -n '^repetition$' | cut -d: -f1)
+    local -a times=()
+    for name in build wall_s cpu_user_s cpu_sys_s; do times+=("$(echo "$header" | tr ',' '\n' | grep -n "^$name\$" | cut -d: -f1)"); done
     for ((block = 0; block < gates; block++)); do
-        { echo "$header"; awk -F, -v c="$column" -v lo=$((block * pairs)) -v hi=$(((block + 1) * pairs)) \
-            'NR > 1 && $c >= lo && $c < hi' "$out/$1-raw.csv"; } > "$out/block-$1-$block.csv"
+        { echo "$header"; awk -F, -v OFS=, -v c="$column" -v lo=$((block * pairs)) -v hi=$(((block + 1) * pairs)) \
+            -v b="${times[0]}" -v w="${times[1]}" -v u="${times[2]}" -v y="${times[3]}" -v f="$factor" \
+            'NR > 1 && $c >= lo && $c < hi { if (f != 1 && $b == "candidate" && $w != "") { $w *= f; $u *= f; $y *= f }; print }' \
+            "$out/$source-raw.csv"; } > "$out/block-$1-$block.csv"
         status=0
         "$runner" compare "$out/block-$1-$block.csv" --threshold "$threshold" --metric "$2" --format json \
             > "$out/block-$1-$block-$2.json" 2> "$out/block-$1-$block-$2.stderr.txt" || status=$?
@@ -105,8 +112,10 @@ echo "gates: $gates per experiment, $pairs pairs each, threshold $threshold, slo
 for metric in wall_s cpu_s; do
     read -r aa_passed aa_regressed aa_other < <(judge aa $metric)
     read -r ab_passed ab_regressed ab_other < <(judge ab $metric)
+    read -r exact_passed exact_regressed exact_other < <(judge aa+ $metric)
     echo "$metric A/A:  false alarms $aa_regressed/$gates (passed $aa_passed, could not compare $aa_other)"
     echo "$metric A/B': caught $ab_regressed/$gates (passed $ab_passed, could not compare $ab_other)"
+    echo "$metric A/A × (1 + $slowdown): caught $exact_regressed/$gates (passed $exact_passed, could not compare $exact_other)"
 done
 # The slowdown the shim really made, from all pairs of the A/B' run at once (the same gate
 # on every pair), and which configurations the block gates called, from the JSON reports.
@@ -119,7 +128,7 @@ report = json.load(open(f"{out}/ab-all-{metric}.json"))
 print(f" {metric}, A/B' all {repetitions} pairs at once (the slowdown the shim made):")
 for c in report["configurations"]:
     print(f"  {(c['ratio'] - 1) * 100:+6.1f} % ({(c['ratio_low'] - 1) * 100:+.1f} … {(c['ratio_high'] - 1) * 100:+.1f} %)  {c['configuration']}")
-for name in ("aa", "ab"):
+for name in ("aa", "ab", "aa+"):
     called = {}
     files = sorted(glob.glob(f"{out}/block-{name}-*-{metric}.json"))
     for path in files:
