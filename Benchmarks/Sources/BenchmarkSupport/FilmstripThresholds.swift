@@ -17,4 +17,11 @@ public enum FilmstripThresholds {
             .mallocCountTotal: .init(relative: [.p90: 2]),
         ]
     }
+
+    /// The composers' counts are tiny (16 per strip, the harness's own) and `stream`'s moves
+    /// by 2 between runs (measured: 18 and 20), so they get ±4 allocations: an allocation per
+    /// thumbnail would be +500.
+    public static var composerTolerances: [BenchmarkMetric: BenchmarkThresholds] {
+        [.mallocCountTotal: .init(absolute: [.p90: 4])]
+    }
 }
