@@ -67,11 +67,15 @@ run() { # NAME CANDIDATE
     local started=$SECONDS sampler
     # The machine's load during the run (1-minute load average every 15 s): the error rates depend on it.
     : > "$out/$1-loadavg.txt"
-    while true; do cut -d' ' -f1 /proc/loadavg >> "$out/$1-loadavg.txt"; sleep 15; done &
+    # Its output goes nowhere (a caller reading ours to its end must not wait for it), and it
+    # is killed with SIGKILL: a parent may have left SIGTERM ignored (seen under the test runner).
+    while true; do cut -d' ' -f1 /proc/loadavg >> "$out/$1-loadavg.txt"; sleep 15; done > /dev/null 2>&1 < /dev/null &
     sampler=$!
+    trap "kill -KILL $sampler 2> /dev/null" EXIT
     "$runner" bench "${matrix[@]}" "${fixtures[@]}" --repetitions "$repetitions" --warmup 0 \
         --baseline-binary "$binary" --candidate-binary "$2" --out "$out/$1" > "$out/$1-bench.txt"
-    kill "$sampler"
+    kill -KILL "$sampler"
+    trap - EXIT
     echo "$1: $repetitions repetitions × 2 builds in $((SECONDS - started)) s, load average" \
         "$(sort -g "$out/$1-loadavg.txt" | awk '{ v[NR] = $1; s += $1 } END { printf "%.1f (min) %.1f (mean) %.1f (max) over %d samples", v[1], s / NR, v[NR], NR }')"
 }

@@ -107,7 +107,7 @@ public struct RegressionGate: Sendable {
         }
         report.decisionLevel = decisionLevel
         if tooFew > 0 {
-            report.warnings.append("\(tooFew) configuration(s) have too few pairs for a verdict: \(paired.count) configurations at \(Self.percentText(level)) for the whole file need \(Self.pairsNeeded(decisionLevel: decisionLevel)) pairs each (`bench --repetitions`)")
+            report.warnings.append("\(tooFew) configuration(s) have too few pairs, so no verdict: \(paired.count) configurations at \(Self.percentText(level)) for the whole file need \(Self.pairsNeeded(decisionLevel: decisionLevel)) pairs each (`bench --repetitions`)")
         }
         guard !report.comparisons.isEmpty else {
             report.outcome = .badInput("\(path): no configuration has \(metric.rawValue) in both builds in the same repetition")
