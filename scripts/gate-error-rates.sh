@@ -9,8 +9,10 @@
 # repetitions are split into GATES disjoint blocks of PAIRS consecutive repetitions; each
 # block is one independent gate (`filmstrip compare BLOCK.csv`).
 #
-# usage: scripts/gate-error-rates.sh [--binary PATH] [--gates 20] [--pairs 10] [--slowdown 0.10]
+# usage: scripts/gate-error-rates.sh [--binary PATH] [--runner PATH] [--gates 20] [--pairs 10] [--slowdown 0.10]
 #        [--threshold 5%] [--out DIR] [--fixtures-dir DIR] [--judge-only | --only aa|ab] [-- BENCH MATRIX OPTIONS…]
+# --binary is the executable measured (both builds' children); --runner runs `bench` and
+# `compare` (default: --binary), e.g. a newer build's gate on runs of an older binary.
 # Every gate is judged on wall time (wall_s) and on CPU time (cpu_s); --judge-only re-judges
 # the runs already in --out (e.g. with another --pairs or --threshold).
 # The default matrix is a decode-bound subset of the quick suite (about 6 configurations).
@@ -18,6 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 binary=.build/release/filmstrip
+runner=
 gates=20
 pairs=10
 slowdown=0.10
@@ -30,6 +33,7 @@ matrix=(--suite quick --videos h264-180p-3s,hevc-180p-2s --extractors forward --
 while [ $# -gt 0 ]; do
     case "$1" in
         --binary) binary=$2; shift 2 ;;
+        --runner) runner=$2; shift 2 ;;
         --gates) gates=$2; shift 2 ;;
         --pairs) pairs=$2; shift 2 ;;
         --slowdown) slowdown=$2; shift 2 ;;
@@ -44,6 +48,7 @@ while [ $# -gt 0 ]; do
 done
 [ -x "$binary" ] || { echo "gate-error-rates: $binary: no such executable (swift build -c release first)" >&2; exit 1; }
 binary=$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")
+runner=${runner:-$binary}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 rm -f "$out"/block-*
@@ -59,22 +64,40 @@ chmod +x "$out/slower-filmstrip"
 
 repetitions=$((gates * pairs))
 run() { # NAME CANDIDATE
-    local started=$SECONDS
-    "$binary" bench "${matrix[@]}" "${fixtures[@]}" --repetitions "$repetitions" --warmup 0 \
+    local started=$SECONDS sampler
+    # The machine's load during the run (1-minute load average every 15 s): the error rates depend on it.
+    : > "$out/$1-loadavg.txt"
+    # Its output goes nowhere (a caller reading ours to its end must not wait for it), and it
+    # is killed with SIGKILL: a parent may have left SIGTERM ignored (seen under the test runner).
+    while true; do cut -d' ' -f1 /proc/loadavg >> "$out/$1-loadavg.txt"; sleep 15; done > /dev/null 2>&1 < /dev/null &
+    sampler=$!
+    trap "kill -KILL $sampler 2> /dev/null" EXIT
+    "$runner" bench "${matrix[@]}" "${fixtures[@]}" --repetitions "$repetitions" --warmup 0 \
         --baseline-binary "$binary" --candidate-binary "$2" --out "$out/$1" > "$out/$1-bench.txt"
-    echo "$1: $repetitions repetitions × 2 builds in $((SECONDS - started)) s"
+    kill -KILL "$sampler"
+    trap - EXIT
+    echo "$1: $repetitions repetitions × 2 builds in $((SECONDS - started)) s, load average" \
+        "$(sort -g "$out/$1-loadavg.txt" | awk '{ v[NR] = $1; s += $1 } END { printf "%.1f (min) %.1f (mean) %.1f (max) over %d samples", v[1], s / NR, v[NR], NR }')"
 }
 
 # Splits NAME-raw.csv into GATES files by repetition block; prints how many gates exited 0, 2 and other.
+# NAME `aa+`: the A/A run with every candidate time multiplied by 1 + SLOWDOWN, an exact
+# slowdown on the machine's real noise (the shim's own slowdown is only near SLOWDOWN).
 judge() { # NAME METRIC
-    local header column block status passed=0 regressed=0 other=0
-    header=$(head -1 "$out/$1-raw.csv")
+    local header column block status passed=0 regressed=0 other=0 source=${1%+} factor=1
+    [ "$1" = "aa+" ] && factor=$(awk -v s="$slowdown" 'BEGIN { print 1 + s }')
+    header=$(head -1 "$out/$source-raw.csv")
     column=$(echo "$header" | tr ',' '\n' | grep -n '^repetition$' | cut -d: -f1)
+    local -a times=()
+    for name in build wall_s cpu_user_s cpu_sys_s; do times+=("$(echo "$header" | tr ',' '\n' | grep -n "^$name\$" | cut -d: -f1)"); done
     for ((block = 0; block < gates; block++)); do
-        { echo "$header"; awk -F, -v c="$column" -v lo=$((block * pairs)) -v hi=$(((block + 1) * pairs)) \
-            'NR > 1 && $c >= lo && $c < hi' "$out/$1-raw.csv"; } > "$out/block-$1-$block.csv"
+        { echo "$header"; awk -F, -v OFS=, -v c="$column" -v lo=$((block * pairs)) -v hi=$(((block + 1) * pairs)) \
+            -v b="${times[0]}" -v w="${times[1]}" -v u="${times[2]}" -v y="${times[3]}" -v f="$factor" \
+            'NR > 1 && $c >= lo && $c < hi { if (f != 1 && $b == "candidate" && $w != "") { $w *= f; $u *= f; $y *= f }; print }' \
+            "$out/$source-raw.csv"; } > "$out/block-$1-$block.csv"
         status=0
-        "$binary" compare "$out/block-$1-$block.csv" --threshold "$threshold" --metric "$2" > "$out/block-$1-$block-$2.txt" 2>&1 || status=$?
+        "$runner" compare "$out/block-$1-$block.csv" --threshold "$threshold" --metric "$2" --format json \
+            > "$out/block-$1-$block-$2.json" 2> "$out/block-$1-$block-$2.stderr.txt" || status=$?
         case $status in
             0) passed=$((passed + 1)) ;;
             2) regressed=$((regressed + 1)) ;;
@@ -93,15 +116,32 @@ echo "gates: $gates per experiment, $pairs pairs each, threshold $threshold, slo
 for metric in wall_s cpu_s; do
     read -r aa_passed aa_regressed aa_other < <(judge aa $metric)
     read -r ab_passed ab_regressed ab_other < <(judge ab $metric)
+    read -r exact_passed exact_regressed exact_other < <(judge aa+ $metric)
     echo "$metric A/A:  false alarms $aa_regressed/$gates (passed $aa_passed, could not compare $aa_other)"
     echo "$metric A/B': caught $ab_regressed/$gates (passed $ab_passed, could not compare $ab_other)"
+    echo "$metric A/A × (1 + $slowdown): caught $exact_regressed/$gates (passed $exact_passed, could not compare $exact_other)"
 done
-# The slowdown the shim really made, from all pairs of the A/B' run at once.
-echo "A/B' all $repetitions pairs at once (the slowdown the shim made):"
-for metric in wall_s cpu_s; do
-    echo " $metric:"
-    "$binary" compare "$out/ab-raw.csv" --threshold "$threshold" --metric $metric 2>/dev/null | grep -E ' (extract|total|calibration|compose) ' | sed -E 's/^([^ ]+) .* ([a-z0-9-]+ ×[0-9]+ .*)$/  \1 \2/' || true
-done
-# Which configurations the A/B' gates called, for reading the figures.
-echo "A/B' verdicts per configuration (slower / gates):"
-grep -h " slower" "$out"/block-ab-*-wall_s.txt | sed -E 's/ +[0-9.e+-]+ +[0-9.e+-]+ +[+-].*//' | sort | uniq -c | sed 's/^/  /' || true
+# The slowdown the shim really made, from all pairs of the A/B' run at once (the same gate
+# on every pair), and which configurations the block gates called, from the JSON reports.
+summarise() { # METRIC
+    "$runner" compare "$out/ab-raw.csv" --threshold "$threshold" --metric "$1" --format json 2>/dev/null > "$out/ab-all-$1.json" || true
+    python3 - "$out" "$1" "$repetitions" <<'PYTHON'
+import glob, json, sys
+out, metric, repetitions = sys.argv[1], sys.argv[2], sys.argv[3]
+report = json.load(open(f"{out}/ab-all-{metric}.json"))
+print(f" {metric}, A/B' all {repetitions} pairs at once (the slowdown the shim made):")
+for c in report["configurations"]:
+    print(f"  {(c['ratio'] - 1) * 100:+6.1f} % ({(c['ratio_low'] - 1) * 100:+.1f} … {(c['ratio_high'] - 1) * 100:+.1f} %)  {c['configuration']}")
+for name in ("aa", "ab", "aa+"):
+    called = {}
+    files = sorted(glob.glob(f"{out}/block-{name}-*-{metric}.json"))
+    for path in files:
+        for c in json.load(open(path))["configurations"]:
+            if c["verdict"] != "same":
+                called[(c["configuration"], c["verdict"])] = called.get((c["configuration"], c["verdict"]), 0) + 1
+    print(f" {metric}, {name} gates calling each configuration (of {len(files)}):")
+    for (configuration, verdict), count in sorted(called.items()):
+        print(f"  {count:3d} {verdict:7s} {configuration}")
+PYTHON
+}
+for metric in wall_s cpu_s; do summarise $metric; done

@@ -75,6 +75,9 @@ extension FilmstripCommand {
         @Option(name: .customLong("candidate-binary"), help: "The candidate executable of a two-build run (default: this one).")
         var candidateBinary: String?
 
+        @Flag(name: .customLong("pipelines-only"), help: "Leave out the composition-alone, memcpy-floor and calibration runs (a two-build gate on the listed pipelines; the file is then comparable paired only).")
+        var pipelinesOnly = false
+
         @Flag(name: .customLong("fail-on-disagreement"), help: "Exit 1 at the end when exact strategies made different strips or wrong frames (for CI).")
         var failOnDisagreement = false
 
@@ -137,6 +140,7 @@ extension FilmstripCommand {
                 // so a check of the full suite on one small video takes seconds.
                 matrix.seedStudy = matrix.seedStudy && ids.contains { BenchMatrix.seedVideoIDs.contains($0) }
             }
+            matrix.referenceRuns = !pipelinesOnly
             if let values = try numbers(counts, "--counts", minimum: 1) { matrix.counts = values }
             if let values = try numbers(heights, "--heights", minimum: 1) { matrix.heights = values }
             if let values = try numbers(threads, "--threads", minimum: 0) { matrix.decoderThreads = values }

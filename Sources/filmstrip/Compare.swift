@@ -17,7 +17,7 @@ extension FilmstripCommand {
                 """)
 
         enum Format: String, CaseIterable, ExpressibleByArgument {
-            case text, markdown
+            case text, markdown, json
         }
 
         @Argument(help: "A two-build raw results file, or the baseline run's raw results file (*-raw.csv).")
@@ -32,8 +32,11 @@ extension FilmstripCommand {
         @Option(help: "Metric compared: \(Metric.allCases.map(\.rawValue).joined(separator: ", ")).")
         var metric: Metric = .wallSeconds
 
-        @Option(help: "Report format.")
+        @Option(help: "Report format: text, markdown (pull-request comments) or json (the README documents its keys).")
         var format: Format = .text
+
+        @Flag(help: "List only the configurations called slower or faster (the verdict and work changes always show).")
+        var onlyChanged = false
 
         func validate() throws {
             guard let value = thresholdFraction, value >= 0, value < 1 else {
@@ -48,14 +51,21 @@ extension FilmstripCommand {
 
         func run() throws {
             let gate = RegressionGate(metric: metric, threshold: thresholdFraction!)
-            let report = new.map { gate.compareFiles(baselinePath: baseline, candidatePath: $0) }
+            var report = new.map { gate.compareFiles(baselinePath: baseline, candidatePath: $0) }
                 ?? gate.compareFile(path: baseline)
+            report.onlyChanged = onlyChanged
             let standardError = FileHandle.standardError
             for warning in report.warnings { standardError.write(Data("filmstrip: warning: \(warning)\n".utf8)) }
             if case .badInput = report.outcome {
                 standardError.write(Data("filmstrip: \(report.outcomeLine)\n".utf8))
+                // A JSON reader gets its object whatever the outcome; the text forms print nothing.
+                if format == .json { print(report.json) }
             } else {
-                print(format == .markdown ? report.markdown : report.text)
+                switch format {
+                case .text: print(report.text)
+                case .markdown: print(report.markdown)
+                case .json: print(report.json)
+                }
             }
             let code = report.outcome.exitCode
             if code != 0 { throw ExitCode(code) }

@@ -112,6 +112,17 @@ import Testing
         #expect(regressed.status == 2, "\(regressed.standardOutput)")
         #expect(regressed.standardOutput.contains("| configuration |"))
 
+        // JSON on stdout for every outcome, read back with a real parser.
+        let json = try CLISupport.run(["compare", baseline, slower, "--threshold", "10%", "--format", "json", "--only-changed"])
+        #expect(json.status == 2)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        #expect(object["outcome"] as? String == "regressed" && object["only_changed"] as? Bool == true)
+        #expect((object["configurations"] as? [[String: Any]])?.first?["verdict"] as? String == "slower")
+        let unreadable = try CLISupport.run(["compare", baseline, garbage, "--format", "json"])
+        #expect(unreadable.status == 3 && !unreadable.standardError.isEmpty)
+        let error = try #require(try JSONSerialization.jsonObject(with: Data(unreadable.standardOutput.utf8)) as? [String: Any])
+        #expect(error["outcome"] as? String == "bad_input" && error["error"] is String)
+
         #expect(try CLISupport.run(["compare", baseline, garbage]).status == 3)
         #expect(try CLISupport.run(["compare", baseline, folder.appendingPathComponent("missing.csv").path]).status == 3)
         // Argument errors are not gate outcomes: ArgumentParser's usage error.
@@ -186,7 +197,7 @@ import Testing
         process.arguments = [CLISupport.packageRoot.appendingPathComponent("scripts/gate-error-rates.sh").path,
                              "--binary", CLIProcess.executable.path, "--gates", "2", "--pairs", "2", "--slowdown", "1.0",
                              "--out", folder.path, "--fixtures-dir", CLISupport.fixturesDirectory,
-                             "--", "--videos", "h264-180p-3s", "--extractors", "forward", "--composers", "rowcopy", "--counts", "5"]
+                             "--", "--videos", "h264-180p-3s", "--extractors", "forward", "--composers", "rowcopy", "--counts", "5", "--pipelines-only"]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

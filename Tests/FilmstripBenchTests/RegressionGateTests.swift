@@ -139,6 +139,8 @@ struct RegressionGateTests {
         let markdown = report.markdown.split(separator: "\n")
         #expect(markdown.contains { $0.hasPrefix("| configuration | baseline (wall_s)") })
         #expect(markdown.contains("|---|---|---|---|---|---|---|"))
-        #expect(markdown.last == "**regressed: 1 configuration(s) slower by more than 5 % (exit 2)**")
+        // The verdict leads (issue 14), then the changed configuration.
+        #expect(markdown.first == "**regressed: 1 configuration(s) slower by more than 5 % (exit 2)**")
+        #expect(markdown[1].hasPrefix("- slower: sequential+memcpy"))
     }
 }

@@ -13,7 +13,7 @@ let benchmarks: @Sendable () -> Void = {
         warmupIterations: 2,
         maxDuration: .seconds(3),
         maxIterations: 100,
-        thresholds: FilmstripThresholds.tolerances
+        thresholds: FilmstripThresholds.composerTolerances
     )
 
     let thumbnailCount = 500

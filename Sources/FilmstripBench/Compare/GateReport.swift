@@ -34,6 +34,11 @@ public struct GateReport: Sendable {
 
     /// `false` when counters differ for a reason other than the code (different core counts).
     public var gatesOnWork = true
+    /// Paired form: the level of each configuration's decision interval (Bonferroni over the
+    /// file's configurations, so that the file as a whole is judged at the gate's level).
+    public var decisionLevel: Double?
+    /// Shows only the configurations with a verdict other than `same` (the outcome and work lines stay).
+    public var onlyChanged = false
 
     public init(gate: RegressionGate, outcome: GateOutcome) {
         self.gate = gate
@@ -49,9 +54,25 @@ public struct GateReport: Sendable {
         if case .separateRuns(sameMachine: false) = form { true } else { false }
     }
 
-    /// A plain-text report for stdout: context, an aligned table, work changes, the outcome line.
+    /// Configurations whose verdict is not `same`: slower first, then faster.
+    public var changed: [ConfigurationComparison] {
+        comparisons.filter { $0.verdict == .slower } + comparisons.filter { $0.verdict == .faster }
+    }
+
+    /// The verdict first, then each changed configuration and work change on its own line:
+    /// what a reader (or a pull-request comment) needs before the table.
+    private var headlineLines: [String] {
+        [outcomeLine] + changed.map { comparison in
+            "\(comparison.verdict.rawValue): \(comparison.key) \(Self.percent(comparison.ratio)) (\(Self.percent(comparison.ratioLow)) … \(Self.percent(comparison.ratioHigh)), n \(comparison.count))"
+        } + workLines
+    }
+
+    /// The rows the table shows.
+    private var shown: [ConfigurationComparison] { onlyChanged ? changed : comparisons }
+
+    /// A plain-text report for stdout: the verdict and what changed, context, an aligned table, the outcome line.
     public var text: String {
-        var lines = contextLines
+        var lines = headlineLines + [""] + contextLines
         let rows = tableRows
         if !rows.isEmpty {
             let header = tableHeader
@@ -64,15 +85,18 @@ public struct GateReport: Sendable {
             lines.append(render(widths.map { String(repeating: "-", count: $0) }))
             lines += rows.map(render)
         }
-        lines += workLines + extrasLines
+        lines += extrasLines
         lines.append(outcomeLine)
         return lines.joined(separator: "\n")
     }
 
-    /// A Markdown report (for a pull-request comment): warnings as a list, a table, the outcome.
+    /// A Markdown report (for a pull-request comment): the verdict and what changed, warnings, a table.
     public var markdown: String {
-        var lines = warnings.map { "- ⚠️ \($0)" } + contextLines.map { "- \($0)" }
-        if !lines.isEmpty { lines.append("") }
+        let headline = headlineLines
+        var lines = ["**\(headline[0])**"] + (headline.count > 1 ? [""] + headline.dropFirst().map { "- \($0)" } : [])
+        lines.append("")
+        lines += warnings.map { "- ⚠️ \($0)" } + contextLines.map { "- \($0)" }
+        if !warnings.isEmpty || !contextLines.isEmpty { lines.append("") }
         let rows = tableRows
         if !rows.isEmpty {
             let escape = { (cell: String) in cell.replacingOccurrences(of: "|", with: "\\|") }
@@ -81,8 +105,7 @@ public struct GateReport: Sendable {
             lines += rows.map { "| " + $0.map(escape).joined(separator: " | ") + " |" }
             lines.append("")
         }
-        lines += (workLines + extrasLines).map { "- \($0)" }
-        lines.append("**\(outcomeLine)**")
+        lines += extrasLines.map { "- \($0)" }
         return lines.joined(separator: "\n")
     }
 
@@ -107,6 +130,9 @@ public struct GateReport: Sendable {
         switch form {
         case .paired:
             lines.append("paired: candidate / baseline of the same repetition; Hodges–Lehmann ratio, exact Wilcoxon signed-rank \(Int(gate.level * 100)) % interval")
+            if let decisionLevel {
+                lines.append("verdict: change beyond ±\(String(format: "%g", gate.threshold * 100)) % and its \(RegressionGate.percentText(decisionLevel)) interval (Bonferroni over \(comparisons.count) configurations: \(Int(gate.level * 100)) % for the whole file) excluding no change")
+            }
             lines.append("baseline built from \(baselineCommits.joined(separator: ", ")), candidate from \(candidateCommits.joined(separator: ", "))")
         case .separateRuns:
             lines.append("separate runs: each time divided by its repetition's calibration (decode for extraction and totals, copy for composition); Hodges–Lehmann ratio, exact Mann–Whitney \(Int(gate.level * 100)) % interval")
@@ -130,7 +156,7 @@ public struct GateReport: Sendable {
 
     private var tableRows: [[String]] {
         let showRaw = comparisons.contains { $0.unnormalised != nil }
-        return comparisons.map { comparison in
+        return shown.map { comparison in
             var cells = [
                 comparison.key.description + (comparison.normalisedBy.map { " /\($0.rawValue)" } ?? ""),
                 Self.number(comparison.baselineMedian),
@@ -178,7 +204,7 @@ public struct GateReport: Sendable {
     }
 
     /// A ratio as a signed percent change, `1.123` → `+12.3 %`.
-    private static func percent(_ ratio: Double) -> String {
+    static func percent(_ ratio: Double) -> String {
         String(format: "%+.1f %%", (ratio - 1) * 100)
     }
 

@@ -17,9 +17,16 @@ import Foundation
 ///   Pipelines that use more than one core are also shown un-normalised, with core counts:
 ///   a single-threaded calibration does not measure what a second core adds.
 ///
-/// With threshold `t`, `slower` needs the estimate above `1 + t` and the whole interval
-/// above `1 + t` (mirrored for `faster` and for throughput): a change is called only when
-/// it is both large and clearly not noise.
+/// Verdicts, with threshold `t`:
+/// - **paired**: `slower` needs the estimate above `1 + t` and the change to be real for the
+///   whole file at once: the configuration's interval at the Bonferroni level `1 − (1 − level)/m`
+///   (`m` the configurations compared) lies above 1. Unchanged code is then called slower in
+///   at most `(1 − level)/2` of gates (2.5 % at the default 95 %), however many configurations
+///   the file holds; the threshold is the smallest change worth reporting, so a change of
+///   exactly `t` is called about half the time once the interval is narrow.
+/// - **separate runs**: the null "same code" cannot be told from a day's speed that the
+///   calibration missed, so `slower` needs the estimate and the whole 95 % interval above `1 + t`.
+/// Mirrored for `faster` and for throughput.
 ///
 /// Work counters (frames decoded, packets, bytes read, seeks, heap allocations) do not
 /// depend on the machine's speed; any change of them for the same configuration is
@@ -81,17 +88,26 @@ public struct RegressionGate: Sendable {
         let baselineByKey = valuesByRepetition(baseline), candidateByKey = valuesByRepetition(candidate)
         report.onlyInBaseline = Set(baselineByKey.keys).subtracting(candidateByKey.keys).sorted()
         report.onlyInCandidate = Set(candidateByKey.keys).subtracting(baselineByKey.keys).sorted()
-        for key in Set(baselineByKey.keys).intersection(candidateByKey.keys).sorted() {
+        let paired = Set(baselineByKey.keys).intersection(candidateByKey.keys).sorted().compactMap { key -> (ConfigurationKey, [Double], [Double])? in
             let before = baselineByKey[key]!, after = candidateByKey[key]!
             let pairs = before.keys.filter { after[$0] != nil }.sorted()
-            guard !pairs.isEmpty else { continue }
-            let logRatios = pairs.map { log(after[$0]! / before[$0]!) }
+            guard !pairs.isEmpty else { return nil }
+            return (key, pairs.map { before[$0]! }, pairs.map { after[$0]! })
+        }
+        // Bonferroni over the whole file: each configuration's decision interval at 1 − (1 − level)/m.
+        let decisionLevel = Self.decisionLevel(level: level, comparisons: paired.count)
+        var tooFew = 0
+        for (key, before, after) in paired {
+            let logRatios = zip(before, after).map { log($1 / $0) }
             let interval = ShiftInterval.paired(logRatios, level: level)
-            if interval.coverage < level {
-                report.warnings.append("\(key): \(pairs.count) pair(s) give only \(Self.percentText(interval.coverage)) coverage, so no verdict; run at least 6 repetitions")
-            }
-            report.comparisons.append(comparison(
-                key: key, baseline: pairs.map { before[$0]! }, candidate: pairs.map { after[$0]! }, interval: interval))
+            let decision = ShiftInterval.paired(logRatios, level: decisionLevel)
+            if decision.coverage < decisionLevel { tooFew += 1 }
+            report.comparisons.append(comparison(key: key, baseline: before, candidate: after, interval: interval, decision: decision,
+                                                 decisionLevel: decisionLevel))
+        }
+        report.decisionLevel = decisionLevel
+        if tooFew > 0 {
+            report.warnings.append("\(tooFew) configuration(s) have too few pairs, so no verdict: \(paired.count) configurations at \(Self.percentText(level)) for the whole file need \(Self.pairsNeeded(decisionLevel: decisionLevel)) pairs each (`bench --repetitions`)")
         }
         guard !report.comparisons.isEmpty else {
             report.outcome = .badInput("\(path): no configuration has \(metric.rawValue) in both builds in the same repetition")
@@ -162,7 +178,8 @@ public struct RegressionGate: Sendable {
             if interval.coverage < level {
                 report.warnings.append("\(key): too few samples in a run; its interval covers only \(Self.percentText(interval.coverage)), so no verdict")
             }
-            var entry = comparison(key: key, baseline: before.values, candidate: after.values, interval: interval)
+            var entry = comparison(key: key, baseline: before.values, candidate: after.values, interval: interval, decision: nil,
+                                   decisionLevel: level)
             entry.normalisedBy = normalised ? CalibrationKind(for: key) : nil
             if normalised, before.isParallel || after.isParallel {
                 let raw = ShiftInterval.twoSample(baseline: before.raw.map(log), candidate: after.raw.map(log), level: level)
@@ -178,19 +195,30 @@ public struct RegressionGate: Sendable {
 
     // MARK: Pieces
 
-    private func comparison(key: ConfigurationKey, baseline: [Double], candidate: [Double], interval: ShiftInterval) -> ConfigurationComparison {
+    /// `decision` is the paired form's Bonferroni interval (nil: separate runs decide on `interval`).
+    private func comparison(key: ConfigurationKey, baseline: [Double], candidate: [Double], interval: ShiftInterval,
+                            decision: ShiftInterval?, decisionLevel: Double) -> ConfigurationComparison {
         let ratio = exp(interval.estimate), low = exp(interval.low), high = exp(interval.high)
-        return ConfigurationComparison(
+        let decided = decision ?? interval
+        // Too few samples for the level: the interval is min…max with less coverage; no call.
+        let verdict: Verdict = decided.coverage < decisionLevel ? .same
+            : decision != nil ? verdict(ratio: ratio, low: exp(decided.low), high: exp(decided.high), bound: 1)
+            : verdict(ratio: ratio, low: low, high: high, bound: nil)
+        var result = ConfigurationComparison(
             key: key, baselineMedian: Quantile.median(sorted: baseline.sorted()),
             candidateMedian: Quantile.median(sorted: candidate.sorted()), count: interval.count,
-            ratio: ratio, ratioLow: low, ratioHigh: high, coverage: interval.coverage,
-            // Too few samples for the level: the interval is min…max with less coverage; no call.
-            verdict: interval.coverage < level ? .same : verdict(ratio: ratio, low: low, high: high))
+            ratio: ratio, ratioLow: low, ratioHigh: high, coverage: interval.coverage, verdict: verdict)
+        result.decisionLow = exp(decided.low)
+        result.decisionHigh = exp(decided.high)
+        result.decisionCoverage = decided.coverage
+        return result
     }
 
-    private func verdict(ratio: Double, low: Double, high: Double) -> Verdict {
-        let grew = ratio > 1 + threshold && low > 1 + threshold
-        let shrank = ratio < 1 - threshold && high < 1 - threshold
+    /// `slower` (for a time) when the estimate is beyond the threshold and the interval beyond
+    /// `bound` (1: paired, any change at all) or, with no bound, beyond the threshold too.
+    private func verdict(ratio: Double, low: Double, high: Double, bound: Double?) -> Verdict {
+        let grew = ratio > 1 + threshold && low > (bound ?? 1 + threshold)
+        let shrank = ratio < 1 - threshold && high < (bound ?? 1 - threshold)
         switch (grew, shrank) {
         case (true, _): return metric.lowerIsBetter ? .slower : .faster
         case (_, true): return metric.lowerIsBetter ? .faster : .slower
@@ -270,6 +298,20 @@ public struct RegressionGate: Sendable {
             }
         }
         return changes
+    }
+
+    /// The level of each configuration's decision interval when `comparisons` are judged at
+    /// once: Bonferroni, so the whole file's family-wise level is `level`.
+    public static func decisionLevel(level: Double, comparisons: Int) -> Double {
+        1 - (1 - level) / Double(max(1, comparisons))
+    }
+
+    /// The fewest pairs whose exact signed-rank interval reaches `decisionLevel`: its widest
+    /// interval (min…max of the Walsh averages) covers 1 − 2·2⁻ⁿ.
+    public static func pairsNeeded(decisionLevel: Double) -> Int {
+        var pairs = 1
+        while 1 - 2 * pow(0.5, Double(pairs)) < decisionLevel { pairs += 1 }
+        return pairs
     }
 
     static func percentText(_ probability: Double) -> String { String(format: "%.1f %%", probability * 100) }
@@ -376,6 +418,11 @@ public struct ConfigurationComparison: Sendable {
     /// Exact coverage of the interval.
     public var coverage: Double
     public var verdict: Verdict
+    /// The interval the verdict was decided on: paired, at the Bonferroni level of
+    /// ``GateReport/decisionLevel``; separate runs, the interval above.
+    public var decisionLow = 1.0
+    public var decisionHigh = 1.0
+    public var decisionCoverage = 0.0
     /// The calibration the samples were divided by; nil when not normalised.
     public var normalisedBy: CalibrationKind?
     /// For parallel pipelines in a normalised comparison: the ratio of raw times with its interval.

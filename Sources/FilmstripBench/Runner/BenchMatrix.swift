@@ -40,6 +40,10 @@ public struct BenchMatrix: Sendable, Hashable {
     public var peers = false
     /// Add the seed study: the 4 min 4 s 1080p H.264 case at 20, 50 and 500 thumbnails (see ``seedStudy``).
     public var seedStudy = false
+    /// `false` leaves out the composition-alone, memcpy-floor and calibration runs: a two-build
+    /// gate on a few pipelines then spends every child run on the pairs it judges (without
+    /// calibration rows, the file can only be compared paired, not with another run).
+    public var referenceRuns = true
 
     public static let syntheticCount = 500
     public static let syntheticHeight = 64
@@ -160,6 +164,7 @@ public struct BenchMatrix: Sendable, Hashable {
                 videoPath: videoPaths[videoIDs[0]], frameCount: counts.max()!, thumbHeight: heights[0],
                 accuracy: accuracies[0], decoderThreads: decoderThreads[0]))
         }
+        guard referenceRuns else { return result }
         for composer in composers where StripDestination.named(composer)?.isCanvas != true {
             result.append(BenchConfiguration(kind: .composeSynthetic, extractor: "synthetic", composer: composer,
                                              frameCount: Self.syntheticCount, thumbHeight: Self.syntheticHeight))

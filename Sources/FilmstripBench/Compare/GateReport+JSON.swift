@@ -1,0 +1,90 @@
+import Foundation
+
+extension GateReport {
+    /// Version of the `compare --format json` shape; raised only when a key changes meaning
+    /// or goes away (new keys may be added within a version).
+    public static let jsonSchemaVersion = 1
+
+    /// The report as one JSON object (`compare --format json`; the README documents every key).
+    /// Keys are snake_case and sorted; absent values are `null`, never missing keys.
+    public var json: String {
+        let object = jsonObject
+        // Every number here is a finite ratio or time (the gate refuses other input), so this cannot fail.
+        guard JSONSerialization.isValidJSONObject(object),
+              let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        else { return #"{"schema_version":1,"outcome":"bad_input","error":"the report cannot be written as JSON"}"# }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    var jsonObject: [String: Any] {
+        let error: Any = if case .badInput(let reason) = outcome { reason } else { NSNull() }
+        return [
+            "schema_version": Self.jsonSchemaVersion,
+            "outcome": Self.outcomeName(outcome),
+            "exit_status": Int(outcome.exitCode),
+            "summary": outcomeLine,
+            "error": error,
+            "form": formName,
+            "metric": gate.metric.rawValue,
+            "threshold": gate.threshold,
+            "level": gate.level,
+            "decision_level": decisionLevel as Any? ?? NSNull(),
+            "normalised_to_calibration": normalizedToCalibration,
+            "baseline_commits": baselineCommits,
+            "candidate_commits": candidateCommits,
+            "machines": machines.map { ["baseline": $0.baseline, "candidate": $0.candidate] as Any } ?? NSNull(),
+            "calibration": calibrationChange.map {
+                ["kind": $0.kind.rawValue, "ratio": $0.ratio, "ratio_low": $0.low, "ratio_high": $0.high] as [String: Any]
+            },
+            "warnings": warnings,
+            "configurations_compared": comparisons.count,
+            "only_changed": onlyChanged,
+            "configurations": (onlyChanged ? changed : comparisons).map(Self.jsonObject),
+            "work_changes": workChanges.map { change in
+                [
+                    "configuration": change.key.description, "config_id": change.key.configID,
+                    "counter": change.counter.rawValue,
+                    "baseline_min": change.baseline.lowerBound, "baseline_max": change.baseline.upperBound,
+                    "candidate_min": change.candidate.lowerBound, "candidate_max": change.candidate.upperBound,
+                    "grew": change.grew, "gated": gatesOnWork,
+                ] as [String: Any]
+            },
+            "only_in_baseline": onlyInBaseline.map(\.description),
+            "only_in_candidate": onlyInCandidate.map(\.description),
+        ]
+    }
+
+    private static func jsonObject(_ comparison: ConfigurationComparison) -> [String: Any] {
+        let key = comparison.key
+        return [
+            "configuration": key.description, "config_id": key.configID,
+            "pipeline": key.pipeline, "extractor": key.extractor, "composer": key.composer, "options": key.options,
+            "video_id": key.videoID, "frame_count": key.frameCount, "thumb_width": key.thumbWidth,
+            "thumb_height": key.thumbHeight, "accuracy": key.accuracy, "phase": key.phase.rawValue,
+            "baseline_median": comparison.baselineMedian, "candidate_median": comparison.candidateMedian,
+            "ratio": comparison.ratio, "ratio_low": comparison.ratioLow, "ratio_high": comparison.ratioHigh,
+            "coverage": comparison.coverage,
+            "decision_low": comparison.decisionLow, "decision_high": comparison.decisionHigh,
+            "n": comparison.count, "verdict": comparison.verdict.rawValue,
+            "normalised_by": comparison.normalisedBy?.rawValue as Any? ?? NSNull(),
+            "unnormalised": comparison.unnormalised.map { ["ratio": $0.ratio, "ratio_low": $0.low, "ratio_high": $0.high] as Any } ?? NSNull(),
+        ]
+    }
+
+    private static func outcomeName(_ outcome: GateOutcome) -> String {
+        switch outcome {
+        case .passed: "passed"
+        case .regressed: "regressed"
+        case .badInput: "bad_input"
+        }
+    }
+
+    private var formName: String {
+        switch form {
+        case .paired: "paired"
+        case .separateRuns(sameMachine: true): "separate_runs_same_machine"
+        case .separateRuns(sameMachine: false): "separate_runs_different_machines"
+        case .separateRunsUnnormalised: "separate_runs_unnormalised"
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+@testable import FilmstripBench
+
+/// The paired gate's decision rule (Bonferroni over the file, estimate beyond the threshold)
+/// and the report's forms: verdict first, `--only-changed`, and the JSON shape read back
+/// with a real JSON parser.
+struct CompareReportTests {
+    /// Two configurations of a two-build run: `slowed` takes `ratios[r]` times the baseline in
+    /// repetition r, `steady` is unchanged (the same noise on both builds).
+    static func twoConfigurations(ratios: [Double]) -> [RawResultRow] {
+        ratios.enumerated().flatMap { repetition, ratio in
+            let speed = PairedGateTests.drift[repetition % PairedGateTests.drift.count]
+            return [("forward+rowcopy", ratio), ("scan+rowcopy", 1.0)].flatMap { pipeline, factor in
+                BuildRole.allCases.map { role in
+                    var row = Fixtures.row(pipeline: pipeline, repetition: repetition, wall: role == .baseline ? speed : speed * factor)
+                    row.build = role
+                    row.executableCommit = role == .baseline ? "aaaa" : "bbbb"
+                    return row
+                }
+            }
+        }
+    }
+
+    /// 12 pairs around +8 %, spread ±8 %: the 95 % interval (+3.9 % … ) does not clear +5 %, so
+    /// the rule "whole interval beyond the threshold" would pass it; it is clearly not noise
+    /// (the 97.5 % interval starts at +3.0 %) and its estimate is beyond 5 %, so the gate calls it.
+    static let eightPercent = [1.00, 1.16, 1.03, 1.13, 1.01, 1.15, 1.05, 1.11, 1.08, 1.14, 1.02, 1.09]
+
+    @Test func callsAChangeBeyondTheThresholdThatIsNotNoise() throws {
+        let report = RegressionGate().comparePaired(Self.twoConfigurations(ratios: Self.eightPercent))
+        #expect(report.decisionLevel == 1 - 0.05 / 2)
+        let slowed = try #require(report.comparisons.first { $0.key.pipeline == "forward+rowcopy" })
+        #expect(slowed.ratioLow < 1.05 && slowed.decisionLow > 1 && slowed.ratio > 1.05)
+        #expect(slowed.verdict == .slower)
+        #expect(report.comparisons.first { $0.key.pipeline == "scan+rowcopy" }?.verdict == .same)
+        #expect(report.outcome == .regressed)
+    }
+
+    @Test func aRealChangeBelowTheThresholdPasses() {
+        let report = RegressionGate().comparePaired(Self.twoConfigurations(ratios: Self.eightPercent.map { 1 + ($0 - 1) / 3 }))
+        #expect(report.comparisons.allSatisfy { $0.verdict == .same })
+        #expect(report.outcome == .passed)
+    }
+
+    @Test func bonferroniNeedsMorePairsForMoreConfigurations() {
+        #expect(RegressionGate.pairsNeeded(decisionLevel: 0.95) == 6)
+        #expect(RegressionGate.pairsNeeded(decisionLevel: RegressionGate.decisionLevel(level: 0.95, comparisons: 7)) == 9)
+        #expect(RegressionGate.pairsNeeded(decisionLevel: RegressionGate.decisionLevel(level: 0.95, comparisons: 120)) == 13)
+        // 6 pairs are enough for one configuration but not for two at once: no verdict, said on stderr.
+        let report = RegressionGate().comparePaired(Self.twoConfigurations(ratios: Array(repeating: 1.5, count: 6)))
+        #expect(report.comparisons.allSatisfy { $0.verdict == .same })
+        #expect(report.warnings.contains { $0.contains("need 7 pairs") })
+    }
+
+    @Test func reportsLeadWithTheVerdictAndWhatChanged() {
+        var report = RegressionGate().comparePaired(Self.twoConfigurations(ratios: Self.eightPercent))
+        let lines = report.text.split(separator: "\n").map(String.init)
+        #expect(lines[0].hasPrefix("regressed: 1 configuration(s) slower"))
+        #expect(lines[1].hasPrefix("slower: forward+rowcopy"))
+        #expect(report.markdown.hasPrefix("**regressed: "))
+        #expect(report.text.contains("scan+rowcopy"))
+        report.onlyChanged = true
+        #expect(!report.text.contains("scan+rowcopy") && !report.markdown.contains("scan+rowcopy"))
+        #expect(report.markdown.contains("| forward+rowcopy"))
+    }
+
+    @Test func jsonHasTheDocumentedShape() throws {
+        var report = RegressionGate(metric: .cpuSeconds).comparePaired(Self.twoConfigurations(ratios: Self.eightPercent))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])
+        #expect(object["schema_version"] as? Int == 1)
+        #expect(object["outcome"] as? String == "regressed" && object["exit_status"] as? Int == 2)
+        #expect(object["form"] as? String == "paired" && object["metric"] as? String == "cpu_s")
+        #expect(object["threshold"] as? Double == 0.05 && object["decision_level"] as? Double == 0.975)
+        #expect(object["error"] is NSNull && object["machines"] is NSNull)
+        #expect(object["candidate_commits"] as? [String] == ["bbbb"] && object["configurations_compared"] as? Int == 2)
+        let configurations = try #require(object["configurations"] as? [[String: Any]])
+        #expect(configurations.count == 2)
+        let slowed = try #require(configurations.first { $0["pipeline"] as? String == "forward+rowcopy" })
+        for key in ["configuration", "config_id", "extractor", "composer", "video_id", "accuracy", "phase", "verdict"] {
+            #expect(slowed[key] is String, "\(key)")
+        }
+        for key in ["baseline_median", "candidate_median", "ratio", "ratio_low", "ratio_high", "coverage", "decision_low", "decision_high"] {
+            #expect(slowed[key] is Double, "\(key)")
+        }
+        #expect(slowed["n"] as? Int == 12 && slowed["verdict"] as? String == "slower" && slowed["options"] as? [String: String] == ["threads": "2"])
+        #expect(slowed["normalised_by"] is NSNull && slowed["unnormalised"] is NSNull)
+        #expect((object["work_changes"] as? [Any])?.isEmpty == true)
+        report.onlyChanged = true
+        let changed = try #require(try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])
+        #expect((changed["configurations"] as? [Any])?.count == 1 && changed["only_changed"] as? Bool == true)
+    }
+
+    @Test func badInputIsJSONToo() throws {
+        let report = RegressionGate().comparePaired(Fixtures.rows([1, 1, 1]), path: "x.csv")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])
+        #expect(object["outcome"] as? String == "bad_input" && object["exit_status"] as? Int == 3)
+        #expect((object["error"] as? String)?.hasPrefix("x.csv: ") == true)
+    }
+}
