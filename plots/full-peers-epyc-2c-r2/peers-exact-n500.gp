@@ -6,11 +6,11 @@ if (!exists("fmt")) fmt = "svg"
 if (!exists("out")) out = "peers-exact-n500." . fmt
 if (!exists("pngterm")) pngterm = "pngcairo"
 if (fmt eq "svg") {
-    set terminal svg size 900,682 dynamic noenhanced font "sans,12" background "#ffffff"
+    set terminal svg size 1050,682 dynamic noenhanced font "sans,12" background "#ffffff"
 } else { if (pngterm eq "pngcairo") {
-    set terminal pngcairo size 900,682 noenhanced font "sans,11" background "#ffffff"
+    set terminal pngcairo size 1050,682 noenhanced font "sans,11" background "#ffffff"
 } else {
-    set terminal png size 900,682 noenhanced font "sans,11" background "#ffffff"
+    set terminal png size 1050,682 noenhanced font "sans,11" background "#ffffff"
 } }
 set output out
 set encoding utf8

@@ -6,11 +6,11 @@ if (!exists("fmt")) fmt = "svg"
 if (!exists("out")) out = "time-per-pipeline." . fmt
 if (!exists("pngterm")) pngterm = "pngcairo"
 if (fmt eq "svg") {
-    set terminal svg size 900,628 dynamic noenhanced font "sans,12" background "#ffffff"
+    set terminal svg size 1002,628 dynamic noenhanced font "sans,12" background "#ffffff"
 } else { if (pngterm eq "pngcairo") {
-    set terminal pngcairo size 900,628 noenhanced font "sans,11" background "#ffffff"
+    set terminal pngcairo size 1002,628 noenhanced font "sans,11" background "#ffffff"
 } else {
-    set terminal png size 900,628 noenhanced font "sans,11" background "#ffffff"
+    set terminal png size 1002,628 noenhanced font "sans,11" background "#ffffff"
 } }
 set output out
 set encoding utf8

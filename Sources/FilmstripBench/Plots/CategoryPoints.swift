@@ -72,8 +72,12 @@ struct CategoryPoints {
         return Set(ticks.filter { $0 >= low / 1.5 && $0 <= high * 1.5 }).sorted()
     }
 
-    /// Wide enough for the labels, never past `maximumWidth`.
-    var width: Int { min(Self.maximumWidth, max(900, 30 * categories.count + 250 + 7 * (series.map(\.count).max() ?? 0))) }
+    /// Wide enough for the legend beside a plot area that still holds the title (about 650 px
+    /// at least), never past `maximumWidth`.
+    var width: Int {
+        let legend = series.count > 1 ? 8 * (series.map(\.count).max() ?? 0) + 80 : 0
+        return min(Self.maximumWidth, max(900, max(650, 60 * categories.count + 150) + legend))
+    }
 
     /// Taller when the rotated category labels are long.
     var height: Int { 520 + min(260, 6 * (categories.map(\.count).max() ?? 0)) }
