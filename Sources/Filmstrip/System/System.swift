@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// A failed system call: which call, on which path, and `errno`.
 public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -59,6 +60,43 @@ enum System {
     /// Removes `path`, ignoring a file already gone.
     static func unlink(_ path: String) {
         _ = Foundation.unlink(path)
+    }
+
+    /// A new pipe (read end, write end), both closed on exec: a child gets only the end it is
+    /// handed with `dup2`, so a pipe meant for one child never keeps another's reader waiting.
+    static func pipe() throws(SystemError) -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard Glibc.pipe(&ends) == 0 else { throw SystemError(call: "pipe", path: "pipe", code: errno) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return (ends[0], ends[1])
+    }
+
+    /// Every byte readable from `descriptor` until end of file (or a read error).
+    static func readToEnd(_ descriptor: Int32) -> [UInt8] {
+        var all: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, $0.count) }
+            if count > 0 {
+                all.append(contentsOf: chunk[..<count])
+            } else if count == 0 || errno != EINTR {
+                return all
+            }
+        }
+    }
+
+    /// Blocks until child `pid` has exited, leaving it unreaped (`WNOWAIT`), so its pid stays its own.
+    static func waitForExit(_ pid: pid_t) {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+    }
+
+    /// Reaps exited child `pid`: its wait status and its own resource usage.
+    static func reap(_ pid: pid_t) -> (status: Int32, usage: rusage) {
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        return (status, usage)
     }
 
     /// Device and inode of the file `path` names, following symbolic links; nil when it does not exist.

@@ -164,7 +164,7 @@ public struct BenchSession {
 
     /// Generates missing reference videos and probes each once (for its description and thumbnail width).
     private func prepareVideos(interruption: Interruption, progress: BenchProgress) throws -> [String: PreparedVideo] {
-        Self.removePartialsOfDeadProcesses(in: cache.directory)
+        cache.removePartialsOfDeadProcesses()
         var result: [String: PreparedVideo] = [:]
         for id in matrix.requiredVideoIDs {
             guard let spec = ReferenceSuite.spec(id: id) else { throw BenchError.unknownVideo(id) }
@@ -180,20 +180,6 @@ public struct BenchSession {
                                               frameCount: probe.frameCount, gop: spec.keyframeInterval))
         }
         return result
-    }
-
-    /// Removes partial videos whose writer has died. Not `removeAbandonedPartials()`, which
-    /// would also delete the file another live process (a parallel test, a second bench) is writing.
-    static func removePartialsOfDeadProcesses(in directory: URL) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        for name in names where name.hasSuffix(".partial") {
-            // `ReferenceVideoCache` names them `.NAME.PID.RANDOM.partial`.
-            let parts = name.split(separator: ".")
-            guard parts.count >= 3, let pid = pid_t(parts[parts.count - 3]) else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH {
-                try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
-            }
-        }
     }
 
     private func measuredRows(_ configuration: BenchConfiguration, _ measurement: BenchMeasurement, video: PreparedVideo?,
