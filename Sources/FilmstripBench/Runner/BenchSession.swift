@@ -197,7 +197,7 @@ public struct BenchSession {
             row.heapAllocations = cost.heapAllocations
             row.bound = cost.bound
             if configuration.kind != .calibrationCopy, cost.wallSeconds > 0 {
-                row.thumbnailsPerSecond = Double(configuration.frameCount) / cost.wallSeconds
+                row.thumbnailsPerSecond = Double(configuration.thumbnailCount) / cost.wallSeconds
             }
             row.checksum = measurement.checksum
             row.maxFrameError = measurement.maxFrameError
@@ -226,12 +226,12 @@ public struct BenchSession {
         let description = video?.description ?? (configuration.kind == .calibrationCopy
             ? VideoDescription(id: "none", codec: "none", width: 0, height: 0, durationSeconds: 0, frameCount: 0, gop: 0)
             : VideoDescription(id: "synthetic", codec: "none", width: BenchConfiguration.syntheticThumbWidth,
-                               height: configuration.thumbHeight, durationSeconds: 0, frameCount: configuration.frameCount, gop: 0))
+                               height: configuration.thumbHeight, durationSeconds: 0, frameCount: configuration.thumbnailCount, gop: 0))
         return RawResultRow(
             run: context, timestamp: Date(), pipeline: configuration.pipeline, extractor: configuration.extractor,
             composer: configuration.composer,
             options: decodes || configuration.peer == .filmstrip ? Dictionary(uniqueKeysWithValues: configuration.extractionOptions.fields.map { ($0.key, $0.value) }) : [:],
-            video: description, frameCount: configuration.frameCount, thumbWidth: thumbWidth,
+            video: description, thumbnailCount: configuration.thumbnailCount, thumbWidth: thumbWidth,
             thumbHeight: configuration.thumbHeight, accuracy: decodes || configuration.kind == .peer ? configuration.accuracy : "",
             phase: phase, repetition: repetition, wallSeconds: nil, cpuUserSeconds: nil, cpuSysSeconds: nil,
             peakRSSBytes: nil, framesDecoded: nil, thumbnailsPerSecond: nil, checksum: "", maxFrameError: nil,
@@ -270,7 +270,7 @@ struct AgreementChecker {
     mutating func check(_ configuration: BenchConfiguration, _ measurement: BenchMeasurement) -> [String] {
         var problems: [String] = []
         guard configuration.isCheckedForAgreement else { return problems }
-        let request = "\(configuration.videoID ?? "synthetic") ×\(configuration.frameCount) h\(configuration.thumbHeight) \(configuration.accuracy)"
+        let request = "\(configuration.videoID ?? "synthetic") ×\(configuration.thumbnailCount) h\(configuration.thumbHeight) \(configuration.accuracy)"
         if let reference = references[request] {
             if reference.checksum != measurement.checksum {
                 problems.append("DISAGREEMENT: \(configuration.label) made strip \(measurement.checksum), but \(reference.label) made \(reference.checksum) for the same request")
