@@ -86,7 +86,15 @@ package enum ChildProcess {
             case .inherit(let parent): posix_spawn_file_actions_adddup2(&actions, parent, descriptor)
             case .sameAsOutput: posix_spawn_file_actions_adddup2(&actions, 1, descriptor)
             case .capture:
-                let reader = try PipeReader()
+                let reader: PipeReader
+                do {
+                    reader = try PipeReader()
+                } catch {
+                    // Standard error's pipe failed (out of descriptors): standard output's must not leak.
+                    outputReader?.closeWriteEnd()
+                    outputReader?.closeReadEnd()
+                    throw error
+                }
                 posix_spawn_file_actions_adddup2(&actions, reader.writeEnd, descriptor)
                 if descriptor == 1 { outputReader = reader } else { errorReader = reader }
             }
