@@ -24,7 +24,6 @@ static inline int filmstrip_averror_bug(void) { return AVERROR_BUG; }
 static inline int filmstrip_averror_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
 static inline int filmstrip_averror_encoder_not_found(void) { return AVERROR_ENCODER_NOT_FOUND; }
 static inline int64_t filmstrip_nopts_value(void) { return AV_NOPTS_VALUE; }
-static inline int filmstrip_time_base(void) { return AV_TIME_BASE; }
 static inline int filmstrip_packet_flag_key(void) { return AV_PKT_FLAG_KEY; }
 static inline int filmstrip_packet_flag_corrupt(void) { return AV_PKT_FLAG_CORRUPT; }
 static inline int filmstrip_frame_flag_corrupt(void) { return AV_FRAME_FLAG_CORRUPT; }

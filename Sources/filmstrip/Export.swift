@@ -1,4 +1,5 @@
 import ArgumentParser
+import Filmstrip
 import FilmstripBench
 import Foundation
 
@@ -58,7 +59,7 @@ enum ExportWriter {
         if inputs.contains(where: { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath() == target }) {
             throw ValidationError("\(path): is an input file; not overwriting it")
         }
-        try Data(text.utf8).write(to: target, options: .atomic)
+        try StripWriter.writeAtomically(Data(text.utf8), to: target.path)
     }
 
     /// Writes each `FORMAT=FILE` request of `bench --export`; a failure is one line on stderr and exit 1.

@@ -26,7 +26,7 @@ import Testing
         let totals = rows.filter { $0.phase == .total }
         #expect(Set(totals.map(\.pipeline)) == ["sequential+rowcopy", "forward+rowcopy"])
         #expect(totals.count == 4)
-        #expect(totals.allSatisfy { $0.frameCount == 5 && $0.maxFrameError == 0 && ($0.framesDecoded ?? 0) >= 5 })
+        #expect(totals.allSatisfy { $0.thumbnailCount == 5 && $0.maxFrameError == 0 && ($0.framesDecoded ?? 0) >= 5 })
         #expect(Set(totals.map(\.checksum)).count == 1, "exact pipelines made different strips")
         for pipeline in ["sequential+rowcopy", "forward+rowcopy"] {
             let phases = rows.filter { $0.pipeline == pipeline }.map(\.phase)
@@ -176,7 +176,7 @@ import Testing
         FilmstripOpenMP.register()
         for composer in Composers.all {
             let configuration = BenchConfiguration(kind: .composeSynthetic, extractor: "synthetic", composer: composer.name,
-                                                   frameCount: BenchMatrix.syntheticCount, thumbHeight: BenchMatrix.syntheticHeight)
+                                                   thumbnailCount: BenchMatrix.syntheticCount, thumbHeight: BenchMatrix.syntheticHeight)
             let json = String(decoding: try JSONEncoder().encode(configuration), as: UTF8.self)
             let result = try CLISupport.run(["bench-run", "--config", json])
             #expect(result.status == 0, "\(result.standardError)")

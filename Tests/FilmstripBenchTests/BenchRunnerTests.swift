@@ -28,7 +28,7 @@ struct BenchRunnerTests {
         let pipelines = configurations.filter { $0.kind == .pipeline }
         #expect(pipelines.filter { $0.composer == "rowcopy" }.count == 4)
         #expect(pipelines.filter { $0.composer != "rowcopy" }.map(\.pipeline) == ["forward+simd", "forward+fused"])
-        #expect(pipelines.filter { $0.composer != "rowcopy" }.allSatisfy { $0.frameCount == 10 })
+        #expect(pipelines.filter { $0.composer != "rowcopy" }.allSatisfy { $0.thumbnailCount == 10 })
         #expect(configurations.filter { $0.kind == .composeSynthetic }.map(\.composer) == ["rowcopy", "simd"])
         #expect(configurations.filter { $0.kind == .memcpySynthetic }.count == 1)
         #expect(configurations.filter { $0.phases == [.calibration] }.count == 2)
@@ -36,7 +36,7 @@ struct BenchRunnerTests {
 
     @Test func agreementCheckerFlagsDifferentStripsAndWrongFrames() {
         var checker = AgreementChecker()
-        let a = BenchConfiguration(kind: .pipeline, extractor: "sequential", composer: "rowcopy", videoID: "v", frameCount: 5, thumbHeight: 64)
+        let a = BenchConfiguration(kind: .pipeline, extractor: "sequential", composer: "rowcopy", videoID: "v", thumbnailCount: 5, thumbHeight: 64)
         var b = a
         b.extractor = "forward"
         func measurement(_ checksum: String, error: Int? = 0) -> BenchMeasurement {

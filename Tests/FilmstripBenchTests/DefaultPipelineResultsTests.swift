@@ -35,7 +35,7 @@ struct DefaultPipelineResultsTests {
                 && $0.options["skip-loop-filter"] != "1" && $0.wallSeconds != nil
         }
         var medians: [Request: [String: (row: RawResultRow, median: Double)]] = [:]
-        let byRequest = Dictionary(grouping: pixelExact) { Request(run: $0.run.runID, video: $0.video.id, count: $0.frameCount, height: $0.thumbHeight) }
+        let byRequest = Dictionary(grouping: pixelExact) { Request(run: $0.run.runID, video: $0.video.id, count: $0.thumbnailCount, height: $0.thumbHeight) }
         for (request, rows) in byRequest {
             let byConfiguration = Dictionary(grouping: rows) { "\($0.pipeline) \($0.options.sorted { $0.key < $1.key })" }
             medians[request] = byConfiguration.mapValues { rows in

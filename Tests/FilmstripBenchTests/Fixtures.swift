@@ -22,7 +22,7 @@ enum Fixtures {
             pipeline: pipeline, extractor: parts[0], composer: parts.count > 1 ? parts[1] : "",
             options: ["threads": "2"],
             video: VideoDescription(id: "clip-1080p", codec: "h264", width: 1920, height: 1080, durationSeconds: 244.5, frameCount: 5868, gop: 48),
-            frameCount: 500, thumbWidth: 160, thumbHeight: 90, accuracy: "exact", phase: phase, repetition: repetition,
+            thumbnailCount: 500, thumbWidth: 160, thumbHeight: 90, accuracy: "exact", phase: phase, repetition: repetition,
             wallSeconds: wall, cpuUserSeconds: wall.map { $0 * 1.5 }, cpuSysSeconds: 0.01, peakRSSBytes: 123_456_789,
             framesDecoded: 5868, thumbnailsPerSecond: wall.map { 500 / $0 }, checksum: "9f86d081884c7d65",
             maxFrameError: 0, disagreement: false, status: status, error: error

@@ -166,7 +166,7 @@ struct CommittedResultsTests {
         try #require(FileManager.default.fileExists(atPath: xeon), "needs /work/shared/results")
         let report = RegressionGate().compareFiles(baselinePath: day2, candidatePath: xeon)
         let taskgroup = try #require(report.comparisons.first {
-            $0.key.pipeline == "taskgroup+rowcopy" && $0.key.videoID == "h264-720p-60s" && $0.key.frameCount == 100 && $0.key.phase == .total
+            $0.key.pipeline == "taskgroup+rowcopy" && $0.key.videoID == "h264-720p-60s" && $0.key.thumbnailCount == 100 && $0.key.phase == .total
         })
         #expect(taskgroup.verdict == .faster)
         #expect(taskgroup.ratioHigh < 1)

@@ -84,7 +84,7 @@ struct ReportTests {
             var row = row
             row.video.id = "clip\"><img src=x onerror=alert(1)>"
             if row.phase != .calibration { row.pipeline = "<i>\(row.pipeline)</i>" }
-            row.options["note"] = "</td></tr></table><iframe src=//evil.example>\(row.frameCount)"
+            row.options["note"] = "</td></tr></table><iframe src=//evil.example>\(row.thumbnailCount)"
             return row
         }
         var rows: [RawResultRow] = []

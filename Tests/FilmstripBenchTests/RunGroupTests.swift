@@ -32,7 +32,7 @@ struct RunGroupTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let video = folder.appendingPathComponent("run-group-\(UUID().uuidString).mp4").path
         try FileManager.default.copyItem(atPath: source.path, toPath: video)
-        let configuration = BenchConfiguration.peer(.ffmpegExact, videoID: spec.id, videoPath: video, frameCount: 100, thumbHeight: 64)
+        let configuration = BenchConfiguration.peer(.ffmpegExact, videoID: spec.id, videoPath: video, thumbnailCount: 100, thumbHeight: 64)
 
         let interruption = Interruption()
         let outcome = Mutex<ChildRunner.Outcome?>(nil)

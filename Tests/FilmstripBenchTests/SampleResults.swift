@@ -26,7 +26,7 @@ enum SampleResults {
         var rows: [RawResultRow] = []
         for (machineIndex, machine) in machines.enumerated() {
             let slowdown = machineIndex == 0 ? 1.0 : 1.5
-            func add(_ pipeline: String, video: VideoDescription, frameCount: Int, size: (Int, Int), phase: Phase, seconds: Double) {
+            func add(_ pipeline: String, video: VideoDescription, thumbnailCount: Int, size: (Int, Int), phase: Phase, seconds: Double) {
                 guard phases.contains(phase) else { return }
                 let parts = pipeline.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
                 for repetition in 0..<repetitions {
@@ -37,31 +37,31 @@ enum SampleResults {
                         run: RunContext(runID: "run-\(machineIndex)", gitCommit: "da834b9", gitDirty: false, machine: machine),
                         timestamp: Date(timeIntervalSince1970: 1_800_000_000 + Double(rows.count)),
                         pipeline: pipeline, extractor: parts[0], composer: parts.count > 1 ? parts[1] : "",
-                        options: [:], video: video, frameCount: frameCount, thumbWidth: size.0, thumbHeight: size.1,
+                        options: [:], video: video, thumbnailCount: thumbnailCount, thumbWidth: size.0, thumbHeight: size.1,
                         accuracy: "exact", phase: phase, repetition: repetition, wallSeconds: wall,
                         cpuUserSeconds: wall * 1.2, cpuSysSeconds: 0.01, peakRSSBytes: 80_000_000,
-                        framesDecoded: frameCount, thumbnailsPerSecond: Double(frameCount) / wall, checksum: "abc",
+                        framesDecoded: thumbnailCount, thumbnailsPerSecond: Double(thumbnailCount) / wall, checksum: "abc",
                         maxFrameError: 0, disagreement: false, status: .ok, error: ""
                     ))
                 }
             }
             for (pipelineIndex, pipeline) in pipelines.enumerated() {
                 for (videoIndex, video) in videos.enumerated() {
-                    for frameCount in frameCounts {
+                    for thumbnailCount in frameCounts {
                         let perFrame = 0.002 * Double(videoIndex * 3 + 1) / Double(pipelineIndex + 1)
-                        let total = 0.01 + perFrame * Double(frameCount)
-                        add(pipeline, video: video, frameCount: frameCount, size: (114, 64), phase: .total, seconds: total)
-                        add(pipeline, video: video, frameCount: frameCount, size: (114, 64), phase: .extract, seconds: total * 0.95)
+                        let total = 0.01 + perFrame * Double(thumbnailCount)
+                        add(pipeline, video: video, thumbnailCount: thumbnailCount, size: (114, 64), phase: .total, seconds: total)
+                        add(pipeline, video: video, thumbnailCount: thumbnailCount, size: (114, 64), phase: .extract, seconds: total * 0.95)
                     }
                 }
             }
             let stripBytes = Double(500 * 114 * 64 * 4)
             for (composer, speed) in composerSpeeds {
                 let pipeline = composer == "memcpy" ? "none+memcpy" : "sequential+\(composer)"
-                add(pipeline, video: videos[0], frameCount: 500, size: (114, 64), phase: .compose, seconds: stripBytes / (speed * 1e9))
+                add(pipeline, video: videos[0], thumbnailCount: 500, size: (114, 64), phase: .compose, seconds: stripBytes / (speed * 1e9))
             }
             add("calibration", video: VideoDescription(id: "calibration", codec: "", width: 0, height: 0, durationSeconds: 0, frameCount: 0, gop: 0),
-                frameCount: 0, size: (0, 0), phase: .calibration, seconds: 0.2)
+                thumbnailCount: 0, size: (0, 0), phase: .calibration, seconds: 0.2)
         }
         return rows
     }

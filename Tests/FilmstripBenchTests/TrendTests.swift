@@ -7,7 +7,7 @@ import Testing
 /// over seeded histories, and the CLI's exit codes.
 @Suite struct TrendTests {
     static let key = ConfigurationKey(pipeline: "forward+rowcopy", extractor: "forward", composer: "rowcopy", options: [:],
-                                      videoID: "h264-360p-5s", frameCount: 100, thumbWidth: 114, thumbHeight: 64, accuracy: "exact", phase: .total)
+                                      videoID: "h264-360p-5s", thumbnailCount: 100, thumbWidth: 114, thumbHeight: 64, accuracy: "exact", phase: .total)
 
     /// `count` run medians around 1 s with 2 % Gaussian noise, multiplied by `1 + step` from `stepAt` on.
     static func history(seed: UInt64, count: Int = 20, stepAt: Int? = nil, step: Double = 0) -> [(run: TrendRun, median: Double)] {
@@ -98,7 +98,7 @@ import Testing
                         timestamp: Date(timeIntervalSince1970: 1_800_000_000 + Double(run * 3600 + repetition)),
                         pipeline: key.pipeline, extractor: key.extractor, composer: key.composer, options: key.options,
                         video: VideoDescription(id: key.videoID, codec: "h264", width: 640, height: 360, durationSeconds: 5, frameCount: 150, gop: 60),
-                        frameCount: key.frameCount, thumbWidth: key.thumbWidth, thumbHeight: key.thumbHeight, accuracy: key.accuracy,
+                        thumbnailCount: key.thumbnailCount, thumbWidth: key.thumbWidth, thumbHeight: key.thumbHeight, accuracy: key.accuracy,
                         phase: key.phase, repetition: repetition, wallSeconds: wall, cpuUserSeconds: wall, cpuSysSeconds: 0.01,
                         peakRSSBytes: 1, framesDecoded: 100, thumbnailsPerSecond: 100 / wall, checksum: "abc", maxFrameError: 0,
                         disagreement: false, status: .ok, error: ""))

@@ -41,15 +41,14 @@ public struct ReferenceVideoCache: Sendable {
         let target = url(for: spec)
         if FileManager.default.fileExists(atPath: target.path) { return (target, false) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let temporary = directory.appendingPathComponent(".\(spec.fileName).\(ProcessInfo.processInfo.processIdentifier).\(UUID().uuidString.prefix(8)).partial")
+        // Encoded under a temporary name and renamed into place, by the same helper as every
+        // output; rename(2) is atomic: a concurrent generator of the same spec simply wins or loses the race.
+        let temporary = try TemporaryFiles.createEmpty(besides: target.path, kind: .partialVideo)
         do {
-            try ReferenceVideoGenerator.write(spec, to: temporary.path)
-            // rename(2) is atomic: a concurrent generator of the same spec simply wins or loses the race.
-            if rename(temporary.path, target.path) != 0 {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target.path])
-            }
+            try ReferenceVideoGenerator.write(spec, to: temporary)
+            try TemporaryFiles.publish(temporary, as: target.path)
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
+            TemporaryFiles.discard(temporary)
             throw error
         }
         removeOutdatedVersions(of: spec)
@@ -69,9 +68,15 @@ public struct ReferenceVideoCache: Sendable {
     /// Removes temporary files left by runs that were killed mid-write.
     public func removeAbandonedPartials() {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        for name in names where name.hasSuffix(".partial") {
+        for name in names where TemporaryName.parse(name, kind: .partialVideo) != nil {
             try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
         }
+    }
+
+    /// Removes partial videos whose writer has died. Not `removeAbandonedPartials()`, which
+    /// would also delete the file another live process (a parallel test, a second bench) is writing.
+    package func removePartialsOfDeadProcesses() {
+        TemporaryFiles.removeStale(in: directory.path, kind: .partialVideo)
     }
 }
 

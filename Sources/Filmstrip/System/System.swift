@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// A failed system call: which call, on which path, and `errno`.
 public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -22,10 +23,10 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(path): \(call) failed: \(reason)" }
 }
 
-/// The one place filmstrip's own file handling makes system calls: each retries on EINTR
-/// and reports `errno` as a `SystemError`.
-enum System {
-    static func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemError) -> Int32 {
+/// The one place the package makes raw system calls (the library's outputs, the bench's
+/// results files and child processes): each retries on EINTR and reports `errno` as a `SystemError`.
+package enum System {
+    package static func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemError) -> Int32 {
         while true {
             let descriptor = Foundation.open(path, flags, mode)
             if descriptor >= 0 { return descriptor }
@@ -34,7 +35,7 @@ enum System {
     }
 
     /// Writes all of `bytes`.
-    static func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(SystemError) {
+    package static func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
             let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
@@ -47,7 +48,7 @@ enum System {
     }
 
     /// Closes `descriptor`; an error here can be the first report of a failed write (NFS, quotas).
-    static func close(_ descriptor: Int32, path: String) throws(SystemError) {
+    package static func close(_ descriptor: Int32, path: String) throws(SystemError) {
         // Linux releases the descriptor even when close reports EINTR: never retry.
         if Foundation.close(descriptor) != 0 && errno != EINTR { throw SystemError(call: "close", path: path, code: errno) }
     }
@@ -59,6 +60,92 @@ enum System {
     /// Removes `path`, ignoring a file already gone.
     static func unlink(_ path: String) {
         _ = Foundation.unlink(path)
+    }
+
+    /// Holds an exclusive `flock` on `descriptor`, waiting for another holder's.
+    package static func lockExclusive(_ descriptor: Int32, path: String) throws(SystemError) {
+        while flock(descriptor, LOCK_EX) != 0 {
+            if errno != EINTR { throw SystemError(call: "flock", path: path, code: errno) }
+        }
+    }
+
+    /// Releases this process's `flock` on `descriptor`.
+    package static func unlock(_ descriptor: Int32) {
+        _ = flock(descriptor, LOCK_UN)
+    }
+
+    /// The size in bytes of the open file `descriptor`.
+    package static func size(_ descriptor: Int32, path: String) throws(SystemError) -> Int {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw SystemError(call: "fstat", path: path, code: errno) }
+        return Int(status.st_size)
+    }
+
+    /// Up to `count` bytes of the open file `descriptor` from its start (fewer at end of file).
+    package static func readPrefix(_ descriptor: Int32, count: Int, path: String) throws(SystemError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, off_t(done)) }
+            if read < 0 {
+                if errno == EINTR { continue }
+                throw SystemError(call: "pread", path: path, code: errno)
+            }
+            if read == 0 { break }
+            done += read
+        }
+        return Array(bytes[..<done])
+    }
+
+    /// Cuts the open file `descriptor` to `length` bytes.
+    package static func truncate(_ descriptor: Int32, to length: Int, path: String) throws(SystemError) {
+        while ftruncate(descriptor, off_t(length)) != 0 {
+            if errno != EINTR { throw SystemError(call: "ftruncate", path: path, code: errno) }
+        }
+    }
+
+    /// Flushes the open file `descriptor` to the disk.
+    package static func sync(_ descriptor: Int32, path: String) throws(SystemError) {
+        while fsync(descriptor) != 0 {
+            if errno != EINTR { throw SystemError(call: "fsync", path: path, code: errno) }
+        }
+    }
+
+    /// A new pipe (read end, write end), both closed on exec: a child gets only the end it is
+    /// handed with `dup2`, so a pipe meant for one child never keeps another's reader waiting.
+    static func pipe() throws(SystemError) -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard Glibc.pipe(&ends) == 0 else { throw SystemError(call: "pipe", path: "pipe", code: errno) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return (ends[0], ends[1])
+    }
+
+    /// Every byte readable from `descriptor` until end of file (or a read error).
+    static func readToEnd(_ descriptor: Int32) -> [UInt8] {
+        var all: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, $0.count) }
+            if count > 0 {
+                all.append(contentsOf: chunk[..<count])
+            } else if count == 0 || errno != EINTR {
+                return all
+            }
+        }
+    }
+
+    /// Blocks until child `pid` has exited, leaving it unreaped (`WNOWAIT`), so its pid stays its own.
+    static func waitForExit(_ pid: pid_t) {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+    }
+
+    /// Reaps exited child `pid`: its wait status and its own resource usage.
+    static func reap(_ pid: pid_t) -> (status: Int32, usage: rusage) {
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        return (status, usage)
     }
 
     /// Device and inode of the file `path` names, following symbolic links; nil when it does not exist.

@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 
-/// The temporary files filmstrip writes outputs into, in one convention:
-/// `.NAME.filmstrip-PID-RANDOM.tmp` beside the target NAME.
+/// The temporary files filmstrip writes outputs and cached videos into, named by the one
+/// convention `TemporaryName` beside the target NAME.
 ///
 /// They are created with `O_CREAT | O_EXCL | O_NOFOLLOW` under a random name, so a file or
 /// symbolic link planted at a predictable name is never opened or followed. Every live one
@@ -18,15 +18,12 @@ public enum TemporaryFiles {
 
     private static let state = Mutex(State())
 
-    static let marker = ".filmstrip-"
-    static let suffix = ".tmp"
-
     /// A new temporary file beside `target`, open for writing; its path and descriptor.
-    static func create(besides target: String) throws(SystemError) -> (path: String, descriptor: Int32) {
+    static func create(besides target: String, kind: TemporaryName.Kind = .output) throws(SystemError) -> (path: String, descriptor: Int32) {
         let (folder, name) = split(target)
         for _ in 0..<16 {
             let random = String(UInt64.random(in: 0...UInt64.max), radix: 16)
-            let path = "\(folder)/.\(name)\(marker)\(getpid())-\(random)\(suffix)"
+            let path = "\(folder)/\(TemporaryName.make(for: name, kind: kind, pid: getpid(), random: random))"
             do {
                 let descriptor = try state.withLock { state throws(SystemError) -> Int32 in
                     if state.exiting { throw SystemError(call: "open", path: path, code: EINTR) }
@@ -39,14 +36,19 @@ public enum TemporaryFiles {
                 continue
             }
         }
-        throw SystemError(call: "open", path: "\(folder)/.\(name)\(marker)…", code: EEXIST)
+        throw SystemError(call: "open", path: "\(folder)/\(TemporaryName.make(for: name, kind: kind, pid: getpid(), random: "…"))", code: EEXIST)
     }
 
     /// A new empty temporary file beside `target`, closed, for another program (gnuplot) to
     /// write into: made exclusively here, so that program opens a regular file this process
     /// owns, never a planted link.
     public static func createEmpty(besides target: String) throws(SystemError) -> String {
-        let (path, descriptor) = try create(besides: target)
+        try createEmpty(besides: target, kind: .output)
+    }
+
+    /// A new empty temporary file of `kind` beside `target`, closed (see `createEmpty(besides:)`).
+    package static func createEmpty(besides target: String, kind: TemporaryName.Kind) throws(SystemError) -> String {
+        let (path, descriptor) = try create(besides: target, kind: kind)
         do {
             try System.close(descriptor, path: path)
         } catch {
@@ -89,17 +91,60 @@ public enum TemporaryFiles {
     /// that no longer run, for example after SIGKILL. Files of running processes are kept.
     public static func removeStale(besides target: String) {
         let (folder, name) = split(target)
-        let prefix = ".\(name)\(marker)"
+        removeStale(in: folder, kind: .output) { $0 == name }
+    }
+
+    /// Removes temporary files of `kind` in `folder` (for targets `isTarget` accepts) left by
+    /// processes that no longer run. Files of running processes are kept.
+    package static func removeStale(in folder: String, kind: TemporaryName.Kind, for isTarget: (String) -> Bool = { _ in true }) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        for entry in names where entry.hasPrefix(prefix) && entry.hasSuffix(suffix) {
-            let fields = entry.dropFirst(prefix.count).dropLast(suffix.count).split(separator: "-")
-            guard fields.count == 2, let pid = pid_t(fields[0]), pid > 0, pid != getpid() else { continue }
-            if kill(pid, 0) == -1 && errno == ESRCH { System.unlink("\(folder)/\(entry)") }
+        for entry in names {
+            guard let parsed = TemporaryName.parse(entry, kind: kind), isTarget(parsed.target),
+                  parsed.pid > 0, parsed.pid != getpid() else { continue }
+            if kill(parsed.pid, 0) == -1 && errno == ESRCH { System.unlink("\(folder)/\(entry)") }
         }
     }
 
     private static func split(_ target: String) -> (folder: String, name: String) {
         let url = URL(fileURLWithPath: target)
         return (url.deletingLastPathComponent().path, url.lastPathComponent)
+    }
+}
+
+/// The one temporary-name convention: a hidden file beside its target NAME that carries the
+/// writer's pid (so a later run can tell an abandoned file from a live one) and a random part
+/// (so the name cannot be predicted).
+package enum TemporaryName {
+    /// The two spellings in use, kept because committed tools and tests know them.
+    package enum Kind: Sendable {
+        /// Outputs (strips, results, plots, reports): `.NAME.filmstrip-PID-RANDOM.tmp`.
+        case output
+        /// Reference videos being encoded into the fixtures cache: `.NAME.PID.RANDOM.partial`.
+        case partialVideo
+    }
+
+    /// The temporary name for target `name` written by process `pid`.
+    package static func make(for name: String, kind: Kind, pid: pid_t, random: String) -> String {
+        switch kind {
+        case .output: ".\(name).filmstrip-\(pid)-\(random).tmp"
+        case .partialVideo: ".\(name).\(pid).\(random).partial"
+        }
+    }
+
+    /// The target name and writer pid of `entry` when it is a temporary name of `kind`, else nil.
+    package static func parse(_ entry: String, kind: Kind) -> (target: String, pid: pid_t)? {
+        guard entry.hasPrefix(".") else { return nil }
+        switch kind {
+        case .output:
+            guard entry.hasSuffix(".tmp"), let marker = entry.range(of: ".filmstrip-", options: .backwards) else { return nil }
+            let fields = entry[marker.upperBound...].dropLast(".tmp".count).split(separator: "-", omittingEmptySubsequences: false)
+            guard fields.count == 2, let pid = pid_t(fields[0]) else { return nil }
+            return (String(entry[entry.index(after: entry.startIndex)..<marker.lowerBound]), pid)
+        case .partialVideo:
+            guard entry.hasSuffix(".partial") else { return nil }
+            let parts = entry.dropFirst().dropLast(".partial".count).split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count >= 3, let pid = pid_t(parts[parts.count - 2]) else { return nil }
+            return (parts.dropLast(2).joined(separator: "."), pid)
+        }
     }
 }

@@ -11,16 +11,16 @@ enum BoundsTable {
     struct Request: Hashable, Comparable {
         var videoID: String
         var accuracy: String
-        var frameCount: Int
+        var thumbnailCount: Int
         var thumbHeight: Int
 
         static func < (lhs: Request, rhs: Request) -> Bool {
-            (lhs.videoID, lhs.accuracy, lhs.frameCount, lhs.thumbHeight) < (rhs.videoID, rhs.accuracy, rhs.frameCount, rhs.thumbHeight)
+            (lhs.videoID, lhs.accuracy, lhs.thumbnailCount, lhs.thumbHeight) < (rhs.videoID, rhs.accuracy, rhs.thumbnailCount, rhs.thumbHeight)
         }
     }
 
     static func request(_ key: ConfigurationKey) -> Request {
-        Request(videoID: key.videoID, accuracy: key.accuracy, frameCount: key.frameCount, thumbHeight: key.thumbHeight)
+        Request(videoID: key.videoID, accuracy: key.accuracy, thumbnailCount: key.thumbnailCount, thumbHeight: key.thumbHeight)
     }
 
     /// Whether `key` names what `strip` runs with no options, in process (`total`) or as a whole process.
@@ -61,7 +61,7 @@ enum BoundsTable {
             let wholeRun = whole[request], inProcessRun = inProcess[request]
             let cliMedian = cli[request]?.statistics.median
             let wholeMedian = wholeRun?.statistics.median
-            lines.append("| \(request.videoID) | \(request.frameCount) | \(request.accuracy) | "
+            lines.append("| \(request.videoID) | \(request.thumbnailCount) | \(request.accuracy) | "
                 + "\(figure(wholeMedian)) | \(figure(wholeRun?.medianBoundSeconds)) | \(ratio(wholeMedian, wholeRun?.medianBoundSeconds)) | "
                 + "\(figure(inProcessRun?.statistics.median)) | \(figure(inProcessRun?.medianBoundSeconds)) | "
                 + "\(ratio(inProcessRun?.statistics.median, inProcessRun?.medianBoundSeconds)) | "

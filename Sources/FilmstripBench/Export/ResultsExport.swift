@@ -92,7 +92,7 @@ public enum ResultsExport {
                 "exit_codes": configuration.wallSeconds.map { _ in 0 },
                 "parameters": [
                     "pipeline": key.pipeline, "options": KeyValueList.encode(key.options), "video_id": key.videoID,
-                    "frame_count": String(key.frameCount), "thumb_width": String(key.thumbWidth),
+                    "frame_count": String(key.thumbnailCount), "thumb_width": String(key.thumbWidth),
                     "thumb_height": String(key.thumbHeight), "accuracy": key.accuracy, "phase": key.phase.rawValue,
                     "run_id": configuration.runID, "commit": configuration.commit, "machine": configuration.machineName,
                 ],

@@ -14,15 +14,15 @@ enum CompositionThroughputChart {
     static let memcpyComposer = "memcpy"
 
     private struct StripShape: Hashable, Comparable {
-        var frameCount: Int
+        var thumbnailCount: Int
         var thumbWidth: Int
         var thumbHeight: Int
 
         /// Bytes of RGBA pixels in the strip's thumbnails.
-        var bytes: Double { Double(frameCount * thumbWidth * thumbHeight * Image.bytesPerPixel) }
+        var bytes: Double { Double(thumbnailCount * thumbWidth * thumbHeight * Image.bytesPerPixel) }
 
         static func < (lhs: StripShape, rhs: StripShape) -> Bool {
-            (lhs.frameCount, lhs.thumbWidth, lhs.thumbHeight) < (rhs.frameCount, rhs.thumbWidth, rhs.thumbHeight)
+            (lhs.thumbnailCount, lhs.thumbWidth, lhs.thumbHeight) < (rhs.thumbnailCount, rhs.thumbWidth, rhs.thumbHeight)
         }
     }
 
@@ -34,11 +34,11 @@ enum CompositionThroughputChart {
         // The strip shape that has memcpy floor rows (the synthetic composition runs) wins:
         // a chart against the floor is the point; otherwise the most common shape.
         let floorRows = compose.filter { $0.key.composer == memcpyComposer }
-        guard let shape = (floorRows.samples.isEmpty ? compose : floorRows).mostCommon({ StripShape(frameCount: $0.key.frameCount, thumbWidth: $0.key.thumbWidth, thumbHeight: $0.key.thumbHeight) }) else {
+        guard let shape = (floorRows.samples.isEmpty ? compose : floorRows).mostCommon({ StripShape(thumbnailCount: $0.key.thumbnailCount, thumbWidth: $0.key.thumbWidth, thumbHeight: $0.key.thumbHeight) }) else {
             return .skipped(.compositionThroughput, reason: "no rows with phase compose for machine \(machine)")
         }
         let byKey = compose.filter {
-            $0.key.frameCount == shape.frameCount && $0.key.thumbWidth == shape.thumbWidth && $0.key.thumbHeight == shape.thumbHeight
+            $0.key.thumbnailCount == shape.thumbnailCount && $0.key.thumbWidth == shape.thumbWidth && $0.key.thumbHeight == shape.thumbHeight
         }.secondsByKey
         let labeler = ConfigurationLabeler(byKey.keys)
         let gigabytes = shape.bytes / 1e9
@@ -66,7 +66,7 @@ enum CompositionThroughputChart {
         }
         let points = throughputs.compactMapValues { PlotPoint(samples: $0) }
 
-        var data = "# composer, median, CI low, CI high in GB/s of strip bytes (\(shape.frameCount) thumbnails of \(shape.thumbWidth)x\(shape.thumbHeight))\n"
+        var data = "# composer, median, CI low, CI high in GB/s of strip bytes (\(shape.thumbnailCount) thumbnails of \(shape.thumbWidth)x\(shape.thumbHeight))\n"
         for label in labels {
             data += "\(PlotText.dataString(label)) \(points[label]!.columns)\n"
         }
@@ -75,7 +75,7 @@ enum CompositionThroughputChart {
             ", \\\n     \(PlotText.number($0.median)) with lines dt 2 lw 2 lc rgb \"black\" title \(PlotText.scriptString("memcpy floor: \(String(format: "%.2f", $0.median)) GB/s"))"
         } ?? ""
         let note = floor == nil ? " (no memcpy floor rows)" : ""
-        let title = "Composition throughput: \(shape.frameCount) thumbnails of \(shape.thumbWidth)x\(shape.thumbHeight) px, machine \(machine)\(note)"
+        let title = "Composition throughput: \(shape.thumbnailCount) thumbnails of \(shape.thumbWidth)x\(shape.thumbHeight) px, machine \(machine)\(note)"
         let body = """
             \(BarStyle.commands)
             set xrange [-0.5:\(labels.count) - 0.5]

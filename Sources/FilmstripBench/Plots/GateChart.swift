@@ -19,13 +19,13 @@ enum GateChart {
             ((lhs.verdict == .same ? 1 : 0), -abs(log(lhs.ratio)), lhs.key) < ((rhs.verdict == .same ? 1 : 0), -abs(log(rhs.ratio)), rhs.key)
         }.prefix(limit)
         let labeler = ConfigurationLabeler(ordered.map(\.key))
-        let videosVary = Set(ordered.map(\.key.videoID)).count > 1, countsVary = Set(ordered.map(\.key.frameCount)).count > 1
+        let videosVary = Set(ordered.map(\.key.videoID)).count > 1, countsVary = Set(ordered.map(\.key.thumbnailCount)).count > 1
         let phasesVary = Set(ordered.map(\.key.phase)).count > 1
         let labels = ordered.map { comparison in
             let key = comparison.key
             var name = key.pipeline
             if videosVary { name += " \(key.videoID)" }
-            if countsVary { name += " ×\(key.frameCount)" }
+            if countsVary { name += " ×\(key.thumbnailCount)" }
             if phasesVary { name += " \(key.phase.rawValue)" }
             return labeler.label(name, for: key)
         }

@@ -1,3 +1,4 @@
+import Filmstrip
 import Foundation
 
 /// The gnuplot program: where it is, which PNG terminal it has, and running a script.
@@ -19,17 +20,18 @@ struct Gnuplot: Sendable {
             throw .gnuplotMissing(searched: path ?? "searched PATH")
         }
         executable = URL(fileURLWithPath: found)
-        let terminals = (try? Self.run(executable, arguments: ["-e", "set terminal"], in: nil).output) ?? ""
+        let terminals = (try? Self.run(executable, arguments: ["-e", "set terminal"]).output) ?? ""
         pngTerminal = terminals.contains("pngcairo") ? "pngcairo" : "png"
     }
 
     /// Runs `script` (a file name in `directory`) with gnuplot variables set first, as
-    /// `gnuplot -e "name='value'; …" script` (values quoted by `PlotText.scriptString`), from `directory` so relative data paths resolve.
+    /// `gnuplot -e "cd 'directory'; name='value'; …" script` (values quoted by `PlotText.scriptString`):
+    /// gnuplot changes into `directory` before it reads the script, so relative data paths resolve.
     func draw(script: String, variables: [(String, String)], in directory: URL) throws(PlotError) {
-        let assignments = variables.map { "\($0.0)=\(PlotText.scriptString($0.1))" }.joined(separator: "; ")
+        let commands = ["cd \(PlotText.scriptString(directory.path))"] + variables.map { "\($0.0)=\(PlotText.scriptString($0.1))" }
         let result: (status: Int32, output: String)
         do {
-            result = try Self.run(executable, arguments: ["-e", assignments, script], in: directory)
+            result = try Self.run(executable, arguments: ["-e", commands.joined(separator: "; "), script])
         } catch {
             throw .gnuplotFailed(script: script, status: -1, message: "\(error)")
         }
@@ -40,19 +42,8 @@ struct Gnuplot: Sendable {
     }
 
     /// Exit status and combined stdout+stderr (gnuplot prints `set terminal` lists and errors on stderr).
-    private static func run(_ executable: URL, arguments: [String], in directory: URL?) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Read before waiting: a full pipe would otherwise block gnuplot and the wait forever.
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    private static func run(_ executable: URL, arguments: [String]) throws -> (status: Int32, output: String) {
+        let run = try ChildProcess.run(executable.path, arguments, standardOutput: .capture, standardError: .sameAsOutput)
+        return (run.signal == nil ? run.exitStatus : 128 + run.signal!, run.output)
     }
 }

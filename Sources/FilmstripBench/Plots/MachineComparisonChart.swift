@@ -19,8 +19,8 @@ enum MachineComparisonChart {
         guard let phase = [Phase.total, .extract, .compose].first(where: { phase in shared.contains { $0.phase == phase } }) else {
             return .skipped(.machineComparison, reason: "no configuration was run on two or more of the machines (\(machines.joined(separator: ", ")))")
         }
-        let frameCount = samples.filter { $0.key.phase == phase && shared.contains($0.key) }.mostCommon { $0.key.frameCount }!
-        let compared = Set(shared.filter { $0.phase == phase && $0.frameCount == frameCount })
+        let thumbnailCount = samples.filter { $0.key.phase == phase && shared.contains($0.key) }.mostCommon { $0.key.thumbnailCount }!
+        let compared = Set(shared.filter { $0.phase == phase && $0.thumbnailCount == thumbnailCount })
 
         var calibrationMedian: [String: Double] = [:]
         if !sharedCalibration.isEmpty {
@@ -56,7 +56,7 @@ enum MachineComparisonChart {
             return "\(index == 0 ? PlotText.scriptString("\(stem).dat") : "''") using \(first):\(first + 1):\(first + 2)\(tics) title \(PlotText.scriptString(machine))"
         }
         let how = normalized ? "normalised to each machine's calibration median" : "absolute wall-clock time (no calibration rows shared by every machine)"
-        let title = "Machine against machine: phase \(phase.rawValue), N = \(frameCount) thumbnails, \(how)"
+        let title = "Machine against machine: phase \(phase.rawValue), N = \(thumbnailCount) thumbnails, \(how)"
         let yLabel = normalized ? "wall-clock time / calibration median (ratio)" : "wall-clock time, median and 95 % CI (\(unit.rawValue))"
         let body = """
             \(BarStyle.commands)

@@ -3,23 +3,23 @@
 enum MemoryChart {
     static func make(_ rows: [RawResultRow], machine: String, stem: String) -> ChartOutcome {
         let measured = rows.filter { $0.status == .ok && $0.phase == .total && $0.peakRSSBytes != nil }
-        let countsByVideo = Dictionary(grouping: measured, by: \.video.id).mapValues { Set($0.map(\.frameCount)).count }
+        let countsByVideo = Dictionary(grouping: measured, by: \.video.id).mapValues { Set($0.map(\.thumbnailCount)).count }
         guard let (video, counts) = countsByVideo.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), counts >= 2 else {
             return .skipped(.memory, reason: "no video of machine \(machine) has peak RSS of phase total at two or more counts")
         }
         // A line is a configuration without its count; configurations at one count make no line.
         func lineKey(_ row: RawResultRow) -> ConfigurationKey {
             var key = row.configurationKey
-            key.frameCount = 0
+            key.thumbnailCount = 0
             return key
         }
         let onVideo = measured.filter { $0.video.id == video }
-        let countsPerLine = Dictionary(grouping: onVideo, by: lineKey).mapValues { Set($0.map(\.frameCount)).count }
+        let countsPerLine = Dictionary(grouping: onVideo, by: lineKey).mapValues { Set($0.map(\.thumbnailCount)).count }
         let videoRows = onVideo.filter { countsPerLine[lineKey($0)]! >= 2 }
         let labeler = ConfigurationLabeler(videoRows.map(lineKey))
         var series: [String: [Int: [Double]]] = [:]
         for row in videoRows {
-            series[labeler.label(row.pipeline, for: lineKey(row)), default: [:]][row.frameCount, default: []].append(Double(row.peakRSSBytes!) / 1_048_576)
+            series[labeler.label(row.pipeline, for: lineKey(row)), default: [:]][row.thumbnailCount, default: []].append(Double(row.peakRSSBytes!) / 1_048_576)
         }
         let labels = series.keys.sorted()
         var blocks: [String] = []

@@ -7,7 +7,7 @@ enum PeersChart {
         guard !peers.samples.isEmpty else {
             return [.skipped(.peers, reason: "no peer rows for machine \(machine) (bench --peers adds them)")]
         }
-        let panels = Dictionary(grouping: peers.samples) { "\($0.key.accuracy) n\($0.key.frameCount)" }
+        let panels = Dictionary(grouping: peers.samples) { "\($0.key.accuracy) n\($0.key.thumbnailCount)" }
         return panels.keys.sorted().map { panel in
             let panelSamples = panels[panel]!
             let first = panelSamples[0].key
@@ -25,9 +25,9 @@ enum PeersChart {
             let chart = CategoryPoints(
                 categories: videos, series: tools,
                 values: videos.map { video in tools.map { tool in points[tool]?[video].map { $0.scaled(by: 1 / fastest[video]!) } } },
-                title: "filmstrip against its peers, whole processes: \(first.accuracy) mode, N = \(first.frameCount), machine \(machine)",
+                title: "filmstrip against its peers, whole processes: \(first.accuracy) mode, N = \(first.thumbnailCount), machine \(machine)",
                 xLabel: "video", yLabel: "wall time / fastest tool on the video (log scale; 95 % CI)", keyTitle: "tool")
-            let panelStem = "\(stem)-\(PlotText.fileStem(first.accuracy))-n\(first.frameCount)"
+            let panelStem = "\(stem)-\(PlotText.fileStem(first.accuracy))-n\(first.thumbnailCount)"
             return .chart(Chart(kind: .peers, stem: panelStem, title: chart.title, data: chart.data, body: chart.body(stem: panelStem),
                                 width: chart.width, height: chart.height))
         }

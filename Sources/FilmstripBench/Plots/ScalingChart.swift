@@ -13,14 +13,14 @@ enum ScalingChart {
         var pipeline: String
         var options: [String: String]
         var video: String
-        var frameCount: Int
+        var thumbnailCount: Int
         var accuracy: String
 
         static func < (lhs: Series, rhs: Series) -> Bool { lhs.label < rhs.label }
 
         var label: String {
             let options = KeyValueList.encode(options.filter { ["skip-nonref", "threads", "skip-loop-filter"].contains($0.key) })
-            return "\(pipeline) [\(options)] \(video) ×\(frameCount) \(accuracy)"
+            return "\(pipeline) [\(options)] \(video) ×\(thumbnailCount) \(accuracy)"
         }
     }
 
@@ -36,7 +36,7 @@ enum ScalingChart {
         let swept = rows.filter { $0.status == .ok && $0.phase == .total && $0.wallSeconds != nil && Int($0.options["workers"] ?? "") != nil }
         let bySeries = Dictionary(grouping: swept) { row in
             Series(pipeline: row.pipeline, options: row.options.filter { $0.key != "workers" }, video: row.video.id,
-                   frameCount: row.frameCount, accuracy: row.accuracy)
+                   thumbnailCount: row.thumbnailCount, accuracy: row.accuracy)
         }
         var result: [Series: [Point]] = [:]
         for (series, rows) in bySeries {
@@ -61,14 +61,14 @@ enum ScalingChart {
     static func legendLabels(_ series: [Series]) -> [Series: String] {
         let varyingOptions = Set(series.flatMap(\.options.keys)).filter { option in Set(series.compactMap { $0.options[option] }).count > 1 }
         func varies(_ part: (Series) -> String) -> Bool { Set(series.map(part)).count > 1 }
-        let video = varies(\.video), count = varies { "\($0.frameCount)" }, accuracy = varies(\.accuracy)
+        let video = varies(\.video), count = varies { "\($0.thumbnailCount)" }, accuracy = varies(\.accuracy)
         var labels: [Series: String] = [:]
         for line in series {
             var parts = [line.pipeline]
             let options = line.options.filter { varyingOptions.contains($0.key) }
             if !options.isEmpty { parts.append("[\(KeyValueList.encode(options))]") }
             if video { parts.append(line.video) }
-            if count { parts.append("×\(line.frameCount)") }
+            if count { parts.append("×\(line.thumbnailCount)") }
             if accuracy { parts.append(line.accuracy) }
             labels[line] = parts.joined(separator: " ")
         }
@@ -98,7 +98,7 @@ enum ScalingChart {
             plots.append("'' index \(index) using 1:5 with linespoints dt 2 lw 1 pt 6 lc \(index + 1) title \(PlotText.scriptString("bound: CPU time over the cores"))")
         }
         plots.append("ideal(x) with lines lc rgb \"#888888\" lw 1 title \(PlotText.scriptString("ideal: min(workers, \(cores) cores)"))")
-        let common = series.count == 1 ? ": \(series[0].video) ×\(series[0].frameCount) \(series[0].accuracy)" : ""
+        let common = series.count == 1 ? ": \(series[0].video) ×\(series[0].thumbnailCount) \(series[0].accuracy)" : ""
         let title = "Speed-up against workers over one worker, machine \(machine) (\(cores) cores)\(common)"
         let body = """
             ideal(x) = x < \(cores) ? x : \(cores)

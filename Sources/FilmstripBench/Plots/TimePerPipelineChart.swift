@@ -12,8 +12,8 @@ enum TimePerPipelineChart {
             return .skipped(.timePerPipeline, reason: "no rows with phase total or extract for machine \(machine)")
         }
         let inPhase = samples.filter { $0.key.phase == phase }
-        let frameCount = inPhase.mostCommon { $0.key.frameCount }!
-        let byKey = inPhase.filter { $0.key.frameCount == frameCount }.secondsByKey
+        let thumbnailCount = inPhase.mostCommon { $0.key.thumbnailCount }!
+        let byKey = inPhase.filter { $0.key.thumbnailCount == thumbnailCount }.secondsByKey
         let labeler = ConfigurationLabeler(byKey.keys)
         let videos = Set(byKey.keys.map(\.videoID)).sorted()
 
@@ -36,7 +36,7 @@ enum TimePerPipelineChart {
         let chart = CategoryPoints(
             categories: labels, series: videos,
             values: labels.map { label in videos.map { video in points[label]?[video].map { $0.scaled(by: 1 / fastest[video]!) } } },
-            title: "Time per pipeline relative to the fastest on each video: phase \(phase.rawValue), N = \(frameCount), machine \(machine)",
+            title: "Time per pipeline relative to the fastest on each video: phase \(phase.rawValue), N = \(thumbnailCount), machine \(machine)",
             xLabel: "pipeline (extractor+composer), fastest on average first",
             yLabel: "wall time / fastest median on the video (log scale; 95 % CI)", keyTitle: "video")
         return .chart(Chart(kind: .timePerPipeline, stem: stem, title: chart.title, data: chart.data, body: chart.body(stem: stem),

@@ -8,7 +8,7 @@ enum TimeVersusFrameCountChart {
             return .skipped(.timeVersusFrameCount, reason: "no rows with phase total or extract for machine \(machine)")
         }
         let inPhase = samples.filter { $0.key.phase == phase }
-        let frameCountsByVideo = Dictionary(grouping: inPhase.samples, by: \.key.videoID).mapValues { Set($0.map(\.key.frameCount)).count }
+        let frameCountsByVideo = Dictionary(grouping: inPhase.samples, by: \.key.videoID).mapValues { Set($0.map(\.key.thumbnailCount)).count }
         // Ties go to the alphabetically first video, so the choice is stable across runs.
         guard let (video, frameCounts) = frameCountsByVideo.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), frameCounts >= 2 else {
             return .skipped(.timeVersusFrameCount, reason: "every video was run at a single frame count (machine \(machine), phase \(phase.rawValue))")
@@ -21,7 +21,7 @@ enum TimeVersusFrameCountChart {
 
         var series: [String: [Int: [Double]]] = [:]
         for (key, seconds) in byKey {
-            series[labeler.label(key.pipeline, for: key), default: [:]][key.frameCount, default: []] += seconds
+            series[labeler.label(key.pipeline, for: key), default: [:]][key.thumbnailCount, default: []] += seconds
         }
         let labels = series.keys.sorted()
         let points = series.mapValues { $0.compactMapValues { PlotPoint(samples: $0) } }
@@ -31,8 +31,8 @@ enum TimeVersusFrameCountChart {
         var blocks: [String] = []
         for label in labels {
             var block = "# \(label): frame count, median, CI low, CI high in \(unit.rawValue)\n"
-            for (frameCount, point) in points[label]!.sorted(by: { $0.key < $1.key }) {
-                block += "\(frameCount) \(point.scaled(by: unit.factor).columns)\n"
+            for (thumbnailCount, point) in points[label]!.sorted(by: { $0.key < $1.key }) {
+                block += "\(thumbnailCount) \(point.scaled(by: unit.factor).columns)\n"
             }
             blocks.append(block)
         }
@@ -56,7 +56,7 @@ enum TimeVersusFrameCountChart {
     /// A configuration without its count: the points of one line.
     static func lineKey(_ key: ConfigurationKey) -> ConfigurationKey {
         var key = key
-        key.frameCount = 0
+        key.thumbnailCount = 0
         return key
     }
 }

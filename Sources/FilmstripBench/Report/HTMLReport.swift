@@ -95,7 +95,7 @@ public struct HTMLReport: Sendable {
         var videos: [String: VideoDescription] = [:]
         for row in rows where row.video.id != "synthetic" && row.video.width > 0 { videos[row.video.id] = row.video }
         var html = "<h2>Suite</h2>\n"
-        let counts = Set(rows.map(\.frameCount)).sorted().map(String.init).joined(separator: ", ")
+        let counts = Set(rows.map(\.thumbnailCount)).sorted().map(String.init).joined(separator: ", ")
         let phases = Phase.allCases.filter { phase in rows.contains { $0.phase == phase } }.map(\.rawValue).joined(separator: ", ")
         let pipelines = Set(rows.filter { $0.phase == .total }.map(\.pipeline)).count
         html += "<p>\(videos.count) videos; thumbnail counts \(HTMLText.escape(counts)); phases \(HTMLText.escape(phases)); \(pipelines) pipelines timed end to end.</p>\n"
@@ -149,14 +149,14 @@ public struct HTMLReport: Sendable {
     static func labeler(_ keys: [ConfigurationKey]) -> (ConfigurationKey) -> String {
         let varying = Set(keys.flatMap { $0.options.keys }).filter { option in Set(keys.compactMap { $0.options[option] }).count > 1 }
         func varies(_ part: (ConfigurationKey) -> String) -> Bool { Set(keys.map(part)).count > 1 }
-        let video = varies(\.videoID), count = varies { "\($0.frameCount)" }, size = varies { "\($0.thumbWidth)x\($0.thumbHeight)" }
+        let video = varies(\.videoID), count = varies { "\($0.thumbnailCount)" }, size = varies { "\($0.thumbWidth)x\($0.thumbHeight)" }
         let accuracy = varies(\.accuracy), phase = varies(\.phase.rawValue)
         return { key in
             let options = key.options.filter { varying.contains($0.key) }
             var parts = [key.pipeline]
             if !options.isEmpty { parts.append("[\(KeyValueList.encode(options))]") }
             if video { parts.append(key.videoID) }
-            if count { parts.append("×\(key.frameCount)") }
+            if count { parts.append("×\(key.thumbnailCount)") }
             if size { parts.append("\(key.thumbWidth)x\(key.thumbHeight)") }
             if accuracy { parts.append(key.accuracy) }
             if phase { parts.append(key.phase.rawValue) }
@@ -178,19 +178,19 @@ public struct HTMLReport: Sendable {
             let total = rows.filter { $0.run.machine.name == machine && $0.phase == .total && $0.build != .baseline }
             guard !total.isEmpty else { continue }
             let groups = Self.ranked(total) { key in
-                "\(key.videoID) ×\(key.frameCount) \(key.thumbWidth)x\(key.thumbHeight) \(key.accuracy)"
+                "\(key.videoID) ×\(key.thumbnailCount) \(key.thumbWidth)x\(key.thumbHeight) \(key.accuracy)"
             }
             html += table(groups, prefix: machinePrefix(machine))
             // The chart: per video, its most measured count, every pipeline relative to the fastest.
             let byVideo = Dictionary(grouping: groups) { $0.1.first?.key.videoID ?? "" }
             for video in byVideo.keys.sorted() {
-                guard let (_, entries) = byVideo[video]!.max(by: { ($0.1.count, $1.1.first?.key.frameCount ?? 0) < ($1.1.count, $0.1.first?.key.frameCount ?? 0) }),
+                guard let (_, entries) = byVideo[video]!.max(by: { ($0.1.count, $1.1.first?.key.thumbnailCount ?? 0) < ($1.1.count, $0.1.first?.key.thumbnailCount ?? 0) }),
                       let best = entries.first, entries.count > 1 else { continue }
                 let chartRows = entries.map { entry in
                     DotChart.Row(label: entry.label, point: entry.point.scaled(by: 1 / best.point.median),
                                  note: "\(HTMLText.ratio(entry.point.median / best.point.median))  \(HTMLText.seconds(entry.point.median))")
                 }
-                charts += DotChart(title: "\(machinePrefix(machine))\(video), N = \(best.key.frameCount) \(best.key.accuracy): time relative to the fastest (\(best.label), \(HTMLText.seconds(best.point.median)))",
+                charts += DotChart(title: "\(machinePrefix(machine))\(video), N = \(best.key.thumbnailCount) \(best.key.accuracy): time relative to the fastest (\(best.label), \(HTMLText.seconds(best.point.median)))",
                                    axisTitle: "wall time / fastest median (log scale), dot median, line 95 % CI", rows: chartRows, reference: 1).svg
             }
         }
@@ -227,11 +227,11 @@ public struct HTMLReport: Sendable {
         for machine in machines {
             let machineRows = peerRows.filter { $0.run.machine.name == machine }
             guard !machineRows.isEmpty else { continue }
-            let groups = Self.ranked(machineRows) { key in "\(key.videoID) ×\(key.frameCount) \(key.accuracy)" }
+            let groups = Self.ranked(machineRows) { key in "\(key.videoID) ×\(key.thumbnailCount) \(key.accuracy)" }
             html += table(groups, prefix: machinePrefix(machine))
             // Panels per mode and N; rows per video and tool, relative to the video's fastest tool.
             let panels = Dictionary(grouping: groups) { group in
-                group.1.first.map { "\($0.key.accuracy) ×\($0.key.frameCount)" } ?? ""
+                group.1.first.map { "\($0.key.accuracy) ×\($0.key.thumbnailCount)" } ?? ""
             }
             for panel in panels.keys.sorted() {
                 let tools = Set(panels[panel]!.flatMap { $0.1.map(\.label) }).sorted()
@@ -320,18 +320,18 @@ public struct HTMLReport: Sendable {
         for machine in machines {
             let total = rows.filter { $0.run.machine.name == machine && $0.phase == .total && $0.status == .ok && $0.peakRSSBytes != nil && $0.build != .baseline }
             // The video with the most thumbnail counts, so lines have the most points.
-            let countsByVideo = Dictionary(grouping: total, by: \.video.id).mapValues { Set($0.map(\.frameCount)).count }
+            let countsByVideo = Dictionary(grouping: total, by: \.video.id).mapValues { Set($0.map(\.thumbnailCount)).count }
             guard let (video, counts) = countsByVideo.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), counts >= 2 else { continue }
             let videoRows = total.filter { $0.video.id == video }
             // A line is a configuration without its count.
             func lineKey(_ row: RawResultRow) -> ConfigurationKey {
                 var key = row.configurationKey
-                key.frameCount = 0
+                key.thumbnailCount = 0
                 return key
             }
             let label = Self.labeler(videoRows.map(lineKey))
             var byLabel: [String: [Int: [Double]]] = [:]
-            for row in videoRows { byLabel[label(lineKey(row)), default: [:]][row.frameCount, default: []].append(Double(row.peakRSSBytes!) / 1_048_576) }
+            for row in videoRows { byLabel[label(lineKey(row)), default: [:]][row.thumbnailCount, default: []].append(Double(row.peakRSSBytes!) / 1_048_576) }
             let series = byLabel.keys.sorted().compactMap { name -> LineChart.Series? in
                 let points = byLabel[name]!.sorted { $0.key < $1.key }.compactMap { count, values in PlotPoint(samples: values).map { (Double(count), $0) } }
                 return points.isEmpty ? nil : LineChart.Series(label: name, points: points)

@@ -8,7 +8,7 @@ public struct ConfigurationKey: Sendable, Hashable, Codable, Comparable, CustomS
     public var options: [String: String]
     public var videoID: String
     /// Thumbnails requested.
-    public var frameCount: Int
+    public var thumbnailCount: Int
     /// Thumbnail width in pixels.
     public var thumbWidth: Int
     /// Thumbnail height in pixels.
@@ -18,14 +18,14 @@ public struct ConfigurationKey: Sendable, Hashable, Codable, Comparable, CustomS
 
     public init(
         pipeline: String, extractor: String, composer: String, options: [String: String],
-        videoID: String, frameCount: Int, thumbWidth: Int, thumbHeight: Int, accuracy: String, phase: Phase
+        videoID: String, thumbnailCount: Int, thumbWidth: Int, thumbHeight: Int, accuracy: String, phase: Phase
     ) {
         self.pipeline = pipeline
         self.extractor = extractor
         self.composer = composer
         self.options = options
         self.videoID = videoID
-        self.frameCount = frameCount
+        self.thumbnailCount = thumbnailCount
         self.thumbWidth = thumbWidth
         self.thumbHeight = thumbHeight
         self.accuracy = accuracy
@@ -35,7 +35,7 @@ public struct ConfigurationKey: Sendable, Hashable, Codable, Comparable, CustomS
     /// One line, e.g. `taskgroup+simd [threads=4] clip-4k ×500 160x90 exact total`.
     public var description: String {
         let optionText = options.isEmpty ? "" : " [\(KeyValueList.encode(options))]"
-        return "\(pipeline)\(optionText) \(videoID) ×\(frameCount) \(thumbWidth)x\(thumbHeight) \(accuracy) \(phase.rawValue)"
+        return "\(pipeline)\(optionText) \(videoID) ×\(thumbnailCount) \(thumbWidth)x\(thumbHeight) \(accuracy) \(phase.rawValue)"
     }
 
     /// Orders by ``description`` so reports list configurations in a stable order.

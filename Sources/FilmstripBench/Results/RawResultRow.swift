@@ -11,7 +11,7 @@ public struct RawResultRow: ResultRecord, Hashable {
     public var options: [String: String]
     public var video: VideoDescription
     /// Thumbnails requested.
-    public var frameCount: Int
+    public var thumbnailCount: Int
     /// Thumbnail width in pixels.
     public var thumbWidth: Int
     /// Thumbnail height in pixels.
@@ -29,7 +29,7 @@ public struct RawResultRow: ResultRecord, Hashable {
     /// Peak resident set size in bytes.
     public var peakRSSBytes: Int?
     public var framesDecoded: Int?
-    /// `frameCount / wallSeconds`, thumbnails per second.
+    /// `thumbnailCount / wallSeconds`, thumbnails per second.
     public var thumbnailsPerSecond: Double?
     /// Hash of the strip's pixels.
     public var checksum: String
@@ -54,7 +54,7 @@ public struct RawResultRow: ResultRecord, Hashable {
 
     public init(
         run: RunContext, timestamp: Date, pipeline: String, extractor: String, composer: String,
-        options: [String: String], video: VideoDescription, frameCount: Int, thumbWidth: Int, thumbHeight: Int,
+        options: [String: String], video: VideoDescription, thumbnailCount: Int, thumbWidth: Int, thumbHeight: Int,
         accuracy: String, phase: Phase, repetition: Int, wallSeconds: Double?, cpuUserSeconds: Double?,
         cpuSysSeconds: Double?, peakRSSBytes: Int?, framesDecoded: Int?, thumbnailsPerSecond: Double?,
         checksum: String, maxFrameError: Int?, disagreement: Bool, status: RunStatus, error: String,
@@ -68,7 +68,7 @@ public struct RawResultRow: ResultRecord, Hashable {
         self.composer = composer
         self.options = options
         self.video = video
-        self.frameCount = frameCount
+        self.thumbnailCount = thumbnailCount
         self.thumbWidth = thumbWidth
         self.thumbHeight = thumbHeight
         self.accuracy = accuracy
@@ -98,7 +98,7 @@ public struct RawResultRow: ResultRecord, Hashable {
     public var configurationKey: ConfigurationKey {
         ConfigurationKey(
             pipeline: pipeline, extractor: extractor, composer: composer, options: options, videoID: video.id,
-            frameCount: frameCount, thumbWidth: thumbWidth, thumbHeight: thumbHeight, accuracy: accuracy, phase: phase
+            thumbnailCount: thumbnailCount, thumbWidth: thumbWidth, thumbHeight: thumbHeight, accuracy: accuracy, phase: phase
         )
     }
 
@@ -134,7 +134,7 @@ public struct RawResultRow: ResultRecord, Hashable {
         case .videoDurationSeconds: Cell.text(video.durationSeconds)
         case .videoFrameCount: Cell.text(video.frameCount)
         case .videoGOP: Cell.text(video.gop)
-        case .frameCount: Cell.text(frameCount)
+        case .thumbnailCount: Cell.text(thumbnailCount)
         case .thumbWidth: Cell.text(thumbWidth)
         case .thumbHeight: Cell.text(thumbHeight)
         case .accuracy: accuracy
@@ -202,7 +202,7 @@ public struct RawResultRow: ResultRecord, Hashable {
                 frameCount: try Cell.int(RawColumn.videoFrameCount, cells(.videoFrameCount)),
                 gop: try Cell.int(RawColumn.videoGOP, cells(.videoGOP))
             ),
-            frameCount: try Cell.int(RawColumn.frameCount, cells(.frameCount)),
+            thumbnailCount: try Cell.int(RawColumn.thumbnailCount, cells(.thumbnailCount)),
             thumbWidth: try Cell.int(RawColumn.thumbWidth, cells(.thumbWidth)),
             thumbHeight: try Cell.int(RawColumn.thumbHeight, cells(.thumbHeight)),
             accuracy: cells(.accuracy),

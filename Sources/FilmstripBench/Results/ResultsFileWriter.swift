@@ -1,4 +1,5 @@
 import CSV
+import Filmstrip
 import Foundation
 import Glibc
 
@@ -35,8 +36,12 @@ public struct ResultsFileWriter<Row: ResultRecord>: ~Copyable {
     }
 
     init(path: String, durable: Bool, simulatedDiskSize: Int?) throws(ResultsFileError) {
-        let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw .io(path: path, operation: "open for appending", errno: errno) }
+        let descriptor: Int32
+        do {
+            descriptor = try System.open(path, flags: O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, mode: 0o644)
+        } catch {
+            throw .io(path: path, operation: "open for appending", errno: error.code)
+        }
         var repairs: [String] = []
         do throws(ResultsFileError) {
             try Self.locked(descriptor, path: path) { () throws(ResultsFileError) in
@@ -48,15 +53,17 @@ public struct ResultsFileWriter<Row: ResultRecord>: ~Copyable {
                 }
                 let complete = try Self.completeRecordsLength(descriptor: descriptor, size: size, path: path)
                 if complete < size {
-                    guard ftruncate(descriptor, off_t(complete)) == 0 else {
-                        throw .io(path: path, operation: "truncate the incomplete last record", errno: errno)
+                    do throws(SystemError) {
+                        try System.truncate(descriptor, to: complete, path: path)
+                    } catch {
+                        throw .io(path: path, operation: "truncate the incomplete last record", errno: error.code)
                     }
                     repairs.append("\(path): dropped an incomplete last record (\(size - complete) bytes) before appending")
                 }
                 try ResultsFileReader.checkHeader(Self.existingHeader(path: path), of: Row.self, path: path)
             }
         } catch {
-            close(descriptor)
+            try? System.close(descriptor, path: path)
             throw error
         }
         self.path = path
@@ -67,7 +74,7 @@ public struct ResultsFileWriter<Row: ResultRecord>: ~Copyable {
     }
 
     deinit {
-        close(descriptor)
+        try? System.close(descriptor, path: path)
     }
 
     /// Appends `row` as one line; on failure the file is as it was before.
@@ -83,35 +90,34 @@ public struct ResultsFileWriter<Row: ResultRecord>: ~Copyable {
 
     /// Runs `body` holding an exclusive lock on the file (waiting for another writer's).
     private static func locked(_ descriptor: Int32, path: String, _ body: () throws(ResultsFileError) -> Void) throws(ResultsFileError) {
-        while flock(descriptor, LOCK_EX) != 0 {
-            if errno != EINTR { throw .io(path: path, operation: "lock", errno: errno) }
+        do {
+            try System.lockExclusive(descriptor, path: path)
+        } catch {
+            throw .io(path: path, operation: "lock", errno: error.code)
         }
-        defer { flock(descriptor, LOCK_UN) }
+        defer { System.unlock(descriptor) }
         try body()
     }
 
     private static func size(of descriptor: Int32, path: String) throws(ResultsFileError) -> Int {
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw .io(path: path, operation: "stat", errno: errno) }
-        return Int(status.st_size)
+        do {
+            return try System.size(descriptor, path: path)
+        } catch {
+            throw .io(path: path, operation: "stat", errno: error.code)
+        }
     }
 
     /// Bytes of the file up to the end of its last complete record: a line end outside
     /// quotes (cells may hold quoted line ends).
     static func completeRecordsLength(descriptor: Int32, size: Int, path: String) throws(ResultsFileError) -> Int {
-        var bytes = [UInt8](repeating: 0, count: size)
-        var done = 0
-        while done < size {
-            let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, size - done, off_t(done)) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .io(path: path, operation: "read", errno: errno)
-            }
-            if count == 0 { break }
-            done += count
+        let bytes: [UInt8]
+        do {
+            bytes = try System.readPrefix(descriptor, count: size, path: path)
+        } catch {
+            throw .io(path: path, operation: "read", errno: error.code)
         }
         var quoted = false, end = 0
-        for (offset, byte) in bytes[..<done].enumerated() {
+        for (offset, byte) in bytes.enumerated() {
             if byte == UInt8(ascii: "\"") { quoted.toggle() }
             if byte == UInt8(ascii: "\n") && !quoted { end = offset + 1 }
         }
@@ -137,26 +143,31 @@ public struct ResultsFileWriter<Row: ResultRecord>: ~Copyable {
 
     private static func writeAll(_ data: Data, to descriptor: Int32, path: String, durable: Bool,
                                  sizeBefore: Int, simulatedDiskSize: Int?) throws(ResultsFileError) {
-        var written = 0
-        // One call normally writes everything to a regular file; the loop only
-        // covers interruption by a signal and the rare short write.
-        while written < data.count {
-            var length = data.count - written
-            if let simulatedDiskSize { length = min(length, max(0, simulatedDiskSize - sizeBefore - written)) }
-            let result = length == 0 ? -1 : data.withUnsafeBytes { buffer in
-                write(descriptor, buffer.baseAddress! + written, length)
+        // The test hook's disk holds only so many bytes: the part that fits, then ENOSPC.
+        let fitting = simulatedDiskSize.map { min(data.count, max(0, $0 - sizeBefore)) } ?? data.count
+        do throws(SystemError) {
+            // Data's `withUnsafeBytes` rethrows untyped errors: carry the typed one out by hand.
+            var failure: SystemError?
+            data.withUnsafeBytes { buffer in
+                do throws(SystemError) {
+                    try System.write(descriptor, UnsafeRawBufferPointer(rebasing: buffer[..<fitting]), path: path)
+                } catch {
+                    failure = error
+                }
             }
-            if result < 0 {
-                let code = length == 0 ? ENOSPC : errno
-                if code == EINTR { continue }
-                // Undo the part of the row that did reach the file: whole rows only.
-                _ = ftruncate(descriptor, off_t(sizeBefore))
-                throw .io(path: path, operation: "write", errno: code)
-            }
-            written += result
+            if let failure { throw failure }
+            if fitting < data.count { throw SystemError(call: "write", path: path, code: ENOSPC) }
+        } catch {
+            // Undo the part of the row that did reach the file: whole rows only.
+            try? System.truncate(descriptor, to: sizeBefore, path: path)
+            throw .io(path: path, operation: "write", errno: error.code)
         }
-        if durable, fsync(descriptor) != 0 {
-            throw .io(path: path, operation: "fsync", errno: errno)
+        if durable {
+            do {
+                try System.sync(descriptor, path: path)
+            } catch {
+                throw .io(path: path, operation: "fsync", errno: error.code)
+            }
         }
     }
 

@@ -10,7 +10,7 @@ public enum SummaryColumn: String, ResultColumn {
     case composer
     case options
     case videoID = "video_id"
-    case frameCount = "frame_count"
+    case thumbnailCount = "frame_count"
     case thumbWidth = "thumb_width"
     case thumbHeight = "thumb_height"
     case accuracy
@@ -31,7 +31,7 @@ public enum SummaryColumn: String, ResultColumn {
 
     public var unit: String {
         switch self {
-        case .frameCount, .n: "count"
+        case .thumbnailCount, .n: "count"
         case .thumbWidth, .thumbHeight: "px"
         case .min, .median, .mad, .madScaled, .p90, .mean, .stddev, .ciLow, .ciHigh: "unit of `metric`"
         case .ciCoverage: "probability"
@@ -42,7 +42,7 @@ public enum SummaryColumn: String, ResultColumn {
     public var meaning: String {
         switch self {
         case .runID, .gitCommit, .buildConfig, .machineID, .machineName, .pipeline, .extractor, .composer,
-             .options, .videoID, .frameCount, .thumbWidth, .thumbHeight, .accuracy, .phase:
+             .options, .videoID, .thumbnailCount, .thumbWidth, .thumbHeight, .accuracy, .phase:
             "As in the raw file; these columns identify the configuration summarized."
         case .metric: "Raw column summarized (`wall_s`, `cpu_user_s`, `cpu_sys_s`, `peak_rss_bytes`, `frames_decoded`, `thumbnails_per_s`), or `cpu_s` (`cpu_user_s + cpu_sys_s`); its unit is the unit of the statistics."
         case .n: "Number of repetitions with `status` `ok` summarized."

@@ -91,7 +91,7 @@ public struct SummaryRow: ResultRecord, Hashable {
         case .composer: key.composer
         case .options: KeyValueList.encode(key.options)
         case .videoID: key.videoID
-        case .frameCount: Cell.text(key.frameCount)
+        case .thumbnailCount: Cell.text(key.thumbnailCount)
         case .thumbWidth: Cell.text(key.thumbWidth)
         case .thumbHeight: Cell.text(key.thumbHeight)
         case .accuracy: key.accuracy
@@ -127,7 +127,7 @@ public struct SummaryRow: ResultRecord, Hashable {
                 pipeline: cells(.pipeline), extractor: cells(.extractor), composer: cells(.composer),
                 options: try Cell.keyValues(SummaryColumn.options, cells(.options)),
                 videoID: cells(.videoID),
-                frameCount: try Cell.int(SummaryColumn.frameCount, cells(.frameCount)),
+                thumbnailCount: try Cell.int(SummaryColumn.thumbnailCount, cells(.thumbnailCount)),
                 thumbWidth: try Cell.int(SummaryColumn.thumbWidth, cells(.thumbWidth)),
                 thumbHeight: try Cell.int(SummaryColumn.thumbHeight, cells(.thumbHeight)),
                 accuracy: cells(.accuracy),

@@ -1,3 +1,4 @@
+import Filmstrip
 import Foundation
 
 /// The baseline executable of `bench --baseline-rev REV`: REV built in release once, in a
@@ -32,16 +33,16 @@ public enum BaselineBuild {
             }
         }
         note("bench: building baseline \(revision) = \(commit.prefix(12)) in release at \(folder.path) (once)…")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift", "build", "-c", "release", "--product", "filmstrip", "--package-path", folder.path]
-        process.standardOutput = FileHandle.standardError
-        do { try process.run() } catch {
+        let build: ChildProcess.Result
+        do {
+            // Its progress goes to this process's standard error, like the other notes.
+            build = try ChildProcess.run("/usr/bin/env", ["swift", "build", "-c", "release", "--product", "filmstrip", "--package-path", folder.path],
+                                         standardOutput: .inherit(2), standardError: .inherit(2))
+        } catch {
             throw Failure(description: "cannot start swift build: \(error)")
         }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw Failure(description: "building \(revision) (\(commit.prefix(12))) failed with status \(process.terminationStatus)")
+        guard build.succeeded, FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw Failure(description: "building \(revision) (\(commit.prefix(12))) failed with status \(build.exitStatus)")
         }
         return (executable, commit)
     }

@@ -30,7 +30,7 @@ public struct BenchConfiguration: Sendable, Hashable, Codable {
     /// Path of the reference video file; nil for the kinds without a video.
     public var videoPath: String?
     /// Thumbnails in the strip.
-    public var frameCount: Int
+    public var thumbnailCount: Int
     /// Thumbnail height in pixels (the width follows the display aspect ratio).
     public var thumbHeight: Int
     /// `Accuracy.description`, e.g. `exact`.
@@ -46,15 +46,22 @@ public struct BenchConfiguration: Sendable, Hashable, Codable {
     /// The external tool of a `.peer` configuration.
     public var peer: Peer?
 
+    /// The `bench-run` JSON keys: the thumbnail count keeps its old key `frameCount`, so a
+    /// baseline build from before the rename (`bench --baseline-rev`) reads what this one writes.
+    private enum CodingKeys: String, CodingKey {
+        case kind, extractor, composer, videoID, videoPath, thumbnailCount = "frameCount", thumbHeight, accuracy
+        case decoderThreads, skipNonReference, skipLoopFilter, workers, peer
+    }
+
     public init(kind: Kind, extractor: String, composer: String, videoID: String? = nil, videoPath: String? = nil,
-                frameCount: Int, thumbHeight: Int, accuracy: String = "exact", decoderThreads: Int = 1,
+                thumbnailCount: Int, thumbHeight: Int, accuracy: String = "exact", decoderThreads: Int = 1,
                 skipNonReference: Bool = false, skipLoopFilter: Bool = false, workers: Int? = nil, peer: Peer? = nil) {
         self.kind = kind
         self.extractor = extractor
         self.composer = composer
         self.videoID = videoID
         self.videoPath = videoPath
-        self.frameCount = frameCount
+        self.thumbnailCount = thumbnailCount
         self.thumbHeight = thumbHeight
         self.accuracy = accuracy
         self.decoderThreads = decoderThreads
@@ -65,9 +72,9 @@ public struct BenchConfiguration: Sendable, Hashable, Codable {
     }
 
     /// A peer tool on a reference video.
-    public static func peer(_ peer: Peer, videoID: String, videoPath: String?, frameCount: Int, thumbHeight: Int) -> BenchConfiguration {
+    public static func peer(_ peer: Peer, videoID: String, videoPath: String?, thumbnailCount: Int, thumbHeight: Int) -> BenchConfiguration {
         BenchConfiguration(kind: .peer, extractor: "peer", composer: peer.rawValue, videoID: videoID, videoPath: videoPath,
-                           frameCount: frameCount, thumbHeight: thumbHeight, accuracy: peer.accuracy, peer: peer)
+                           thumbnailCount: thumbnailCount, thumbHeight: thumbHeight, accuracy: peer.accuracy, peer: peer)
     }
 
     /// Bytes copied by the calibration copy: 64 MiB, far beyond any cache, so it measures memory bandwidth.
@@ -93,7 +100,7 @@ public struct BenchConfiguration: Sendable, Hashable, Codable {
 
     /// Arguments of `filmstrip strip` for this configuration, writing into `folder`.
     func stripArguments(folder: String) -> [String] {
-        ["strip", videoPath ?? "", "-o", "\(folder)/strip.png", "--count", "\(frameCount)", "--height", "\(thumbHeight)",
+        ["strip", videoPath ?? "", "-o", "\(folder)/strip.png", "--count", "\(thumbnailCount)", "--height", "\(thumbHeight)",
          "--extractor", extractor, "--composer", composer, "--accuracy", accuracy, "--threads", "\(decoderThreads)"]
             + [skipNonReference ? "--skip-non-reference" : "--no-skip-non-reference"] + (skipLoopFilter ? ["--skip-loop-filter"] : [])
             + (workers.map { ["--workers", "\($0)"] } ?? [])
@@ -130,15 +137,15 @@ public struct BenchConfiguration: Sendable, Hashable, Codable {
     public var label: String {
         switch kind {
         case .pipeline, .calibrationDecode:
-            "\(pipeline) \(videoID ?? "-") ×\(frameCount) h\(thumbHeight) \(accuracy) threads=\(decoderThreads)"
+            "\(pipeline) \(videoID ?? "-") ×\(thumbnailCount) h\(thumbHeight) \(accuracy) threads=\(decoderThreads)"
                 + (workers.map { " workers=\($0)" } ?? "") + (skipNonReference ? " skip-nonref" : "")
                 + (skipLoopFilter ? " skip-loop-filter" : "") + (kind == .calibrationDecode ? " (calibration)" : "")
         case .peer:
-            "\(pipeline) \(videoID ?? "-") ×\(frameCount) h\(thumbHeight) \(accuracy) (whole process)"
+            "\(pipeline) \(videoID ?? "-") ×\(thumbnailCount) h\(thumbHeight) \(accuracy) (whole process)"
                 + (peer == .filmstrip ? " threads=\(decoderThreads)" + (workers.map { " workers=\($0)" } ?? "")
                     + (skipNonReference ? " skip-nonref" : "") + (skipLoopFilter ? " skip-loop-filter" : "") : "")
         case .composeSynthetic, .memcpySynthetic:
-            "\(composer) synthetic ×\(frameCount) \(Self.syntheticThumbWidth)x\(thumbHeight) compose only"
+            "\(composer) synthetic ×\(thumbnailCount) \(Self.syntheticThumbWidth)x\(thumbHeight) compose only"
         case .calibrationCopy:
             "calibration copy of \(Self.calibrationCopyBytes >> 20) MiB"
         }

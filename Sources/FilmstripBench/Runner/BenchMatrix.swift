@@ -141,7 +141,7 @@ public struct BenchMatrix: Sendable, Hashable {
                                     for workers in Self.extractor(extractor, declares: .workers) && !workerCounts.isEmpty ? workerCounts.map(Optional.some) : [nil] {
                                         result.append(BenchConfiguration(
                                             kind: .pipeline, extractor: extractor, composer: sweepComposer, videoID: videoID,
-                                            videoPath: videoPaths[videoID], frameCount: count, thumbHeight: height,
+                                            videoPath: videoPaths[videoID], thumbnailCount: count, thumbHeight: height,
                                             accuracy: accuracy, decoderThreads: threads, skipNonReference: skip, workers: workers))
                                     }
                                 }
@@ -161,24 +161,24 @@ public struct BenchMatrix: Sendable, Hashable {
         for composer in composers where composer != sweepComposer {
             result.append(BenchConfiguration(
                 kind: .pipeline, extractor: sweepExtractor, composer: composer, videoID: videoIDs[0],
-                videoPath: videoPaths[videoIDs[0]], frameCount: counts.max()!, thumbHeight: heights[0],
+                videoPath: videoPaths[videoIDs[0]], thumbnailCount: counts.max()!, thumbHeight: heights[0],
                 accuracy: accuracies[0], decoderThreads: decoderThreads[0]))
         }
         guard referenceRuns else { return result }
         for composer in composers where StripDestination.named(composer)?.isCanvas != true {
             result.append(BenchConfiguration(kind: .composeSynthetic, extractor: "synthetic", composer: composer,
-                                             frameCount: Self.syntheticCount, thumbHeight: Self.syntheticHeight))
+                                             thumbnailCount: Self.syntheticCount, thumbHeight: Self.syntheticHeight))
         }
         result.append(BenchConfiguration(kind: .memcpySynthetic, extractor: "synthetic", composer: "memcpy",
-                                         frameCount: Self.syntheticCount, thumbHeight: Self.syntheticHeight))
+                                         thumbnailCount: Self.syntheticCount, thumbHeight: Self.syntheticHeight))
         result.append(BenchConfiguration(kind: .calibrationCopy, extractor: "calibration", composer: "memcpy",
-                                         frameCount: 1, thumbHeight: 0))
+                                         thumbnailCount: 1, thumbHeight: 0))
         // The calibration decode runs the sweeps' two partners, which must stay what they are
         // for the calibration rows of different days to compare.
         result.append(BenchConfiguration(
             kind: .calibrationDecode, extractor: Extractors.composerSweepPartner.name,
             composer: Composers.extractorSweepPartner.name, videoID: Self.calibrationVideoID,
-            videoPath: videoPaths[Self.calibrationVideoID], frameCount: Self.calibrationCount, thumbHeight: 64))
+            videoPath: videoPaths[Self.calibrationVideoID], thumbnailCount: Self.calibrationCount, thumbHeight: 64))
         return result
     }
 
@@ -190,21 +190,21 @@ public struct BenchMatrix: Sendable, Hashable {
         var result: [BenchConfiguration] = []
         for count in counts {
             if accuracies.contains("exact") {
-                result.append(.peer(.ffmpegExact, videoID: videoID, videoPath: path, frameCount: count, thumbHeight: height))
+                result.append(.peer(.ffmpegExact, videoID: videoID, videoPath: path, thumbnailCount: count, thumbHeight: height))
                 if count <= 100 {
-                    result.append(.peer(.ffmpegthumbnailer, videoID: videoID, videoPath: path, frameCount: count, thumbHeight: height))
+                    result.append(.peer(.ffmpegthumbnailer, videoID: videoID, videoPath: path, thumbnailCount: count, thumbHeight: height))
                 }
             }
             if accuracies.contains("keyframe") {
-                result.append(.peer(.ffmpegKeyframes, videoID: videoID, videoPath: path, frameCount: count, thumbHeight: height))
+                result.append(.peer(.ffmpegKeyframes, videoID: videoID, videoPath: path, thumbnailCount: count, thumbHeight: height))
             }
         }
         let largest = counts.max() ?? 1
         if accuracies.contains("exact") {
-            result.append(.peer(.decodeAll, videoID: videoID, videoPath: path, frameCount: largest, thumbHeight: height))
+            result.append(.peer(.decodeAll, videoID: videoID, videoPath: path, thumbnailCount: largest, thumbHeight: height))
         }
         if accuracies.contains("keyframe") {
-            result.append(.peer(.decodeKeyframes, videoID: videoID, videoPath: path, frameCount: largest, thumbHeight: height))
+            result.append(.peer(.decodeKeyframes, videoID: videoID, videoPath: path, thumbnailCount: largest, thumbHeight: height))
         }
         // filmstrip's own command line beside them, with the pipeline the CLI uses by default
         // (scaling straight into the strip, keyframe-only decoding in keyframe mode).
@@ -212,7 +212,7 @@ public struct BenchMatrix: Sendable, Hashable {
             for accuracy in accuracies where accuracy == "exact" || accuracy == "keyframe" {
                 result.append(BenchConfiguration(kind: .pipeline, extractor: Pipeline.default.extractor.name,
                                                  composer: Pipeline.default.destination.name, videoID: videoID,
-                                                 videoPath: path, frameCount: count, thumbHeight: height, accuracy: accuracy,
+                                                 videoPath: path, thumbnailCount: count, thumbHeight: height, accuracy: accuracy,
                                                  skipNonReference: accuracy == "exact").asCommandLine())
             }
         }
@@ -239,7 +239,7 @@ public struct BenchMatrix: Sendable, Hashable {
         func pipeline(_ extractor: String, _ videoID: String, _ count: Int, _ accuracy: String, threads: Int = 1,
                       skip: Bool = false, loopFilter: Bool = false, workers: Int? = nil) -> BenchConfiguration {
             BenchConfiguration(kind: .pipeline, extractor: extractor, composer: StripDestination.canvas.name, videoID: videoID,
-                               videoPath: videoPaths[videoID], frameCount: count, thumbHeight: 64, accuracy: accuracy,
+                               videoPath: videoPaths[videoID], thumbnailCount: count, thumbHeight: 64, accuracy: accuracy,
                                decoderThreads: threads, skipNonReference: skip, skipLoopFilter: loopFilter, workers: workers)
         }
         let seed = Self.seedVideoID
@@ -292,7 +292,7 @@ public struct BenchMatrix: Sendable, Hashable {
             if peers {
                 result += peerConfigurations(videoID: variant, path: videoPaths[variant], counts: [20, 500], height: 64,
                                              accuracies: ["exact", "keyframe"])
-                    .filter { $0.peer != .ffmpegthumbnailer && !($0.peer == .ffmpegExact && $0.frameCount == 20) }
+                    .filter { $0.peer != .ffmpegthumbnailer && !($0.peer == .ffmpegExact && $0.thumbnailCount == 20) }
             }
         }
         return result

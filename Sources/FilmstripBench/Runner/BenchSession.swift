@@ -164,7 +164,7 @@ public struct BenchSession {
 
     /// Generates missing reference videos and probes each once (for its description and thumbnail width).
     private func prepareVideos(interruption: Interruption, progress: BenchProgress) throws -> [String: PreparedVideo] {
-        Self.removePartialsOfDeadProcesses(in: cache.directory)
+        cache.removePartialsOfDeadProcesses()
         var result: [String: PreparedVideo] = [:]
         for id in matrix.requiredVideoIDs {
             guard let spec = ReferenceSuite.spec(id: id) else { throw BenchError.unknownVideo(id) }
@@ -182,20 +182,6 @@ public struct BenchSession {
         return result
     }
 
-    /// Removes partial videos whose writer has died. Not `removeAbandonedPartials()`, which
-    /// would also delete the file another live process (a parallel test, a second bench) is writing.
-    static func removePartialsOfDeadProcesses(in directory: URL) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        for name in names where name.hasSuffix(".partial") {
-            // `ReferenceVideoCache` names them `.NAME.PID.RANDOM.partial`.
-            let parts = name.split(separator: ".")
-            guard parts.count >= 3, let pid = pid_t(parts[parts.count - 3]) else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH {
-                try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
-            }
-        }
-    }
-
     private func measuredRows(_ configuration: BenchConfiguration, _ measurement: BenchMeasurement, video: PreparedVideo?,
                               repetition: Int, disagreement: Bool) -> [RawResultRow] {
         measurement.phases.map { cost in
@@ -211,7 +197,7 @@ public struct BenchSession {
             row.heapAllocations = cost.heapAllocations
             row.bound = cost.bound
             if configuration.kind != .calibrationCopy, cost.wallSeconds > 0 {
-                row.thumbnailsPerSecond = Double(configuration.frameCount) / cost.wallSeconds
+                row.thumbnailsPerSecond = Double(configuration.thumbnailCount) / cost.wallSeconds
             }
             row.checksum = measurement.checksum
             row.maxFrameError = measurement.maxFrameError
@@ -240,12 +226,12 @@ public struct BenchSession {
         let description = video?.description ?? (configuration.kind == .calibrationCopy
             ? VideoDescription(id: "none", codec: "none", width: 0, height: 0, durationSeconds: 0, frameCount: 0, gop: 0)
             : VideoDescription(id: "synthetic", codec: "none", width: BenchConfiguration.syntheticThumbWidth,
-                               height: configuration.thumbHeight, durationSeconds: 0, frameCount: configuration.frameCount, gop: 0))
+                               height: configuration.thumbHeight, durationSeconds: 0, frameCount: configuration.thumbnailCount, gop: 0))
         return RawResultRow(
             run: context, timestamp: Date(), pipeline: configuration.pipeline, extractor: configuration.extractor,
             composer: configuration.composer,
             options: decodes || configuration.peer == .filmstrip ? Dictionary(uniqueKeysWithValues: configuration.extractionOptions.fields.map { ($0.key, $0.value) }) : [:],
-            video: description, frameCount: configuration.frameCount, thumbWidth: thumbWidth,
+            video: description, thumbnailCount: configuration.thumbnailCount, thumbWidth: thumbWidth,
             thumbHeight: configuration.thumbHeight, accuracy: decodes || configuration.kind == .peer ? configuration.accuracy : "",
             phase: phase, repetition: repetition, wallSeconds: nil, cpuUserSeconds: nil, cpuSysSeconds: nil,
             peakRSSBytes: nil, framesDecoded: nil, thumbnailsPerSecond: nil, checksum: "", maxFrameError: nil,
@@ -284,7 +270,7 @@ struct AgreementChecker {
     mutating func check(_ configuration: BenchConfiguration, _ measurement: BenchMeasurement) -> [String] {
         var problems: [String] = []
         guard configuration.isCheckedForAgreement else { return problems }
-        let request = "\(configuration.videoID ?? "synthetic") ×\(configuration.frameCount) h\(configuration.thumbHeight) \(configuration.accuracy)"
+        let request = "\(configuration.videoID ?? "synthetic") ×\(configuration.thumbnailCount) h\(configuration.thumbHeight) \(configuration.accuracy)"
         if let reference = references[request] {
             if reference.checksum != measurement.checksum {
                 problems.append("DISAGREEMENT: \(configuration.label) made strip \(measurement.checksum), but \(reference.label) made \(reference.checksum) for the same request")

@@ -1,6 +1,6 @@
+import Filmstrip
 import Foundation
 import Glibc
-import Synchronization
 
 /// Runs one configuration in a fresh `filmstrip bench-run` child process.
 ///
@@ -50,38 +50,26 @@ public struct ChildRunner: Sendable {
         } catch {
             return .failed("cannot encode the configuration: \(error)")
         }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["bench-run", "--config", json]
-        let output = PipeCollector(), errors = PipeCollector()
-        process.standardOutput = output.pipe
-        process.standardError = errors.pipe
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
+        let run: ChildProcess.Result
         do {
-            try process.run()
+            // The child leads a new process group from its first instruction (it also asks for one
+            // itself, `becomeRunGroupLeader()`, for runs started elsewhere).
+            run = try ChildProcess.run(executable.path, ["bench-run", "--config", json],
+                                       standardOutput: .capture, standardError: .capture,
+                                       ownProcessGroup: true, timeLimit: timeLimit,
+                                       onStart: { interruption.childStarted($0) })
         } catch {
+            interruption.childEnded()
             return .failed("cannot start \(executable.path): \(error)")
         }
-        interruption.childStarted(process.processIdentifier)
-        output.startReading()
-        errors.startReading()
-        var timedOut = false
-        if exited.wait(timeout: .now() + timeLimit) == .timedOut {
-            timedOut = true
-            Self.end(process.processIdentifier)
-            exited.wait()
-        }
         interruption.childEnded()
-        let stdout = output.finish(), stderr = errors.finish()
+        let stdout = run.output, stderr = run.errors
 
         // A SIGINT or SIGTERM sent to the child itself counts as the interruption, not a failure.
-        let killedBySignal = process.terminationReason == .uncaughtSignal
-        if interruption.signal != nil
-            || (killedBySignal && [SIGINT, SIGTERM].contains(process.terminationStatus)) { return .interrupted }
-        if timedOut { return .timedOut }
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            let how = killedBySignal ? "killed by signal \(process.terminationStatus)" : "exit status \(process.terminationStatus)"
+        if interruption.signal != nil || [SIGINT, SIGTERM].contains(run.signal ?? 0) { return .interrupted }
+        if run.timedOut { return .timedOut }
+        guard run.signal == nil, run.exitStatus == 0 else {
+            let how = run.signal.map { "killed by signal \($0)" } ?? "exit status \(run.exitStatus)"
             let message = stderr.split(separator: "\n").last.map(String.init) ?? ""
             return .failed("child \(how)\(message.isEmpty ? "" : ": \(message)")")
         }
@@ -90,27 +78,5 @@ public struct ChildRunner: Sendable {
             return .failed("child printed no measurement")
         }
         return .measured(measurement)
-    }
-}
-
-/// Drains one pipe on a background queue, so a chatty child can never block on a full pipe.
-private final class PipeCollector: Sendable {
-    let pipe = Pipe()
-    private let data = Mutex(Data())
-    private let done = DispatchSemaphore(value: 0)
-
-    func startReading() {
-        DispatchQueue.global().async { [self] in
-            let bytes = pipe.fileHandleForReading.readDataToEndOfFile()
-            data.withLock { $0 = bytes }
-            done.signal()
-        }
-    }
-
-    /// Waits for end of file (the child has exited, so it comes at once) and returns the text.
-    func finish() -> String {
-        done.wait()
-        try? pipe.fileHandleForReading.close()
-        return String(decoding: data.withLock { $0 }, as: UTF8.self)
     }
 }

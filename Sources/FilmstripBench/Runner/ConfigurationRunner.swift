@@ -45,7 +45,7 @@ public enum ConfigurationRunner {
         // filmstrip's own run prints its bound (`--stats`, one JSON line) into a file of the folder.
         let statsFile = folder.appendingPathComponent("stats.json").path
         let commands = peer == .filmstrip ? [configuration.stripArguments(folder: folder.path) + ["--stats"]]
-            : peer.commands(video: path, durationSeconds: probe.durationSeconds, count: configuration.frameCount,
+            : peer.commands(video: path, durationSeconds: probe.durationSeconds, count: configuration.thumbnailCount,
                             width: width, height: configuration.thumbHeight, folder: folder.path)
         var total = BenchMeasurement.PhaseCost(phase: .peer, wallSeconds: 0, cpuUserSeconds: 0, cpuSysSeconds: 0,
                                                peakRSSBytes: 0, framesDecoded: nil)
@@ -78,7 +78,7 @@ public enum ConfigurationRunner {
         }
         guard let path = configuration.videoPath else { throw SetupError(description: "no video for \(configuration.label)") }
         let probe = try VideoProbe(path: path)
-        let plan = try SamplePlan(probe: probe, count: configuration.frameCount, accuracy: accuracy)
+        let plan = try SamplePlan(probe: probe, count: configuration.thumbnailCount, accuracy: accuracy)
         let request = try ExtractionRequest(path: path, probe: probe, plan: plan, size: .height(configuration.thumbHeight),
                                             options: configuration.extractionOptions)
 
@@ -171,11 +171,11 @@ public enum ConfigurationRunner {
                                 checksum: checksum, maxFrameError: nil)
     }
 
-    /// `frameCount` thumbnails of ``BenchConfiguration/syntheticThumbWidth`` x `thumbHeight`
+    /// `thumbnailCount` thumbnails of ``BenchConfiguration/syntheticThumbWidth`` x `thumbHeight`
     /// with a deterministic pattern that differs per thumbnail, so a misplaced one changes the checksum.
     static func syntheticThumbnails(_ configuration: BenchConfiguration) -> [Image] {
         let width = BenchConfiguration.syntheticThumbWidth, height = configuration.thumbHeight
-        return (0..<configuration.frameCount).map { index in
+        return (0..<configuration.thumbnailCount).map { index in
             var image = Image(width: width, height: height)
             for y in 0..<height {
                 for x in 0..<width {

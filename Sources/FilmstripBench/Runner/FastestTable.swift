@@ -14,7 +14,7 @@ public enum FastestTable {
             let key = row.configurationKey
             // Whole-process rows (peers and filmstrip's own CLI) share one group per request.
             let options = key.phase == .peer ? "" : KeyValueList.encode(key.options.filter { $0.key == "threads" })
-            return ["\(key.videoID) ×\(key.frameCount) \(key.thumbWidth)x\(key.thumbHeight)", key.accuracy, key.phase.rawValue,
+            return ["\(key.videoID) ×\(key.thumbnailCount) \(key.thumbWidth)x\(key.thumbHeight)", key.accuracy, key.phase.rawValue,
                     options.isEmpty ? "" : "[\(options)]"].filter { !$0.isEmpty }.joined(separator: " ")
         }
         var lines = ["fastest pipelines by median wall time (ratio to the fastest):"]

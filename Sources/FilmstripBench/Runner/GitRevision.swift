@@ -1,3 +1,4 @@
+import Filmstrip
 import Foundation
 
 /// The commit of the checkout the harness runs in, for the `git_commit` and `git_dirty` columns.
@@ -14,15 +15,8 @@ public enum GitRevision {
 
     /// Output of `git ARGUMENTS` run in `directory` (default: the current one), or nil when it fails.
     static func git(_ arguments: [String], in directory: URL? = nil) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git"] + (directory.map { ["-C", $0.path] } ?? []) + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
+        let arguments = ["git"] + (directory.map { ["-C", $0.path] } ?? []) + arguments
+        guard let run = try? ChildProcess.run("/usr/bin/env", arguments, standardOutput: .capture), run.succeeded else { return nil }
+        return run.output
     }
 }

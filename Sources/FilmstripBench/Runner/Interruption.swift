@@ -1,3 +1,4 @@
+import Filmstrip
 import Foundation
 import Glibc
 import Synchronization
@@ -33,8 +34,9 @@ public final class Interruption: Sendable {
             return (state.child, state.generatingInto)
         }
         if let child { ChildRunner.end(child) }
-        if let generatingInto {
-            Self.removeOwnPartials(in: generatingInto)
+        if generatingInto != nil {
+            // Its partial video is one of this process's registered temporary files.
+            TemporaryFiles.removeAllForExit()
             // `_exit`, not `exit`: the encoder is still running on another thread, and
             // atexit handlers must not tear down state under it. Nothing is buffered:
             // result rows go straight to the file with write(2), and none exist yet.
@@ -58,14 +60,5 @@ public final class Interruption: Sendable {
         state.withLock { $0.generatingInto = directory }
         defer { state.withLock { $0.generatingInto = nil } }
         return try body()
-    }
-
-    /// `ReferenceVideoCache` names partial files `.NAME.PID.RANDOM.partial`.
-    private static func removeOwnPartials(in directory: URL) {
-        let marker = ".\(ProcessInfo.processInfo.processIdentifier)."
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        for name in names where name.hasSuffix(".partial") && name.contains(marker) {
-            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
-        }
     }
 }

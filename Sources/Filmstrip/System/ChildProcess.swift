@@ -1,0 +1,188 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// The one child-process launcher of the package: the bench's `bench-run` children, the peers
+/// they time (the ffmpeg CLI), gnuplot, git and the baseline build all start here.
+///
+/// `posix_spawn` starts the program with default signal dispositions and an empty signal mask
+/// (a parent that ignores SIGINT for its own handler must not pass that on), standard input
+/// from /dev/null, and optionally in a new process group it leads. The caller blocks in
+/// `waitid` (no polling: the wait adds nothing to the child's wall time) and `wait4` reaps the
+/// child with its own CPU time and peak RSS (Foundation's `Process` reaps children itself and
+/// keeps that usage to itself; `RUSAGE_CHILDREN` only knows the largest child ever). Captured
+/// output is drained by a thread per pipe, so a chatty child never stalls on a full pipe.
+package enum ChildProcess {
+    /// Where a child's standard output or standard error goes.
+    package enum Output: Sendable {
+        /// /dev/null.
+        case discard
+        /// A pipe read to the end on a thread; the text comes back in `Result`.
+        case capture
+        /// The file at this path, created or truncated (mode 0600).
+        case file(String)
+        /// This process's descriptor, shared (e.g. 2 to show a build's progress).
+        case inherit(Int32)
+        /// Standard error only: wherever standard output goes.
+        case sameAsOutput
+    }
+
+    /// How a child ended and what it cost, as the kernel accounted for it.
+    package struct Result: Sendable {
+        /// The exit status, or -1 when a signal ended the child.
+        package var exitStatus: Int32
+        /// The signal that ended the child, or nil when it exited.
+        package var signal: Int32?
+        package var wallSeconds: Double
+        package var userSeconds: Double
+        package var systemSeconds: Double
+        /// The child's own high-water mark (`ru_maxrss` from `wait4`), in bytes.
+        package var peakRSSBytes: Int
+        /// Killed by this launcher at the time limit.
+        package var timedOut: Bool
+        /// Captured standard output (`.capture`), else empty.
+        package var output: String
+        /// Captured standard error (`.capture`), else empty.
+        package var errors: String
+
+        /// Exited with status 0 within its time limit.
+        package var succeeded: Bool { exitStatus == 0 && signal == nil && !timedOut }
+    }
+
+    /// Runs `executable` with `arguments` and waits for it.
+    /// - Parameters:
+    ///   - ownProcessGroup: the child leads a new process group; the time limit then ends the
+    ///     whole group (the child and whatever it launched).
+    ///   - timeLimit: seconds after which the child (or its group) is killed with SIGKILL; nil waits forever.
+    ///   - onStart: sees the child's pid before the wait (for forwarding an interruption).
+    package static func run(_ executable: String, _ arguments: [String],
+                            standardOutput: Output = .discard, standardError: Output = .discard,
+                            ownProcessGroup: Bool = false, timeLimit: Double? = nil,
+                            onStart: (pid_t) -> Void = { _ in }) throws(SystemError) -> Result {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var flags = Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
+        if ownProcessGroup {
+            flags |= Int32(POSIX_SPAWN_SETPGROUP)
+            posix_spawnattr_setpgroup(&attributes, 0)
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
+        var everySignal = sigset_t(), noSignal = sigset_t()
+        sigfillset(&everySignal)
+        sigemptyset(&noSignal)
+        posix_spawnattr_setsigdefault(&attributes, &everySignal)
+        posix_spawnattr_setsigmask(&attributes, &noSignal)
+
+        var outputReader: PipeReader?, errorReader: PipeReader?
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        for (descriptor, destination) in [(Int32(1), standardOutput), (Int32(2), standardError)] {
+            switch destination {
+            case .discard: posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", O_WRONLY, 0)
+            case .file(let path): posix_spawn_file_actions_addopen(&actions, descriptor, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            case .inherit(let parent): posix_spawn_file_actions_adddup2(&actions, parent, descriptor)
+            case .sameAsOutput: posix_spawn_file_actions_adddup2(&actions, 1, descriptor)
+            case .capture:
+                let reader: PipeReader
+                do {
+                    reader = try PipeReader()
+                } catch {
+                    // Standard error's pipe failed (out of descriptors): standard output's must not leak.
+                    outputReader?.closeWriteEnd()
+                    outputReader?.closeReadEnd()
+                    throw error
+                }
+                posix_spawn_file_actions_adddup2(&actions, reader.writeEnd, descriptor)
+                if descriptor == 1 { outputReader = reader } else { errorReader = reader }
+            }
+        }
+
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let start = ContinuousClock.now
+        let spawned = argv.withUnsafeBufferPointer { buffer in
+            posix_spawn(&pid, executable, &actions, &attributes, buffer.baseAddress!, environ)
+        }
+        // The child holds its own copies of the write ends now; closing ours lets the readers see end of file.
+        outputReader?.closeWriteEnd()
+        errorReader?.closeWriteEnd()
+        guard spawned == 0 else {
+            outputReader?.closeReadEnd()
+            errorReader?.closeReadEnd()
+            throw SystemError(call: "posix_spawn", path: executable, code: spawned)
+        }
+        outputReader?.start()
+        errorReader?.start()
+        onStart(pid)
+
+        // A timer kills a hung child at the time limit. `waitid` with `WNOWAIT` leaves the child
+        // unreaped, so its pid (and group id) cannot be reused while the timer might still fire;
+        // `wait4` then reaps it with its usage.
+        let watch = Mutex((exited: false, timedOut: false))
+        let timer = DispatchWorkItem {
+            watch.withLock { state in
+                guard !state.exited else { return }
+                state.timedOut = true
+                if ownProcessGroup { kill(-pid, SIGKILL) }
+                kill(pid, SIGKILL)
+            }
+        }
+        if let timeLimit { DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: timer) }
+        System.waitForExit(pid)
+        let wall = ContinuousClock.now - start
+        let timedOut = watch.withLock { state in
+            state.exited = true
+            return state.timedOut
+        }
+        timer.cancel()
+        let (status, usage) = System.reap(pid)
+        let terminatedBySignal = status & 0x7F != 0
+        return Result(exitStatus: terminatedBySignal ? -1 : (status >> 8) & 0xFF,
+                      signal: terminatedBySignal ? status & 0x7F : nil,
+                      wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18,
+                      userSeconds: Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6,
+                      systemSeconds: Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6,
+                      peakRSSBytes: usage.ru_maxrss * 1024, timedOut: timedOut,
+                      output: outputReader?.finish() ?? "", errors: errorReader?.finish() ?? "")
+    }
+
+    /// The first executable called `name` on PATH, or nil.
+    package static func find(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
+
+/// One pipe from a child, read to end of file on a background thread.
+private final class PipeReader: Sendable {
+    let readEnd: Int32
+    let writeEnd: Int32
+    private let bytes = Mutex([UInt8]())
+    private let done = DispatchSemaphore(value: 0)
+
+    init() throws(SystemError) {
+        (readEnd, writeEnd) = try System.pipe()
+    }
+
+    func closeWriteEnd() { try? System.close(writeEnd, path: "pipe") }
+    func closeReadEnd() { try? System.close(readEnd, path: "pipe") }
+
+    func start() {
+        DispatchQueue.global().async { [self] in
+            let all = System.readToEnd(readEnd)
+            bytes.withLock { $0 = all }
+            closeReadEnd()
+            done.signal()
+        }
+    }
+
+    /// Waits for end of file (the child has exited; its descendants may still hold the pipe) and returns the text.
+    func finish() -> String {
+        done.wait()
+        return String(decoding: bytes.withLock { $0 }, as: UTF8.self)
+    }
+}
