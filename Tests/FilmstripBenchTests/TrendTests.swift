@@ -132,11 +132,14 @@ import Testing
         #expect(try CLISupport.run(["trend", folder.appendingPathComponent("missing-raw.csv").path]).status == 3)
     }
 
-    @Test func committedFilesHaveTooLittleHistory() throws {
+    /// The committed runs of one machine (the same code on different days, one of them 1.68x
+    /// slower by its calibration) hold no step; a machine with too few runs is said so.
+    @Test func committedFilesHaveNoSteps() throws {
         let paths = ExportTests.committedRawFiles
         let result = try CLISupport.run(["trend"] + paths)
         #expect(result.status == 0)
-        #expect(result.standardOutput.contains("not enough history"))
-        #expect(!result.standardOutput.contains("with steps"))
+        let verdicts = result.standardOutput.split(separator: "\n").filter { !$0.hasPrefix("machine ") }
+        #expect(!verdicts.isEmpty)
+        #expect(verdicts.allSatisfy { $0.contains("not enough history") || $0.contains(", 0 with steps") }, "\(result.standardOutput)")
     }
 }

@@ -59,7 +59,7 @@ extension GateReport {
         return [
             "configuration": key.description, "config_id": key.configID,
             "pipeline": key.pipeline, "extractor": key.extractor, "composer": key.composer, "options": key.options,
-            "video_id": key.videoID, "frame_count": key.frameCount, "thumb_width": key.thumbWidth,
+            "video_id": key.videoID, "frame_count": key.thumbnailCount, "thumb_width": key.thumbWidth,
             "thumb_height": key.thumbHeight, "accuracy": key.accuracy, "phase": key.phase.rawValue,
             "baseline_median": comparison.baselineMedian, "candidate_median": comparison.candidateMedian,
             "ratio": comparison.ratio, "ratio_low": comparison.ratioLow, "ratio_high": comparison.ratioHigh,
