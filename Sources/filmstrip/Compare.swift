@@ -26,8 +26,8 @@ extension FilmstripCommand {
         @Argument(help: "The candidate run's raw results file, when comparing two separate runs.")
         var new: String?
 
-        @Option(help: "Relative change treated as noise, e.g. 5% or 0.05.")
-        var threshold: String = "5%"
+        @Option(help: "Relative change treated as noise, e.g. 5% or 0.05, below 100%.")
+        var threshold: GateThreshold = .standard
 
         @Option(help: "Metric compared: \(Metric.allCases.map(\.rawValue).joined(separator: ", ")).")
         var metric: Metric = .wallSeconds
@@ -38,19 +38,9 @@ extension FilmstripCommand {
         @Flag(help: "List only the configurations called slower or faster (the verdict and work changes always show).")
         var onlyChanged = false
 
-        func validate() throws {
-            guard let value = thresholdFraction, value >= 0, value < 1 else {
-                throw ValidationError("--threshold must be a percentage like 5% or a fraction like 0.05, below 100%.")
-            }
-        }
-
-        /// The threshold as a fraction: `5%` and `0.05` both give 0.05.
-        var thresholdFraction: Double? {
-            threshold.hasSuffix("%") ? Double(threshold.dropLast()).map { $0 / 100 } : Double(threshold)
-        }
 
         func run() throws {
-            let gate = RegressionGate(metric: metric, threshold: thresholdFraction!)
+            let gate = RegressionGate(metric: metric, threshold: threshold.fraction)
             var report = new.map { gate.compareFiles(baselinePath: baseline, candidatePath: $0) }
                 ?? gate.compareFile(path: baseline)
             report.onlyChanged = onlyChanged

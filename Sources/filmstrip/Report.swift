@@ -21,23 +21,14 @@ extension FilmstripCommand {
         @Option(name: [.short, .customLong("output")], help: "The HTML file to write; - writes to standard output.", completion: .file(extensions: ["html"]))
         var output = "report.html"
 
-        @Option(help: "The gate's relative change treated as noise, e.g. 5% or 0.05.")
-        var threshold: String = "5%"
+        @Option(help: "The gate's relative change treated as noise, e.g. 5% or 0.05, below 100%.")
+        var threshold: GateThreshold = .standard
 
-        func validate() throws {
-            guard let value = thresholdFraction, value >= 0, value < 1 else {
-                throw ValidationError("--threshold must be a percentage like 5% or a fraction like 0.05, below 100%.")
-            }
-        }
-
-        var thresholdFraction: Double? {
-            threshold.hasSuffix("%") ? Double(threshold.dropLast()).map { $0 / 100 } : Double(threshold)
-        }
 
         func run() throws {
             let report: HTMLReport
             do {
-                report = try HTMLReport(files: results, gate: RegressionGate(threshold: thresholdFraction!))
+                report = try HTMLReport(files: results, gate: RegressionGate(threshold: threshold.fraction))
             } catch {
                 throw failWithMessage(error.description)
             }
