@@ -26,7 +26,7 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
     /// process: one `peer` row.
     case commandLine(PipelineRun)
 
-    /// The kind of run, as the child's JSON names it.
+    /// The kind of run, as the child's JSON and the phases name it (one per case, filmstrip's command line a `peer`).
     public enum Kind: String, Sendable, Hashable, Codable {
         case pipeline, composeSynthetic, memcpySynthetic, calibrationCopy, calibrationDecode, peer
     }
@@ -45,6 +45,7 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
         public var thumbnailCount: Int
         /// Thumbnail height in pixels (the width follows the display aspect ratio).
         public var thumbHeight: Int
+        /// Which frame each thumbnail may show.
         public var accuracy: Accuracy
         /// Decoder threads (0: FFmpeg picks one per core).
         public var decoderThreads: Int
@@ -115,9 +116,13 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
 
     /// What an external tool is asked for: a strip of one reference video.
     public struct PeerRun: Sendable, Hashable {
+        /// Reference video id.
         public var videoID: String
+        /// Path of the reference video file (nil when the parent has none for the id: the run fails).
         public var videoPath: String?
+        /// Thumbnails in the strip.
         public var thumbnailCount: Int
+        /// Thumbnail height in pixels.
         public var thumbHeight: Int
 
         public init(videoID: String, videoPath: String?, thumbnailCount: Int, thumbHeight: Int) {
@@ -197,6 +202,7 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
         }
     }
 
+    /// The `pipeline` column: `extractor+composer`, `cli:` before it for filmstrip's command line, or the peer's name.
     public var pipeline: String {
         switch self {
         case .commandLine(let run): "cli:\(run.name)"

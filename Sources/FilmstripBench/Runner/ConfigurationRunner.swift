@@ -45,9 +45,11 @@ public enum ConfigurationRunner {
         defer { try? FileManager.default.removeItem(at: folder) }
         // filmstrip's own run prints its bound (`--stats`, one JSON line) into a file of the folder.
         let statsFile = folder.appendingPathComponent("stats.json").path
-        let commands = if case .commandLine(let run) = configuration { [run.stripArguments(folder: folder.path) + ["--stats"]] }
-            else { peer.commands(video: path, durationSeconds: probe.durationSeconds, count: configuration.thumbnailCount,
-                            width: width, height: configuration.thumbHeight, folder: folder.path) }
+        let commands: [[String]] = switch configuration {
+        case .commandLine(let run): [run.stripArguments(folder: folder.path) + ["--stats"]]
+        default: peer.commands(video: path, durationSeconds: probe.durationSeconds, count: configuration.thumbnailCount,
+                               width: width, height: configuration.thumbHeight, folder: folder.path)
+        }
         var total = BenchMeasurement.PhaseCost(phase: .peer, wallSeconds: 0, cpuUserSeconds: 0, cpuSysSeconds: 0,
                                                peakRSSBytes: 0, framesDecoded: nil)
         for arguments in commands {
