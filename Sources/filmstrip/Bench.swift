@@ -125,12 +125,12 @@ extension FilmstripCommand {
             if let names = try list(extractors, "--extractors") {
                 let unknown = names.filter { Extractors.named($0) == nil }
                 guard unknown.isEmpty else { throw ValidationError("Unknown extractor(s) \(unknown.joined(separator: ", ")).") }
-                matrix.extractors = names
+                matrix.extractors = names.compactMap(Extractors.named)
             }
             if let names = try list(composers, "--composers") {
                 let unknown = names.filter { StripDestination.named($0) == nil }
                 guard unknown.isEmpty else { throw ValidationError("Unknown composer(s) \(unknown.joined(separator: ", ")).") }
-                matrix.composers = names
+                matrix.composers = names.compactMap(StripDestination.named)
             }
             if let ids = try list(videos, "--videos") {
                 let unknown = ids.filter { ReferenceSuite.spec(id: $0) == nil }
@@ -147,7 +147,7 @@ extension FilmstripCommand {
             if let modes = try list(accuracy, "--accuracy") {
                 let bad = modes.filter { Accuracy(parsing: $0) == nil }
                 guard bad.isEmpty else { throw ValidationError("Unknown accuracy \(bad.joined(separator: ", ")): use exact, keyframe or tolerance:SEC.") }
-                matrix.accuracies = modes.map { Accuracy(parsing: $0)!.description }
+                matrix.accuracies = modes.compactMap(Accuracy.init(parsing:))
             }
             if peers { matrix.peers = true }
             if let values = try numbers(skipNonReference, "--skip-non-reference", minimum: 0) {

@@ -175,8 +175,8 @@ import Testing
     @Test func composersDoNotAllocatePerThumbnail() throws {
         FilmstripOpenMP.register()
         for composer in Composers.all {
-            let configuration = BenchConfiguration(kind: .composeSynthetic, extractor: "synthetic", composer: composer.name,
-                                                   thumbnailCount: BenchMatrix.syntheticCount, thumbHeight: BenchMatrix.syntheticHeight)
+            let configuration = BenchConfiguration.composeSynthetic(.init(composer), thumbnailCount: BenchMatrix.syntheticCount,
+                                                                    thumbHeight: BenchMatrix.syntheticHeight)
             let json = String(decoding: try JSONEncoder().encode(configuration), as: UTF8.self)
             let result = try CLISupport.run(["bench-run", "--config", json])
             #expect(result.status == 0, "\(result.standardError)")

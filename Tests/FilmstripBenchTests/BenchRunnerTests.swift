@@ -21,8 +21,9 @@ struct BenchRunnerTests {
     }
 
     @Test func matrixSweepsExtractorsAndComposersSeparately() {
-        let matrix = BenchMatrix(extractors: ["sequential", "forward"], composers: ["rowcopy", "simd", "fused"],
-                                 videoIDs: ["h264-180p-3s"], counts: [5, 10], heights: [64], accuracies: ["exact"],
+        let matrix = BenchMatrix(extractors: ["sequential", "forward"].compactMap(Extractors.named),
+                                 composers: ["rowcopy", "simd", "fused"].compactMap(StripDestination.named),
+                                 videoIDs: ["h264-180p-3s"], counts: [5, 10], heights: [64], accuracies: [.exact],
                                  decoderThreads: [1], repetitions: 1, warmup: 0, timeLimitSeconds: 1)
         let configurations = matrix.configurations(videoPaths: ["h264-180p-3s": "/v.mp4"])
         let pipelines = configurations.filter { $0.kind == .pipeline }
@@ -36,9 +37,12 @@ struct BenchRunnerTests {
 
     @Test func agreementCheckerFlagsDifferentStripsAndWrongFrames() {
         var checker = AgreementChecker()
-        let a = BenchConfiguration(kind: .pipeline, extractor: "sequential", composer: "rowcopy", videoID: "v", thumbnailCount: 5, thumbHeight: 64)
-        var b = a
-        b.extractor = "forward"
+        let run = BenchConfiguration.PipelineRun(extractor: Extractors.named("sequential")!, destination: StripDestination.named("rowcopy")!,
+                                                 videoID: "v", videoPath: nil, thumbnailCount: 5, thumbHeight: 64)
+        let a = BenchConfiguration.pipeline(run)
+        var forwardRun = run
+        forwardRun.extractor = Extractors.named("forward")!
+        let b = BenchConfiguration.pipeline(forwardRun)
         func measurement(_ checksum: String, error: Int? = 0) -> BenchMeasurement {
             BenchMeasurement(phases: [], checksum: checksum, maxFrameError: error)
         }
@@ -46,8 +50,9 @@ struct BenchRunnerTests {
         #expect(checker.check(b, measurement("aa")).isEmpty)
         #expect(checker.check(b, measurement("bb")).count == 1)
         #expect(checker.check(a, measurement("aa", error: 2)).count == 1)
-        var keyframe = a
-        keyframe.accuracy = "keyframe"
+        var keyframeRun = run
+        keyframeRun.accuracy = .keyframe
+        let keyframe = BenchConfiguration.pipeline(keyframeRun)
         #expect(checker.check(keyframe, measurement("cc", error: 3)).isEmpty)
         #expect(checker.problemCount == 2)
     }

@@ -1,3 +1,4 @@
+import Filmstrip
 import Foundation
 
 /// Real tools doing the same job (or its floor) on the same videos, timed as whole processes.
@@ -26,10 +27,10 @@ public enum Peer: String, Sendable, CaseIterable, Codable {
     }
 
     /// The accuracy this peer competes in (decode floors are listed with the mode they bound).
-    public var accuracy: String {
+    public var accuracy: Accuracy {
         switch self {
-        case .ffmpegExact, .decodeAll, .ffmpegthumbnailer, .filmstrip: "exact"
-        case .ffmpegKeyframes, .decodeKeyframes: "keyframe"
+        case .ffmpegExact, .decodeAll, .ffmpegthumbnailer, .filmstrip: .exact
+        case .ffmpegKeyframes, .decodeKeyframes: .keyframe
         }
     }
 

@@ -2,79 +2,149 @@ import Filmstrip
 
 /// One timed unit of work: what a `bench-run` child process runs once.
 ///
-/// Encoded as JSON on the child's command line, so the parent and the child
-/// agree on the work without sharing memory.
-public struct BenchConfiguration: Sendable, Hashable, Codable {
+/// Each kind of run carries only what it uses, typed: a pipeline's extractor and destination
+/// come from the registries and its accuracy is an ``Accuracy``, parsed once where the matrix is
+/// made (or where the child reads its JSON). Encoded as JSON on the child's command line, so the
+/// parent and the child agree on the work without sharing memory; the JSON keeps the flat keys and
+/// strings of the struct this enum replaced (``FlatRecord``), so an older `bench-run` child
+/// (`bench --baseline-rev`) reads what this build writes, and the other way round.
+public enum BenchConfiguration: Sendable, Hashable, Codable {
+    /// Extract from a reference video, then compose: rows for `extract`, `compose` and `total`.
+    case pipeline(PipelineRun)
+    /// One composer on synthetic thumbnails, no video: one `compose` row.
+    case composeSynthetic(SyntheticComposer, thumbnailCount: Int, thumbHeight: Int)
+    /// `memcpyFloor` of the synthetic strip's bytes: the composition floor, one `compose` row.
+    case memcpySynthetic(thumbnailCount: Int, thumbHeight: Int)
+    /// A fixed copy of ``calibrationCopyBytes`` bytes: one `calibration` row.
+    case calibrationCopy
+    /// A fixed extraction of a quick reference video: one `calibration` row.
+    case calibrationDecode(PipelineRun)
+    /// A real external tool (``Peer``, never ``Peer/filmstrip``) doing the same job, timed as whole processes:
+    /// one `peer` row.
+    case peer(Peer, PeerRun)
+    /// `filmstrip strip` (the peer ``Peer/filmstrip``) with this pipeline and its options, timed as a whole
+    /// process: one `peer` row.
+    case commandLine(PipelineRun)
+
+    /// The kind of run, as the child's JSON and the phases name it (one per case, filmstrip's command line a `peer`).
     public enum Kind: String, Sendable, Hashable, Codable {
-        /// Extract from a reference video, then compose: rows for `extract`, `compose` and `total`.
-        case pipeline
-        /// One composer on synthetic thumbnails, no video: one `compose` row.
-        case composeSynthetic
-        /// `memcpyFloor` of the synthetic strip's bytes: the composition floor, one `compose` row.
-        case memcpySynthetic
-        /// A fixed copy of ``calibrationCopyBytes`` bytes: one `calibration` row.
-        case calibrationCopy
-        /// A fixed extraction of a quick reference video: one `calibration` row.
-        case calibrationDecode
-        /// A real external tool (``Peer``) doing the same job, timed as whole processes: one `peer` row.
-        case peer
+        case pipeline, composeSynthetic, memcpySynthetic, calibrationCopy, calibrationDecode, peer
     }
 
-    public var kind: Kind
-    /// Extractor registry name; `synthetic` or `calibration` for the kinds without a video.
-    public var extractor: String
-    /// Composer registry name, or `memcpy`.
-    public var composer: String
-    /// Reference video id; nil for the kinds without a video.
-    public var videoID: String?
-    /// Path of the reference video file; nil for the kinds without a video.
-    public var videoPath: String?
-    /// Thumbnails in the strip.
-    public var thumbnailCount: Int
-    /// Thumbnail height in pixels (the width follows the display aspect ratio).
-    public var thumbHeight: Int
-    /// `Accuracy.description`, e.g. `exact`.
-    public var accuracy: String
-    /// Decoder threads (0: FFmpeg picks one per core).
-    public var decoderThreads: Int
-    /// Let the decoder drop non-reference frames that are not shown.
-    public var skipNonReference: Bool
-    /// Skip the deblocking filter (same frames, different pixels: never compared with the others).
-    public var skipLoopFilter: Bool
-    /// Workers of the `taskgroup` extractor (nil: one per core).
-    public var workers: Int?
-    /// The external tool of a `.peer` configuration.
-    public var peer: Peer?
+    /// An extractor and a destination on one reference video, with the request and the decoder settings.
+    public struct PipelineRun: Sendable, Hashable {
+        /// From ``Extractors``.
+        public var extractor: any ThumbnailExtractor
+        /// A registered composer's thumbnails, or the canvas.
+        public var destination: StripDestination
+        /// Reference video id.
+        public var videoID: String
+        /// Path of the reference video file (nil when the parent has none for the id: the run fails).
+        public var videoPath: String?
+        /// Thumbnails in the strip.
+        public var thumbnailCount: Int
+        /// Thumbnail height in pixels (the width follows the display aspect ratio).
+        public var thumbHeight: Int
+        /// Which frame each thumbnail may show.
+        public var accuracy: Accuracy
+        /// Decoder threads (0: FFmpeg picks one per core).
+        public var decoderThreads: Int
+        /// Let the decoder drop non-reference frames that are not shown.
+        public var skipNonReference: Bool
+        /// Skip the deblocking filter (same frames, different pixels: never compared with the others).
+        public var skipLoopFilter: Bool
+        /// Workers of the extractors that declare them (nil: one per core).
+        public var workers: Int?
 
-    /// The `bench-run` JSON keys: the thumbnail count keeps its old key `frameCount`, so a
-    /// baseline build from before the rename (`bench --baseline-rev`) reads what this one writes.
-    private enum CodingKeys: String, CodingKey {
-        case kind, extractor, composer, videoID, videoPath, thumbnailCount = "frameCount", thumbHeight, accuracy
-        case decoderThreads, skipNonReference, skipLoopFilter, workers, peer
+        public init(extractor: any ThumbnailExtractor, destination: StripDestination, videoID: String, videoPath: String?,
+                    thumbnailCount: Int, thumbHeight: Int, accuracy: Accuracy = .exact, decoderThreads: Int = 1,
+                    skipNonReference: Bool = false, skipLoopFilter: Bool = false, workers: Int? = nil) {
+            self.extractor = extractor
+            self.destination = destination
+            self.videoID = videoID
+            self.videoPath = videoPath
+            self.thumbnailCount = thumbnailCount
+            self.thumbHeight = thumbHeight
+            self.accuracy = accuracy
+            self.decoderThreads = decoderThreads
+            self.skipNonReference = skipNonReference
+            self.skipLoopFilter = skipLoopFilter
+            self.workers = workers
+        }
+
+        /// `extractor+destination`, the `pipeline` column.
+        public var name: String { "\(extractor.name)+\(destination.name)" }
+
+        /// The extraction options recorded in the `options` column.
+        public var extractionOptions: ExtractionOptions {
+            ExtractionOptions(decoder: DecoderOptions(threads: decoderThreads, skipLoopFilter: skipLoopFilter),
+                              skipNonReferenceFrames: skipNonReference, workers: workers)
+        }
+
+        /// Arguments of `filmstrip strip` for this run, writing into `folder`.
+        func stripArguments(folder: String) -> [String] {
+            ["strip", videoPath ?? "", "-o", "\(folder)/strip.png", "--count", "\(thumbnailCount)", "--height", "\(thumbHeight)",
+             "--extractor", extractor.name, "--composer", destination.name, "--accuracy", accuracy.description,
+             "--threads", "\(decoderThreads)"]
+                + [skipNonReference ? "--skip-non-reference" : "--no-skip-non-reference"] + (skipLoopFilter ? ["--skip-loop-filter"] : [])
+                + (workers.map { ["--workers", "\($0)"] } ?? [])
+        }
+
+        /// Equal when every setting is, the extractor compared by its registry name.
+        public static func == (lhs: PipelineRun, rhs: PipelineRun) -> Bool {
+            lhs.extractor.name == rhs.extractor.name && lhs.destination == rhs.destination && lhs.videoID == rhs.videoID
+                && lhs.videoPath == rhs.videoPath && lhs.thumbnailCount == rhs.thumbnailCount && lhs.thumbHeight == rhs.thumbHeight
+                && lhs.accuracy == rhs.accuracy && lhs.decoderThreads == rhs.decoderThreads
+                && lhs.skipNonReference == rhs.skipNonReference && lhs.skipLoopFilter == rhs.skipLoopFilter && lhs.workers == rhs.workers
+        }
+
+        /// Hashes what `==` compares.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(extractor.name)
+            hasher.combine(destination)
+            hasher.combine(videoID)
+            hasher.combine(videoPath)
+            hasher.combine(thumbnailCount)
+            hasher.combine(thumbHeight)
+            hasher.combine(accuracy)
+            hasher.combine(decoderThreads)
+            hasher.combine(skipNonReference)
+            hasher.combine(skipLoopFilter)
+            hasher.combine(workers)
+        }
     }
 
-    public init(kind: Kind, extractor: String, composer: String, videoID: String? = nil, videoPath: String? = nil,
-                thumbnailCount: Int, thumbHeight: Int, accuracy: String = "exact", decoderThreads: Int = 1,
-                skipNonReference: Bool = false, skipLoopFilter: Bool = false, workers: Int? = nil, peer: Peer? = nil) {
-        self.kind = kind
-        self.extractor = extractor
-        self.composer = composer
-        self.videoID = videoID
-        self.videoPath = videoPath
-        self.thumbnailCount = thumbnailCount
-        self.thumbHeight = thumbHeight
-        self.accuracy = accuracy
-        self.decoderThreads = decoderThreads
-        self.skipNonReference = skipNonReference
-        self.skipLoopFilter = skipLoopFilter
-        self.workers = workers
-        self.peer = peer
+    /// What an external tool is asked for: a strip of one reference video.
+    public struct PeerRun: Sendable, Hashable {
+        /// Reference video id.
+        public var videoID: String
+        /// Path of the reference video file (nil when the parent has none for the id: the run fails).
+        public var videoPath: String?
+        /// Thumbnails in the strip.
+        public var thumbnailCount: Int
+        /// Thumbnail height in pixels.
+        public var thumbHeight: Int
+
+        public init(videoID: String, videoPath: String?, thumbnailCount: Int, thumbHeight: Int) {
+            self.videoID = videoID
+            self.videoPath = videoPath
+            self.thumbnailCount = thumbnailCount
+            self.thumbHeight = thumbHeight
+        }
+    }
+
+    /// A registered composer, compared by its registry name (composers are stateless).
+    public struct SyntheticComposer: Sendable, Hashable {
+        public var composer: any StripComposer
+        public init(_ composer: any StripComposer) { self.composer = composer }
+        public static func == (lhs: SyntheticComposer, rhs: SyntheticComposer) -> Bool { lhs.composer.name == rhs.composer.name }
+        /// Hashes the name only, consistently with `==`.
+        public func hash(into hasher: inout Hasher) { hasher.combine(composer.name) }
     }
 
     /// A peer tool on a reference video.
     public static func peer(_ peer: Peer, videoID: String, videoPath: String?, thumbnailCount: Int, thumbHeight: Int) -> BenchConfiguration {
-        BenchConfiguration(kind: .peer, extractor: "peer", composer: peer.rawValue, videoID: videoID, videoPath: videoPath,
-                           thumbnailCount: thumbnailCount, thumbHeight: thumbHeight, accuracy: peer.accuracy, peer: peer)
+        .peer(peer, PeerRun(videoID: videoID, videoPath: videoPath, thumbnailCount: thumbnailCount, thumbHeight: thumbHeight))
     }
 
     /// Bytes copied by the calibration copy: 64 MiB, far beyond any cache, so it measures memory bandwidth.
@@ -82,35 +152,76 @@ public struct BenchConfiguration: Sendable, Hashable, Codable {
     /// Width of a synthetic thumbnail in pixels: 64 px high at 16:9.
     public static let syntheticThumbWidth = 114
 
-    public var pipeline: String {
-        switch peer {
-        case .filmstrip: "cli:\(extractor)+\(composer)"
-        case let other?: other.rawValue
-        case nil: "\(extractor)+\(composer)"
+    /// The run's kind: the child JSON's `kind` (filmstrip's own command line is a `peer`).
+    public var kind: Kind {
+        switch self {
+        case .pipeline: .pipeline
+        case .composeSynthetic: .composeSynthetic
+        case .memcpySynthetic: .memcpySynthetic
+        case .calibrationCopy: .calibrationCopy
+        case .calibrationDecode: .calibrationDecode
+        case .peer, .commandLine: .peer
         }
     }
 
-    /// `filmstrip strip` timed as a whole process with this pipeline and its options.
-    public func asCommandLine() -> BenchConfiguration {
-        var copy = self
-        copy.kind = .peer
-        copy.peer = .filmstrip
-        return copy
+    /// The pipeline of the kinds that run one (in this process or as `filmstrip strip`).
+    public var pipelineRun: PipelineRun? {
+        switch self {
+        case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): run
+        case .composeSynthetic, .memcpySynthetic, .calibrationCopy, .peer: nil
+        }
     }
 
-    /// Arguments of `filmstrip strip` for this configuration, writing into `folder`.
-    func stripArguments(folder: String) -> [String] {
-        ["strip", videoPath ?? "", "-o", "\(folder)/strip.png", "--count", "\(thumbnailCount)", "--height", "\(thumbHeight)",
-         "--extractor", extractor, "--composer", composer, "--accuracy", accuracy, "--threads", "\(decoderThreads)"]
-            + [skipNonReference ? "--skip-non-reference" : "--no-skip-non-reference"] + (skipLoopFilter ? ["--skip-loop-filter"] : [])
-            + (workers.map { ["--workers", "\($0)"] } ?? [])
+    /// The external tool of the peer kinds (``Peer/filmstrip`` for filmstrip's command line).
+    public var peer: Peer? {
+        switch self {
+        case .peer(let peer, _): peer
+        case .commandLine: .filmstrip
+        default: nil
+        }
+    }
+
+    /// The `extractor` column: the registry name, or `synthetic`, `calibration` or `peer` for the kinds without one.
+    public var extractor: String { FlatRecord(self).extractor }
+    /// The `composer` column: the destination's registry name, the peer's, or `memcpy`.
+    public var composer: String { FlatRecord(self).composer }
+    /// Reference video id; nil for the kinds without a video.
+    public var videoID: String? { FlatRecord(self).videoID }
+    /// Path of the reference video file; nil for the kinds without a video.
+    public var videoPath: String? { FlatRecord(self).videoPath }
+    /// Thumbnails in the strip.
+    public var thumbnailCount: Int { FlatRecord(self).thumbnailCount }
+    /// Thumbnail height in pixels.
+    public var thumbHeight: Int { FlatRecord(self).thumbHeight }
+    /// The accuracy of the kinds that decode or compete with decoding; nil for the others.
+    public var accuracy: Accuracy? {
+        switch self {
+        case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): run.accuracy
+        case .peer(let peer, _): peer.accuracy
+        case .composeSynthetic, .memcpySynthetic, .calibrationCopy: nil
+        }
+    }
+
+    /// The `pipeline` column: `extractor+composer`, `cli:` before it for filmstrip's command line, or the peer's name.
+    public var pipeline: String {
+        switch self {
+        case .commandLine(let run): "cli:\(run.name)"
+        case .peer(let peer, _): peer.rawValue
+        case .pipeline(let run), .calibrationDecode(let run): run.name
+        case .composeSynthetic, .memcpySynthetic, .calibrationCopy: "\(extractor)+\(composer)"
+        }
+    }
+
+    /// `filmstrip strip` timed as a whole process with this pipeline and its options (self for the other kinds).
+    public func asCommandLine() -> BenchConfiguration {
+        guard case .pipeline(let run) = self else { return self }
+        return .commandLine(run)
     }
 
     /// Options recorded in the `options` column: the extraction options for kinds that decode
     /// (and for filmstrip's own command line).
     public var extractionOptions: ExtractionOptions {
-        ExtractionOptions(decoder: DecoderOptions(threads: decoderThreads, skipLoopFilter: skipLoopFilter),
-                          skipNonReferenceFrames: skipNonReference, workers: workers)
+        pipelineRun?.extractionOptions ?? ExtractionOptions()
     }
 
     /// The phases a run of this configuration reports, in row order.
@@ -126,28 +237,148 @@ public struct BenchConfiguration: Sendable, Hashable, Codable {
     /// `true` when the strip must be byte-identical to every other exact run of the same
     /// request (same video, count, size), so its checksum is compared.
     public var isCheckedForAgreement: Bool {
-        switch kind {
-        case .pipeline: accuracy == Accuracy.exact.description && !skipLoopFilter
+        switch self {
+        case .pipeline(let run): run.accuracy == .exact && !run.skipLoopFilter
         case .composeSynthetic: true
-        case .memcpySynthetic, .calibrationCopy, .calibrationDecode, .peer: false
+        case .memcpySynthetic, .calibrationCopy, .calibrationDecode, .peer, .commandLine: false
         }
     }
 
     /// One line for progress and error messages, e.g. `forward+simd h264-180p-3s ×10 h64 exact threads=1`.
     public var label: String {
-        switch kind {
-        case .pipeline, .calibrationDecode:
-            "\(pipeline) \(videoID ?? "-") ×\(thumbnailCount) h\(thumbHeight) \(accuracy) threads=\(decoderThreads)"
-                + (workers.map { " workers=\($0)" } ?? "") + (skipNonReference ? " skip-nonref" : "")
-                + (skipLoopFilter ? " skip-loop-filter" : "") + (kind == .calibrationDecode ? " (calibration)" : "")
-        case .peer:
-            "\(pipeline) \(videoID ?? "-") ×\(thumbnailCount) h\(thumbHeight) \(accuracy) (whole process)"
-                + (peer == .filmstrip ? " threads=\(decoderThreads)" + (workers.map { " workers=\($0)" } ?? "")
-                    + (skipNonReference ? " skip-nonref" : "") + (skipLoopFilter ? " skip-loop-filter" : "") : "")
+        let accuracyText = accuracy?.description ?? ""
+        func settings(_ run: PipelineRun) -> String {
+            "threads=\(run.decoderThreads)" + (run.workers.map { " workers=\($0)" } ?? "")
+                + (run.skipNonReference ? " skip-nonref" : "") + (run.skipLoopFilter ? " skip-loop-filter" : "")
+        }
+        return switch self {
+        case .pipeline(let run), .calibrationDecode(let run):
+            "\(pipeline) \(run.videoID) ×\(run.thumbnailCount) h\(run.thumbHeight) \(accuracyText) \(settings(run))"
+                + (kind == .calibrationDecode ? " (calibration)" : "")
+        case .commandLine(let run):
+            "\(pipeline) \(run.videoID) ×\(run.thumbnailCount) h\(run.thumbHeight) \(accuracyText) (whole process) \(settings(run))"
+        case .peer(_, let request):
+            "\(pipeline) \(request.videoID) ×\(request.thumbnailCount) h\(request.thumbHeight) \(accuracyText) (whole process)"
         case .composeSynthetic, .memcpySynthetic:
             "\(composer) synthetic ×\(thumbnailCount) \(Self.syntheticThumbWidth)x\(thumbHeight) compose only"
         case .calibrationCopy:
             "calibration copy of \(Self.calibrationCopyBytes >> 20) MiB"
+        }
+    }
+
+    public init(from decoder: any Swift.Decoder) throws {
+        self = try FlatRecord(from: decoder).configuration()
+    }
+
+    public func encode(to encoder: any Swift.Encoder) throws {
+        try FlatRecord(self).encode(to: encoder)
+    }
+}
+
+/// The `bench-run` JSON: the flat record every build since the child existed reads and writes,
+/// placeholders included (`synthetic`, `calibration`, `peer`, `memcpy`). Only this file builds or
+/// reads it; the rest of the bench works on ``BenchConfiguration``'s cases.
+struct FlatRecord: Codable, Hashable {
+    var kind: BenchConfiguration.Kind
+    var extractor: String
+    var composer: String
+    var videoID: String?
+    var videoPath: String?
+    var thumbnailCount: Int
+    var thumbHeight: Int
+    var accuracy: String
+    var decoderThreads: Int
+    var skipNonReference: Bool
+    var skipLoopFilter: Bool
+    var workers: Int?
+    var peer: Peer?
+
+    /// The thumbnail count keeps its old key `frameCount`, so a baseline build from before the
+    /// rename (`bench --baseline-rev`) reads what this one writes.
+    private enum CodingKeys: String, CodingKey {
+        case kind, extractor, composer, videoID, videoPath, thumbnailCount = "frameCount", thumbHeight, accuracy
+        case decoderThreads, skipNonReference, skipLoopFilter, workers, peer
+    }
+
+    private static let syntheticExtractor = "synthetic", calibrationExtractor = "calibration"
+    private static let peerExtractor = "peer", memcpyComposer = "memcpy"
+
+    init(_ configuration: BenchConfiguration) {
+        func pipeline(_ kind: BenchConfiguration.Kind, _ run: BenchConfiguration.PipelineRun, peer: Peer? = nil) -> FlatRecord {
+            FlatRecord(kind: kind, extractor: run.extractor.name, composer: run.destination.name, videoID: run.videoID,
+                       videoPath: run.videoPath, thumbnailCount: run.thumbnailCount, thumbHeight: run.thumbHeight,
+                       accuracy: run.accuracy.description, decoderThreads: run.decoderThreads,
+                       skipNonReference: run.skipNonReference, skipLoopFilter: run.skipLoopFilter, workers: run.workers, peer: peer)
+        }
+        func placeholder(_ kind: BenchConfiguration.Kind, _ extractor: String, _ composer: String, count: Int, height: Int) -> FlatRecord {
+            FlatRecord(kind: kind, extractor: extractor, composer: composer, thumbnailCount: count, thumbHeight: height,
+                       accuracy: Accuracy.exact.description, decoderThreads: 1, skipNonReference: false, skipLoopFilter: false)
+        }
+        self = switch configuration {
+        case .pipeline(let run): pipeline(.pipeline, run)
+        case .calibrationDecode(let run): pipeline(.calibrationDecode, run)
+        case .commandLine(let run): pipeline(.peer, run, peer: .filmstrip)
+        case let .composeSynthetic(composer, count, height):
+            placeholder(.composeSynthetic, Self.syntheticExtractor, composer.composer.name, count: count, height: height)
+        case let .memcpySynthetic(count, height):
+            placeholder(.memcpySynthetic, Self.syntheticExtractor, Self.memcpyComposer, count: count, height: height)
+        case .calibrationCopy:
+            placeholder(.calibrationCopy, Self.calibrationExtractor, Self.memcpyComposer, count: 1, height: 0)
+        case let .peer(peer, request):
+            FlatRecord(kind: .peer, extractor: Self.peerExtractor, composer: peer.rawValue, videoID: request.videoID,
+                       videoPath: request.videoPath, thumbnailCount: request.thumbnailCount, thumbHeight: request.thumbHeight,
+                       accuracy: peer.accuracy.description, decoderThreads: 1, skipNonReference: false, skipLoopFilter: false, peer: peer)
+        }
+    }
+
+    private init(kind: BenchConfiguration.Kind, extractor: String, composer: String, videoID: String? = nil, videoPath: String? = nil,
+                 thumbnailCount: Int, thumbHeight: Int, accuracy: String, decoderThreads: Int, skipNonReference: Bool,
+                 skipLoopFilter: Bool, workers: Int? = nil, peer: Peer? = nil) {
+        self.kind = kind
+        self.extractor = extractor
+        self.composer = composer
+        self.videoID = videoID
+        self.videoPath = videoPath
+        self.thumbnailCount = thumbnailCount
+        self.thumbHeight = thumbHeight
+        self.accuracy = accuracy
+        self.decoderThreads = decoderThreads
+        self.skipNonReference = skipNonReference
+        self.skipLoopFilter = skipLoopFilter
+        self.workers = workers
+        self.peer = peer
+    }
+
+    /// Why a record names no runnable configuration.
+    struct Invalid: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The configuration this record names, its names looked up in the registries and its accuracy parsed.
+    func configuration() throws -> BenchConfiguration {
+        func pipelineRun() throws -> BenchConfiguration.PipelineRun {
+            guard let extractor = Extractors.named(extractor) else { throw Invalid(description: "unknown extractor \(self.extractor)") }
+            guard let destination = StripDestination.named(composer) else { throw Invalid(description: "unknown composer \(composer)") }
+            guard let accuracy = Accuracy(parsing: accuracy) else { throw Invalid(description: "unknown accuracy \(self.accuracy)") }
+            guard let videoID else { throw Invalid(description: "no video for \(extractor.name)+\(destination.name)") }
+            return BenchConfiguration.PipelineRun(
+                extractor: extractor, destination: destination, videoID: videoID, videoPath: videoPath,
+                thumbnailCount: thumbnailCount, thumbHeight: thumbHeight, accuracy: accuracy, decoderThreads: decoderThreads,
+                skipNonReference: skipNonReference, skipLoopFilter: skipLoopFilter, workers: workers)
+        }
+        switch kind {
+        case .pipeline: return .pipeline(try pipelineRun())
+        case .calibrationDecode: return .calibrationDecode(try pipelineRun())
+        case .composeSynthetic:
+            guard let composer = Composers.named(composer) else { throw Invalid(description: "unknown composer \(composer)") }
+            return .composeSynthetic(.init(composer), thumbnailCount: thumbnailCount, thumbHeight: thumbHeight)
+        case .memcpySynthetic: return .memcpySynthetic(thumbnailCount: thumbnailCount, thumbHeight: thumbHeight)
+        case .calibrationCopy: return .calibrationCopy
+        case .peer:
+            guard let peer else { throw Invalid(description: "a peer run names no peer") }
+            if peer == .filmstrip { return .commandLine(try pipelineRun()) }
+            guard let videoID else { throw Invalid(description: "no video for \(peer.rawValue)") }
+            return .peer(peer, .init(videoID: videoID, videoPath: videoPath, thumbnailCount: thumbnailCount, thumbHeight: thumbHeight))
         }
     }
 }

@@ -14,16 +14,17 @@ import Filmstrip
 ///   ``syntheticCount`` synthetic thumbnails beside `memcpyFloor`, without a video;
 /// - two **calibration** workloads (a 64 MiB copy and a fixed decode of
 ///   ``calibrationVideoID``) let runs on different machines be compared as ratios.
-public struct BenchMatrix: Sendable, Hashable {
-    public var extractors: [String]
-    public var composers: [String]
+public struct BenchMatrix: Sendable {
+    /// Extractors from the registry.
+    public var extractors: [any ThumbnailExtractor]
+    /// Destinations: registered composers, or the canvas.
+    public var composers: [StripDestination]
     public var videoIDs: [String]
     /// Thumbnails per strip.
     public var counts: [Int]
     /// Thumbnail heights in pixels.
     public var heights: [Int]
-    /// `Accuracy.description` values.
-    public var accuracies: [String]
+    public var accuracies: [Accuracy]
     /// Decoder threads (0: one per core, FFmpeg's choice).
     public var decoderThreads: [Int]
     /// Timed runs of every configuration.
@@ -51,8 +52,8 @@ public struct BenchMatrix: Sendable, Hashable {
     /// Every frame of the 3 s, 30 fps calibration video.
     public static let calibrationCount = 90
 
-    public init(extractors: [String], composers: [String], videoIDs: [String], counts: [Int], heights: [Int],
-                accuracies: [String], decoderThreads: [Int], repetitions: Int, warmup: Int, timeLimitSeconds: Double) {
+    public init(extractors: [any ThumbnailExtractor], composers: [StripDestination], videoIDs: [String], counts: [Int], heights: [Int],
+                accuracies: [Accuracy], decoderThreads: [Int], repetitions: Int, warmup: Int, timeLimitSeconds: Double) {
         self.extractors = extractors
         self.composers = composers
         self.videoIDs = videoIDs
@@ -72,17 +73,17 @@ public struct BenchMatrix: Sendable, Hashable {
     /// `standard` skips the warm-up: every run is a fresh process anyway, and the
     /// reference files are in the page cache from being probed just before.
     public static func defaults(for suite: ReferenceSuite) -> BenchMatrix {
-        let extractors = Extractors.all.map(\.name), composers = StripDestination.all.map(\.name)
+        let extractors = Extractors.all, composers = StripDestination.all
         switch suite {
         case .quick:
             return BenchMatrix(extractors: extractors, composers: composers, videoIDs: [calibrationVideoID, "hevc-180p-2s", "vp9-180p-2s"],
-                               counts: [10, 50], heights: [64], accuracies: ["exact"], decoderThreads: [1],
+                               counts: [10, 50], heights: [64], accuracies: [.exact], decoderThreads: [1],
                                repetitions: 6, warmup: 1, timeLimitSeconds: 60)
         case .standard:
             return BenchMatrix(extractors: extractors, composers: composers,
                                videoIDs: ["h264-360p-5s", "h264-720p-60s", "h264-360p-244s", "hevc-360p-5s",
                                           "vp9-360p-5s", "av1-360p-5s", "mpeg4-360p-5s"],
-                               counts: [10, 100], heights: [64], accuracies: ["exact"], decoderThreads: [1],
+                               counts: [10, 100], heights: [64], accuracies: [.exact], decoderThreads: [1],
                                repetitions: 6, warmup: 0, timeLimitSeconds: 120)
         case .full:
             // The standard sweep plus the seed study on the 1080p videos; three repetitions keep
@@ -95,26 +96,21 @@ public struct BenchMatrix: Sendable, Hashable {
         case .formats:
             // Every container and codec of the formats suite, in exact and keyframe mode: the
             // agreement check then covers them (wrong frames or pixels show as disagreements).
-            return BenchMatrix(extractors: extractors, composers: [Composers.extractorSweepPartner.name], videoIDs: ReferenceSuite.formats.specs.map(\.id),
-                               counts: [10], heights: [64], accuracies: ["exact", "keyframe"], decoderThreads: [1],
+            return BenchMatrix(extractors: extractors, composers: [.thumbnails(Composers.extractorSweepPartner)], videoIDs: ReferenceSuite.formats.specs.map(\.id),
+                               counts: [10], heights: [64], accuracies: [.exact, .keyframe], decoderThreads: [1],
                                repetitions: 3, warmup: 0, timeLimitSeconds: 60)
         }
     }
 
     /// The composer every extractor runs with: the registry's partner when it is in the list.
-    public var sweepComposer: String {
-        let partner = Composers.extractorSweepPartner.name
+    public var sweepComposer: StripDestination {
+        let partner = StripDestination.thumbnails(Composers.extractorSweepPartner)
         return composers.contains(partner) ? partner : composers[0]
     }
     /// The extractor every other composer runs with: the registry's partner when it is in the list.
-    public var sweepExtractor: String {
-        let partner = Extractors.composerSweepPartner.name
-        return extractors.contains(partner) ? partner : extractors[0]
-    }
-
-    /// Whether `extractor` declares `setting` (unknown names declare nothing).
-    static func extractor(_ extractor: String, declares setting: ExtractorSetting) -> Bool {
-        Extractors.named(extractor)?.settings.contains(setting) == true
+    public var sweepExtractor: any ThumbnailExtractor {
+        let partner = Extractors.composerSweepPartner
+        return extractors.first { $0.name == partner.name } ?? extractors[0]
     }
 
     /// Every reference video the configurations read, calibration video included.
@@ -138,11 +134,11 @@ public struct BenchMatrix: Sendable, Hashable {
                         for threads in decoderThreads {
                             for extractor in extractors {
                                 for skip in skipNonReference {
-                                    for workers in Self.extractor(extractor, declares: .workers) && !workerCounts.isEmpty ? workerCounts.map(Optional.some) : [nil] {
-                                        result.append(BenchConfiguration(
-                                            kind: .pipeline, extractor: extractor, composer: sweepComposer, videoID: videoID,
+                                    for workers in extractor.settings.contains(.workers) && !workerCounts.isEmpty ? workerCounts.map(Optional.some) : [nil] {
+                                        result.append(.pipeline(.init(
+                                            extractor: extractor, destination: sweepComposer, videoID: videoID,
                                             videoPath: videoPaths[videoID], thumbnailCount: count, thumbHeight: height,
-                                            accuracy: accuracy, decoderThreads: threads, skipNonReference: skip, workers: workers))
+                                            accuracy: accuracy, decoderThreads: threads, skipNonReference: skip, workers: workers)))
                                     }
                                 }
                             }
@@ -159,26 +155,23 @@ public struct BenchMatrix: Sendable, Hashable {
         }
         if seedStudy { result += seedStudyConfigurations(videoPaths: videoPaths) }
         for composer in composers where composer != sweepComposer {
-            result.append(BenchConfiguration(
-                kind: .pipeline, extractor: sweepExtractor, composer: composer, videoID: videoIDs[0],
+            result.append(.pipeline(.init(
+                extractor: sweepExtractor, destination: composer, videoID: videoIDs[0],
                 videoPath: videoPaths[videoIDs[0]], thumbnailCount: counts.max()!, thumbHeight: heights[0],
-                accuracy: accuracies[0], decoderThreads: decoderThreads[0]))
+                accuracy: accuracies[0], decoderThreads: decoderThreads[0])))
         }
         guard referenceRuns else { return result }
-        for composer in composers where StripDestination.named(composer)?.isCanvas != true {
-            result.append(BenchConfiguration(kind: .composeSynthetic, extractor: "synthetic", composer: composer,
-                                             thumbnailCount: Self.syntheticCount, thumbHeight: Self.syntheticHeight))
+        for case .thumbnails(let composer) in composers {
+            result.append(.composeSynthetic(.init(composer), thumbnailCount: Self.syntheticCount, thumbHeight: Self.syntheticHeight))
         }
-        result.append(BenchConfiguration(kind: .memcpySynthetic, extractor: "synthetic", composer: "memcpy",
-                                         thumbnailCount: Self.syntheticCount, thumbHeight: Self.syntheticHeight))
-        result.append(BenchConfiguration(kind: .calibrationCopy, extractor: "calibration", composer: "memcpy",
-                                         thumbnailCount: 1, thumbHeight: 0))
+        result.append(.memcpySynthetic(thumbnailCount: Self.syntheticCount, thumbHeight: Self.syntheticHeight))
+        result.append(.calibrationCopy)
         // The calibration decode runs the sweeps' two partners, which must stay what they are
         // for the calibration rows of different days to compare.
-        result.append(BenchConfiguration(
-            kind: .calibrationDecode, extractor: Extractors.composerSweepPartner.name,
-            composer: Composers.extractorSweepPartner.name, videoID: Self.calibrationVideoID,
-            videoPath: videoPaths[Self.calibrationVideoID], thumbnailCount: Self.calibrationCount, thumbHeight: 64))
+        result.append(.calibrationDecode(.init(
+            extractor: Extractors.composerSweepPartner, destination: .thumbnails(Composers.extractorSweepPartner),
+            videoID: Self.calibrationVideoID, videoPath: videoPaths[Self.calibrationVideoID],
+            thumbnailCount: Self.calibrationCount, thumbHeight: 64)))
         return result
     }
 
@@ -186,37 +179,39 @@ public struct BenchMatrix: Sendable, Hashable {
     /// 100 thumbnails (one process per thumbnail makes larger counts take minutes), and the
     /// decode floors once per video (they do not depend on the count; recorded at the largest).
     /// Peers whose program is not installed are left out (`filmstrip bench` says so).
-    func peerConfigurations(videoID: String, path: String?, counts: [Int], height: Int, accuracies: [String]) -> [BenchConfiguration] {
+    func peerConfigurations(videoID: String, path: String?, counts: [Int], height: Int, accuracies: [Accuracy]) -> [BenchConfiguration] {
         var result: [BenchConfiguration] = []
         for count in counts {
-            if accuracies.contains("exact") {
+            if accuracies.contains(.exact) {
                 result.append(.peer(.ffmpegExact, videoID: videoID, videoPath: path, thumbnailCount: count, thumbHeight: height))
                 if count <= 100 {
                     result.append(.peer(.ffmpegthumbnailer, videoID: videoID, videoPath: path, thumbnailCount: count, thumbHeight: height))
                 }
             }
-            if accuracies.contains("keyframe") {
+            if accuracies.contains(.keyframe) {
                 result.append(.peer(.ffmpegKeyframes, videoID: videoID, videoPath: path, thumbnailCount: count, thumbHeight: height))
             }
         }
         let largest = counts.max() ?? 1
-        if accuracies.contains("exact") {
+        if accuracies.contains(.exact) {
             result.append(.peer(.decodeAll, videoID: videoID, videoPath: path, thumbnailCount: largest, thumbHeight: height))
         }
-        if accuracies.contains("keyframe") {
+        if accuracies.contains(.keyframe) {
             result.append(.peer(.decodeKeyframes, videoID: videoID, videoPath: path, thumbnailCount: largest, thumbHeight: height))
         }
         // filmstrip's own command line beside them, with the pipeline the CLI uses by default
         // (scaling straight into the strip, keyframe-only decoding in keyframe mode).
         for count in counts {
-            for accuracy in accuracies where accuracy == "exact" || accuracy == "keyframe" {
-                result.append(BenchConfiguration(kind: .pipeline, extractor: Pipeline.default.extractor.name,
-                                                 composer: Pipeline.default.destination.name, videoID: videoID,
-                                                 videoPath: path, thumbnailCount: count, thumbHeight: height, accuracy: accuracy,
-                                                 skipNonReference: accuracy == "exact").asCommandLine())
+            for accuracy in accuracies where accuracy == .exact || accuracy == .keyframe {
+                result.append(.commandLine(.init(extractor: Pipeline.default.extractor, destination: Pipeline.default.destination,
+                                                 videoID: videoID, videoPath: path, thumbnailCount: count, thumbHeight: height,
+                                                 accuracy: accuracy, skipNonReference: accuracy == .exact)))
             }
         }
-        return result.filter { $0.peer == .filmstrip || ExternalProcess.find($0.peer!.program) != nil }
+        return result.filter { configuration in
+            guard case .peer(let peer, _) = configuration else { return true }
+            return ExternalProcess.find(peer.program) != nil
+        }
     }
 
     /// The questions the seed's case asks, on the 1080p videos at 64 px high, of the extractors
@@ -236,62 +231,62 @@ public struct BenchMatrix: Sendable, Hashable {
     }
 
     func seedStudyConfigurations(videoPaths: [String: String]) -> [BenchConfiguration] {
-        func pipeline(_ extractor: String, _ videoID: String, _ count: Int, _ accuracy: String, threads: Int = 1,
+        func pipeline(_ extractor: any ThumbnailExtractor, _ videoID: String, _ count: Int, _ accuracy: Accuracy, threads: Int = 1,
                       skip: Bool = false, loopFilter: Bool = false, workers: Int? = nil) -> BenchConfiguration {
-            BenchConfiguration(kind: .pipeline, extractor: extractor, composer: StripDestination.canvas.name, videoID: videoID,
-                               videoPath: videoPaths[videoID], thumbnailCount: count, thumbHeight: 64, accuracy: accuracy,
-                               decoderThreads: threads, skipNonReference: skip, skipLoopFilter: loopFilter, workers: workers)
+            .pipeline(.init(extractor: extractor, destination: .canvas, videoID: videoID,
+                            videoPath: videoPaths[videoID], thumbnailCount: count, thumbHeight: 64, accuracy: accuracy,
+                            decoderThreads: threads, skipNonReference: skip, skipLoopFilter: loopFilter, workers: workers))
         }
         let seed = Self.seedVideoID
-        let all = Extractors.all.map(\.name)
-        let withWorkers = all.filter { Self.extractor($0, declares: .workers) }
-        let withCodecThreads = all.filter { Self.extractor($0, declares: .codecThreads) }
-        let others = all.filter { name in
-            ![ExtractorSetting.workers, .codecThreads, .seeksPerThumbnail].contains { Self.extractor(name, declares: $0) }
+        let all = Extractors.all
+        let withWorkers = all.filter { $0.settings.contains(.workers) }
+        let withCodecThreads = all.filter { $0.settings.contains(.codecThreads) }
+        let others = all.filter { extractor in
+            ![ExtractorSetting.workers, .codecThreads, .seeksPerThumbnail].contains { extractor.settings.contains($0) }
         }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         var result: [BenchConfiguration] = []
         for extractor in withWorkers {
             result += [
-                pipeline(extractor, seed, 500, "exact"),
-                pipeline(extractor, seed, 500, "exact", skip: true),
-                pipeline(extractor, seed, 500, "exact", skip: true, loopFilter: true),
-            ] + Self.workerSweep(cores: cores).map { pipeline(extractor, seed, 500, "exact", workers: $0) }
+                pipeline(extractor, seed, 500, .exact),
+                pipeline(extractor, seed, 500, .exact, skip: true),
+                pipeline(extractor, seed, 500, .exact, skip: true, loopFilter: true),
+            ] + Self.workerSweep(cores: cores).map { pipeline(extractor, seed, 500, .exact, workers: $0) }
         }
         for extractor in withCodecThreads {
             result += [
-                pipeline(extractor, seed, 500, "exact"),
-                pipeline(extractor, seed, 500, "exact", threads: 0),
-                pipeline(extractor, seed, 500, "exact", threads: 0, skip: true),
+                pipeline(extractor, seed, 500, .exact),
+                pipeline(extractor, seed, 500, .exact, threads: 0),
+                pipeline(extractor, seed, 500, .exact, threads: 0, skip: true),
             ]
         }
-        result += others.map { pipeline($0, seed, 500, "exact", skip: true) }
+        result += others.map { pipeline($0, seed, 500, .exact, skip: true) }
         for extractor in withWorkers {
-            result += [pipeline(extractor, seed, 50, "exact"), pipeline(extractor, seed, 50, "exact", skip: true)]
+            result += [pipeline(extractor, seed, 50, .exact), pipeline(extractor, seed, 50, .exact, skip: true)]
         }
-        result += withCodecThreads.map { pipeline($0, seed, 50, "exact", threads: 0, skip: true) }
+        result += withCodecThreads.map { pipeline($0, seed, 50, .exact, threads: 0, skip: true) }
         for extractor in all {
-            result.append(pipeline(extractor, seed, 20, "exact", skip: true))
-            result.append(pipeline(extractor, seed, 20, "keyframe"))
-            result.append(pipeline(extractor, seed, 500, "keyframe"))
+            result.append(pipeline(extractor, seed, 20, .exact, skip: true))
+            result.append(pipeline(extractor, seed, 20, .keyframe))
+            result.append(pipeline(extractor, seed, 500, .keyframe))
         }
-        let leading = Pipeline.default.extractor.name
+        let leading = Pipeline.default.extractor
         if peers {
             result += peerConfigurations(videoID: seed, path: videoPaths[seed], counts: [20, 50, 500], height: 64,
-                                         accuracies: ["exact", "keyframe"])
+                                         accuracies: [.exact, .keyframe])
             // The same frames with the loop filter skipped (a mode the options column names),
             // as a whole process beside the ffmpeg CLI.
-            result.append(pipeline(leading, seed, 500, "exact", skip: true, loopFilter: true).asCommandLine())
+            result.append(pipeline(leading, seed, 500, .exact, skip: true, loopFilter: true).asCommandLine())
         }
         for variant in Self.seedVideoIDs.dropFirst() {
             result += [
-                pipeline(leading, variant, 500, "exact", skip: true),
-                pipeline(leading, variant, 500, "keyframe"),
-                pipeline(leading, variant, 20, "keyframe"),
+                pipeline(leading, variant, 500, .exact, skip: true),
+                pipeline(leading, variant, 500, .keyframe),
+                pipeline(leading, variant, 20, .keyframe),
             ]
             if peers {
                 result += peerConfigurations(videoID: variant, path: videoPaths[variant], counts: [20, 500], height: 64,
-                                             accuracies: ["exact", "keyframe"])
+                                             accuracies: [.exact, .keyframe])
                     .filter { $0.peer != .ffmpegthumbnailer && !($0.peer == .ffmpegExact && $0.thumbnailCount == 20) }
             }
         }

@@ -216,7 +216,6 @@ public struct BenchSession {
     }
 
     private func baseRow(_ configuration: BenchConfiguration, video: PreparedVideo?, phase: Phase, repetition: Int) -> RawResultRow {
-        let decodes = configuration.kind == .pipeline || configuration.kind == .calibrationDecode
         let thumbWidth: Int = switch configuration.kind {
         case .pipeline, .calibrationDecode, .peer:
             video.map { ThumbnailSize.height(configuration.thumbHeight).pixels(forDisplayAspectRatio: $0.aspect).width } ?? 0
@@ -230,9 +229,9 @@ public struct BenchSession {
         return RawResultRow(
             run: context, timestamp: Date(), pipeline: configuration.pipeline, extractor: configuration.extractor,
             composer: configuration.composer,
-            options: decodes || configuration.peer == .filmstrip ? Dictionary(uniqueKeysWithValues: configuration.extractionOptions.fields.map { ($0.key, $0.value) }) : [:],
+            options: configuration.pipelineRun.map { Dictionary(uniqueKeysWithValues: $0.extractionOptions.fields.map { ($0.key, $0.value) }) } ?? [:],
             video: description, thumbnailCount: configuration.thumbnailCount, thumbWidth: thumbWidth,
-            thumbHeight: configuration.thumbHeight, accuracy: decodes || configuration.kind == .peer ? configuration.accuracy : "",
+            thumbHeight: configuration.thumbHeight, accuracy: configuration.accuracy?.description ?? "",
             phase: phase, repetition: repetition, wallSeconds: nil, cpuUserSeconds: nil, cpuSysSeconds: nil,
             peakRSSBytes: nil, framesDecoded: nil, thumbnailsPerSecond: nil, checksum: "", maxFrameError: nil,
             disagreement: false, status: .ok, error: "")
@@ -264,13 +263,22 @@ public enum BenchError: Error, CustomStringConvertible {
 /// The first checksum seen for a request in this run is the reference; rows are written
 /// as they complete, so a later run that differs is the one marked.
 struct AgreementChecker {
-    private var references: [String: (checksum: String, label: String)] = [:]
+    /// What makes two runs' strips comparable: the same video (nil: synthetic), count, height and accuracy.
+    private struct Request: Hashable {
+        var videoID: String?
+        var thumbnailCount: Int
+        var thumbHeight: Int
+        var accuracy: Accuracy?
+    }
+
+    private var references: [Request: (checksum: String, label: String)] = [:]
     private(set) var problemCount = 0
 
     mutating func check(_ configuration: BenchConfiguration, _ measurement: BenchMeasurement) -> [String] {
         var problems: [String] = []
         guard configuration.isCheckedForAgreement else { return problems }
-        let request = "\(configuration.videoID ?? "synthetic") ×\(configuration.thumbnailCount) h\(configuration.thumbHeight) \(configuration.accuracy)"
+        let request = Request(videoID: configuration.videoID, thumbnailCount: configuration.thumbnailCount,
+                              thumbHeight: configuration.thumbHeight, accuracy: configuration.accuracy)
         if let reference = references[request] {
             if reference.checksum != measurement.checksum {
                 problems.append("DISAGREEMENT: \(configuration.label) made strip \(measurement.checksum), but \(reference.label) made \(reference.checksum) for the same request")

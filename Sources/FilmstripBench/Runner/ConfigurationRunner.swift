@@ -13,13 +13,14 @@ public enum ConfigurationRunner {
     }
 
     public static func run(_ configuration: BenchConfiguration) async throws -> BenchMeasurement {
-        switch configuration.kind {
-        case .pipeline: try await runPipeline(configuration)
-        case .calibrationDecode: try await runCalibrationDecode(configuration)
-        case .composeSynthetic: try await runSyntheticCompose(configuration)
-        case .memcpySynthetic: try runSyntheticMemcpy(configuration)
+        switch configuration {
+        case .pipeline(let run): try await runPipeline(run)
+        case .calibrationDecode(let run): try await runCalibrationDecode(run)
+        case let .composeSynthetic(composer, count, height):
+            try await runSyntheticCompose(composer.composer, thumbnailCount: count, thumbHeight: height)
+        case let .memcpySynthetic(count, height): try runSyntheticMemcpy(thumbnailCount: count, thumbHeight: height)
         case .calibrationCopy: runCalibrationCopy()
-        case .peer: try runPeer(configuration)
+        case .peer, .commandLine: try runPeer(configuration)
         }
     }
 
@@ -44,9 +45,11 @@ public enum ConfigurationRunner {
         defer { try? FileManager.default.removeItem(at: folder) }
         // filmstrip's own run prints its bound (`--stats`, one JSON line) into a file of the folder.
         let statsFile = folder.appendingPathComponent("stats.json").path
-        let commands = peer == .filmstrip ? [configuration.stripArguments(folder: folder.path) + ["--stats"]]
-            : peer.commands(video: path, durationSeconds: probe.durationSeconds, count: configuration.thumbnailCount,
-                            width: width, height: configuration.thumbHeight, folder: folder.path)
+        let commands: [[String]] = switch configuration {
+        case .commandLine(let run): [run.stripArguments(folder: folder.path) + ["--stats"]]
+        default: peer.commands(video: path, durationSeconds: probe.durationSeconds, count: configuration.thumbnailCount,
+                               width: width, height: configuration.thumbHeight, folder: folder.path)
+        }
         var total = BenchMeasurement.PhaseCost(phase: .peer, wallSeconds: 0, cpuUserSeconds: 0, cpuSysSeconds: 0,
                                                peakRSSBytes: 0, framesDecoded: nil)
         for arguments in commands {
@@ -68,25 +71,19 @@ public enum ConfigurationRunner {
 
     /// Extract then compose through `Pipeline.run`, exactly as `filmstrip strip` runs it, with
     /// resource snapshots (clock, `getrusage`, bytes read, heap allocations) at its marks.
-    private static func runPipeline(_ configuration: BenchConfiguration) async throws -> BenchMeasurement {
-        guard let extractor = Extractors.named(configuration.extractor), let destination = StripDestination.named(configuration.composer) else {
-            throw SetupError(description: "unknown pipeline \(configuration.pipeline)")
-        }
-        let pipeline = Pipeline(extractor: extractor, destination: destination)
-        guard let accuracy = Accuracy(parsing: configuration.accuracy) else {
-            throw SetupError(description: "unknown accuracy \(configuration.accuracy)")
-        }
-        guard let path = configuration.videoPath else { throw SetupError(description: "no video for \(configuration.label)") }
+    private static func runPipeline(_ run: BenchConfiguration.PipelineRun) async throws -> BenchMeasurement {
+        let pipeline = Pipeline(extractor: run.extractor, destination: run.destination)
+        guard let path = run.videoPath else { throw SetupError(description: "no video for \(BenchConfiguration.pipeline(run).label)") }
         let probe = try VideoProbe(path: path)
-        let plan = try SamplePlan(probe: probe, count: configuration.thumbnailCount, accuracy: accuracy)
-        let request = try ExtractionRequest(path: path, probe: probe, plan: plan, size: .height(configuration.thumbHeight),
-                                            options: configuration.extractionOptions)
+        let plan = try SamplePlan(probe: probe, count: run.thumbnailCount, accuracy: run.accuracy)
+        let request = try ExtractionRequest(path: path, probe: probe, plan: plan, size: .height(run.thumbHeight),
+                                            options: run.extractionOptions)
 
         var snapshots: [Pipeline.Mark: ResourceSnapshot] = [:]
         snapshots.reserveCapacity(3)
         let result = try await pipeline.run(request, options: StripOptions(), mark: { snapshots[$0] = ResourceSnapshot.now() })
         guard let start = snapshots[.started], let extracted = snapshots[.extracted], let composed = snapshots[.composed] else {
-            throw SetupError(description: "\(configuration.pipeline) did not report its phases")
+            throw SetupError(description: "\(run.name) did not report its phases")
         }
         // A fused pipeline's strip is its canvas; the RGBA copy the checksum reads is made after the clocks stop.
         let strip = result.strip
@@ -106,21 +103,17 @@ public enum ConfigurationRunner {
     }
 
     /// The same work as a pipeline run, reported as one `calibration` phase covering both steps.
-    private static func runCalibrationDecode(_ configuration: BenchConfiguration) async throws -> BenchMeasurement {
-        var pipelineConfiguration = configuration
-        pipelineConfiguration.kind = .pipeline
-        var measurement = try await runPipeline(pipelineConfiguration)
+    private static func runCalibrationDecode(_ run: BenchConfiguration.PipelineRun) async throws -> BenchMeasurement {
+        var measurement = try await runPipeline(run)
         var total = measurement.phases[2]
         total.phase = .calibration
         measurement.phases = [total]
         return measurement
     }
 
-    private static func runSyntheticCompose(_ configuration: BenchConfiguration) async throws -> BenchMeasurement {
-        guard let composer = Composers.named(configuration.composer) else {
-            throw SetupError(description: "unknown composer \(configuration.composer)")
-        }
-        let thumbnails = syntheticThumbnails(configuration)
+    private static func runSyntheticCompose(_ composer: any StripComposer, thumbnailCount: Int, thumbHeight: Int) async throws
+        -> BenchMeasurement {
+        let thumbnails = syntheticThumbnails(count: thumbnailCount, height: thumbHeight)
         let layout = try StripLayout(thumbnails: thumbnails)
         var strip = layout.makeStrip()
         let start = ResourceSnapshot.now()
@@ -136,8 +129,8 @@ public enum ConfigurationRunner {
 
     /// One `memcpy` of the synthetic strip's bytes into a fresh strip: the floor no composer can beat.
     /// The destination is fresh (its pages untouched) as it is for the composers, so both pay the same page faults.
-    private static func runSyntheticMemcpy(_ configuration: BenchConfiguration) throws -> BenchMeasurement {
-        let thumbnails = syntheticThumbnails(configuration)
+    private static func runSyntheticMemcpy(thumbnailCount: Int, thumbHeight: Int) throws -> BenchMeasurement {
+        let thumbnails = syntheticThumbnails(count: thumbnailCount, height: thumbHeight)
         let layout = try StripLayout(thumbnails: thumbnails)
         var source = layout.makeStrip()
         for (thumbnail, rectangle) in zip(thumbnails, layout.destinations) {
@@ -171,11 +164,11 @@ public enum ConfigurationRunner {
                                 checksum: checksum, maxFrameError: nil)
     }
 
-    /// `thumbnailCount` thumbnails of ``BenchConfiguration/syntheticThumbWidth`` x `thumbHeight`
+    /// `count` thumbnails of ``BenchConfiguration/syntheticThumbWidth`` x `height`
     /// with a deterministic pattern that differs per thumbnail, so a misplaced one changes the checksum.
-    static func syntheticThumbnails(_ configuration: BenchConfiguration) -> [Image] {
-        let width = BenchConfiguration.syntheticThumbWidth, height = configuration.thumbHeight
-        return (0..<configuration.thumbnailCount).map { index in
+    static func syntheticThumbnails(count: Int, height: Int) -> [Image] {
+        let width = BenchConfiguration.syntheticThumbWidth
+        return (0..<count).map { index in
             var image = Image(width: width, height: height)
             for y in 0..<height {
                 for x in 0..<width {
