@@ -75,9 +75,6 @@ extension FilmstripCommand.Strip {
         if let from, TimeParsing.seconds(from) == nil { throw ValidationError("--from '\(from)' is not a time: \(times).") }
         if let to, TimeParsing.seconds(to) == nil { throw ValidationError("--to '\(to)' is not a time: \(times).") }
         if let select, TimeParsing.range(select) == nil { throw ValidationError("--select '\(select)' is not a range FROM..TO of times: \(times).") }
-        if Accuracy(parsing: accuracy) == nil {
-            throw ValidationError("--accuracy '\(accuracy)' is not exact, keyframe or tolerance:SEC (decimal seconds, at most \(TimeParsing.maximumSeconds)).")
-        }
     }
 }
 

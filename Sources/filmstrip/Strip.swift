@@ -52,14 +52,14 @@ extension FilmstripCommand {
         @Option(help: "End of the range (default: the end).")
         var to: String?
 
-        @Option(help: "exact, keyframe, or tolerance:SEC (tolerance:BEFORE,AFTER).", completion: .list(Accuracy.completions))
-        var accuracy = "exact"
+        @Option(help: "exact, keyframe, or tolerance:SEC (tolerance:BEFORE,AFTER). (default: exact)", completion: .list(Accuracy.completions), transform: OptionValues.accuracy)
+        var accuracy: Accuracy = .exact
 
-        @Option(help: "Extraction strategy: \(Extractors.all.map(\.name).joined(separator: ", ")).", completion: .list(Extractors.all.map(\.name)))
-        var extractor = Pipeline.default.extractor.name
+        @Option(help: "Extraction strategy: \(Extractors.all.map(\.name).joined(separator: ", ")). (default: \(Pipeline.default.extractor.name))", completion: .list(Extractors.all.map(\.name)), transform: OptionValues.extractor)
+        var extractor = ExtractorChoice(extractor: Pipeline.default.extractor)
 
-        @Option(help: "Composition strategy: \(StripDestination.all.map(\.name).joined(separator: ", ")).", completion: .list(StripDestination.all.map(\.name)))
-        var composer = Pipeline.default.destination.name
+        @Option(help: "Composition strategy: \(StripDestination.all.map(\.name).joined(separator: ", ")). (default: \(Pipeline.default.destination.name))", completion: .list(StripDestination.all.map(\.name)), transform: OptionValues.destination)
+        var composer: StripDestination = Pipeline.default.destination
 
         @Option(help: "Gap between thumbnails in pixels.")
         var gap = 0
@@ -70,8 +70,8 @@ extension FilmstripCommand {
         @Option(help: "Selected time range FROM..TO that stays bright; the rest is dimmed to 60 %.")
         var select: String?
 
-        @Option(help: "Background colour as RRGGBB or RRGGBBAA hex.")
-        var background = "000000"
+        @Option(help: "Background colour as RRGGBB or RRGGBBAA hex. (default: 000000)", transform: OptionValues.color)
+        var background = RGBAColor(red: 0, green: 0, blue: 0)
 
         @Option(help: "Decoder threads per decoder (0: one per core).")
         var threads = 1
@@ -79,8 +79,8 @@ extension FilmstripCommand {
         @Option(help: "Workers for the taskgroup extractor (default: from the plan's GOP runs and the cores).")
         var workers: Int?
 
-        @Option(help: "Scaling filter: \(ScalingFilter.allCases.map(\.rawValue).joined(separator: ", ")).", completion: .list(ScalingFilter.allCases.map(\.rawValue)))
-        var filter = ScalingFilter.area.rawValue
+        @Option(help: "Scaling filter: \(ScalingFilter.allCases.map(\.rawValue).joined(separator: ", ")). (default: \(ScalingFilter.area.rawValue))", completion: .list(ScalingFilter.allCases.map(\.rawValue)), transform: OptionValues.filter)
+        var filter = ScalingFilter.area
 
         @Flag(inversion: .prefixedNo, help: "Let the decoder skip non-reference frames that are not shown (same pixels; on by default).")
         var skipNonReference = Pipeline.defaultSkipsNonReferenceFrames
@@ -119,10 +119,6 @@ extension FilmstripCommand {
         func validate() throws {
             if height != nil && width != nil { throw ValidationError("Give --height or --width, not both.") }
             try checkRanges()
-            if Extractors.named(extractor) == nil { throw ValidationError("unknown --extractor '\(extractor)'.") }
-            if StripDestination.named(composer) == nil { throw ValidationError("unknown --composer '\(composer)'.") }
-            if ScalingFilter(rawValue: filter) == nil { throw ValidationError("unknown --filter '\(filter)'.") }
-            if Self.color(background) == nil { throw ValidationError("--background '\(background)' is not RRGGBB or RRGGBBAA.") }
             if output != nil && outDir != nil { throw ValidationError("Give -o or --out-dir, not both.") }
             if videos.count > 1 && output != nil { throw ValidationError("-o names one strip; with several videos give --out-dir, or neither to write each strip next to its video.") }
             if videos.count == 1 && output == nil && outDir == nil { throw ValidationError("Give -o FILE (or --out-dir DIR) for the strip.") }
@@ -202,13 +198,13 @@ extension FilmstripCommand {
                     FileHandle.standardError.write(Data("filmstrip: warning: \(video): data ends early (file truncated?): the strip covers the \(String(format: "%.3f", probe.durationSeconds)) s that can be read\n".utf8))
                 }
                 let plan = try SamplePlan(probe: probe, count: thumbnailCount(probe: probe), from: from.flatMap(TimeParsing.seconds),
-                                          to: to.flatMap(TimeParsing.seconds), accuracy: Accuracy(parsing: accuracy)!)
+                                          to: to.flatMap(TimeParsing.seconds), accuracy: accuracy)
                 let options = ExtractionOptions(decoder: DecoderOptions(threads: threads, skipLoopFilter: skipLoopFilter), skipNonReferenceFrames: skipNonReference,
-                                                filter: ScalingFilter(rawValue: filter)!, workers: workers)
+                                                filter: filter, workers: workers)
                 let size: ThumbnailSize = width.map { .width($0) } ?? .height(height ?? 64)
                 let request = try ExtractionRequest(path: video, probe: probe, plan: plan, size: size, options: options)
-                let pipeline = Pipeline(extractor: Extractors.named(extractor)!, destination: StripDestination.named(composer)!)
-                let stripOptions = StripOptions(columns: columns, gap: gap, background: Self.color(background)!,
+                let pipeline = Pipeline(extractor: extractor.extractor, destination: composer)
+                let stripOptions = StripOptions(columns: columns, gap: gap, background: background,
                                                 selection: select.flatMap(TimeParsing.range))
                 try limits.check(request, stripOptions: stripOptions, pipeline: pipeline, output: output)
                 let result = try await pipeline.run(request, options: stripOptions)
@@ -270,10 +266,5 @@ extension FilmstripCommand {
             try FileHandle.standardOutput.write(contentsOf: Data(contentsOf: URL(fileURLWithPath: file)))
         }
 
-        static func color(_ hex: String) -> RGBAColor? {
-            guard hex.count == 6 || hex.count == 8, let value = UInt32(hex, radix: 16) else { return nil }
-            let word = hex.count == 6 ? value << 8 | 0xFF : value
-            return RGBAColor(red: UInt8(word >> 24), green: UInt8(word >> 16 & 0xFF), blue: UInt8(word >> 8 & 0xFF), alpha: UInt8(word & 0xFF))
-        }
     }
 }
