@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The library as other packages use it: clones this repository's committed HEAD into a temporary
-# folder, tags the clone 0.1.0 (nothing is pushed), makes a package outside the repository that
+# folder, tags the clone 0.1.0 in place of its own tags (nothing is pushed), makes a package outside the repository that
 # depends on it by version (`from: "0.1.0"`) with the README's "Use the library" example as its
 # main.swift, builds and runs it on a reference video, and checks the PNG it writes against the
 # `filmstrip strip` tool's strip of the same video: same size, same pixels. SwiftPM refuses a
@@ -15,6 +15,9 @@ trap 'rm -rf "$work"' EXIT
 fail() { echo "test-library-dependency: FAIL: $*" >&2; exit 1; }
 
 git clone --quiet "$repository" "$work/filmstrip"
+# The repository's own release tags point at older commits: drop them in the clone so that
+# `from: "0.1.0"` resolves to the HEAD under test.
+git -C "$work/filmstrip" tag -l | xargs -r git -C "$work/filmstrip" tag -d > /dev/null
 git -C "$work/filmstrip" tag 0.1.0
 
 mkdir -p "$work/consumer/Sources/StripExample"

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Filmstrip
 
-/// `strip`'s strategy and image options, parsed from their text once, when the command line is
+/// `strip`'s and `sprite`'s strategy and image options, parsed from their text once, when the command line is
 /// read, into the library's own types; a bad value is a usage error (exit 64) naming the option.
 enum OptionValues {
     static func accuracy(_ text: String) throws -> Accuracy {

@@ -39,8 +39,8 @@ extension FilmstripCommand {
         @Option(help: "Thumbnail height in pixels instead of a width.")
         var height: Int?
 
-        @Option(help: "exact, keyframe, or tolerance:SEC (default: tolerance of half the interval).", completion: .list(Accuracy.completions))
-        var accuracy: String?
+        @Option(help: "exact, keyframe, or tolerance:SEC (default: tolerance of half the interval).", completion: .list(Accuracy.completions), transform: OptionValues.accuracy)
+        var accuracy: Accuracy?
 
         @Option(help: "vtt, jellyfin, bif, or several separated by commas.", completion: .list(SpriteFormat.allCases.map(\.rawValue)))
         var format = "vtt"
@@ -83,7 +83,6 @@ extension FilmstripCommand {
             if height != nil && width != nil { throw ValidationError("Give --height or --width, not both.") }
             if let height, !(1...maxSide).contains(height) { throw ValidationError("--height must be 1 to \(maxSide), got \(height).") }
             if let width, !(1...maxSide).contains(width) { throw ValidationError("--width must be 1 to \(maxSide), got \(width).") }
-            if let accuracy, Accuracy(parsing: accuracy) == nil { throw ValidationError("--accuracy '\(accuracy)' is not exact, keyframe or tolerance:SEC.") }
             if Self.formats(format) == nil { throw ValidationError("--format '\(format)' is not a list of vtt, jellyfin, bif.") }
             if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1 to 100, got \(quality).") }
             if !(1...maxWorkers).contains(jobs) { throw ValidationError("--jobs must be 1 to \(maxWorkers), got \(jobs).") }
@@ -115,7 +114,7 @@ extension FilmstripCommand {
             return SpriteSettings(
                 spacing: count.map { .count($0) } ?? .interval(milliseconds: Int64(((interval ?? 10) * 1000).rounded())),
                 columns: columns, rows: rows, size: height.map { .height($0) } ?? .width(width ?? 320),
-                accuracy: accuracy.flatMap(Accuracy.init(parsing:)), formats: Self.formats(format)!,
+                accuracy: accuracy, formats: Self.formats(format)!,
                 image: image, quality: quality, html: html,
                 // Files at a time share the cores; each file's extractor splits its GOPs over what is left.
                 workers: workers ?? max(1, cores / jobs))
