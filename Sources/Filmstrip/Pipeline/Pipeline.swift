@@ -132,7 +132,9 @@ public struct Pipeline: Sendable {
             extracted = clock.now
             mark(.extracted)
             var strip = layout.makeStrip()
-            try await composer.compose(thumbnails.map { $0.image! }, layout: layout, into: &strip)
+            // Extractors asked for separate thumbnails deliver an image for each; were one missing,
+            // the composer's count check would refuse the shorter list instead of a crash here.
+            try await composer.compose(thumbnails.compactMap(\.image), layout: layout, into: &strip)
             pixels = strip
         }
         mark(.composed)
