@@ -8,7 +8,7 @@ extension MachineFingerprint {
             ("name", name),
             ("cpu model", cpuModel),
             ("logical cores", String(logicalCores)),
-            ("simd", simdFeatures.isEmpty ? "none" : simdFeatures.joined(separator: " ")),
+            ("simd features", simdFeatures.isEmpty ? "none" : simdFeatures.joined(separator: " ")),
             ("l1d cache", Self.byteText(l1dCacheBytes)),
             ("l2 cache", Self.byteText(l2CacheBytes)),
             ("l3 cache", Self.byteText(l3CacheBytes)),
