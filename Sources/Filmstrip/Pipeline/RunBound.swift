@@ -31,7 +31,15 @@ public struct RunBound: Sendable {
     public var cpuOverCoresSeconds: Double { max(0, processCPUSeconds - startupCPUSeconds) / Double(max(1, cores)) }
 
     /// The bound in seconds: start-up plus the larger of the work over the cores and the busiest worker's share.
-    public var boundSeconds: Double { startupCPUSeconds + max(cpuOverCoresSeconds, longestWorkerSeconds) }
+    public var boundSeconds: Double {
+        Self.seconds(startup: startupCPUSeconds, cpuOverCores: cpuOverCoresSeconds, longestWorker: longestWorkerSeconds)
+    }
+
+    /// The one bound rule, for this run and for the bench's rows: `startup` plus the larger of
+    /// `cpuOverCores` and `longestWorker` (all seconds).
+    public static func seconds(startup: Double, cpuOverCores: Double, longestWorker: Double) -> Double {
+        startup + max(cpuOverCores, longestWorker)
+    }
 
     /// Every figure above under its `--stats` key (seconds, except `cores` and `workers`).
     public var measurements: [String: Double] {

@@ -21,7 +21,7 @@ public struct PhaseBound: Sendable, Hashable, Codable {
         self.cpuOverCoresSeconds = cpuOverCoresSeconds
         self.longestWorkerSeconds = longestWorkerSeconds
         self.workers = workers
-        boundSeconds = (startupCPUSeconds ?? 0) + max(cpuOverCoresSeconds, longestWorkerSeconds)
+        boundSeconds = RunBound.seconds(startup: startupCPUSeconds ?? 0, cpuOverCores: cpuOverCoresSeconds, longestWorker: longestWorkerSeconds)
     }
 
     /// The bound of an in-process phase that used `cpuSeconds` of CPU, from the run's counters.
