@@ -11,6 +11,22 @@ public struct InputFile: ~Copyable {
     private(set) var streamIndex: Int32
     /// True once `avformat_find_stream_info` has completed the stream parameters.
     private(set) var isAnalyzed: Bool
+    /// The file's own I/O context, where packet data may be skipped (nil: libavformat's file protocol).
+    private let byteSource: FileByteSource?
+    /// True when packets come back with their times, flags and positions but not their bytes
+    /// (see `PacketData.timingWhereIndexed`); such an input is for reading timing only.
+    private(set) var readsTimingOnly = false
+
+    /// What reading a packet fills in.
+    enum PacketData {
+        /// Everything, bytes included.
+        case full
+        /// Where the container's index gives every packet's times, flags and position before
+        /// any is read (an unfragmented MP4 opened without analysis): everything but the bytes,
+        /// which are not read, and without libavformat's parser (it would look at the bytes);
+        /// elsewhere everything. `readsTimingOnly` says which.
+        case timingWhereIndexed
+    }
 
     /// Opens `path` and selects its video stream; every failure is a `MediaError` naming the file.
     /// - Parameter path: the file to open.
@@ -21,10 +37,22 @@ public struct InputFile: ~Copyable {
     /// - Parameter containers: the demuxers allowed (`InputPolicy.acceptedContainers` unless a
     ///   caller reads something else on purpose, such as a written strip).
     public init(path: String, analyzeStreams: Bool = true, containers: [String] = InputPolicy.acceptedContainers) throws(MediaError) {
+        try self.init(path: path, analyzeStreams: analyzeStreams, containers: containers, packetData: .full)
+    }
+
+    /// Opens `path` as the public initialiser does; `packetData` says whether packets read
+    /// later may come without their bytes.
+    init(path: String, analyzeStreams: Bool = true, containers: [String] = InputPolicy.acceptedContainers,
+         packetData: PacketData) throws(MediaError) {
         FFmpegLogging.configure()
         try Self.checkIsReadableFile(path)
+        let byteSource = packetData == .full ? nil : try FileByteSource(path: path)
         guard let allocated = avformat_alloc_context() else { fatalError("avformat_alloc_context: out of memory") }
         allocated.pointee.interrupt_callback = InputPolicy.interruptCallback
+        if let byteSource {
+            allocated.pointee.pb = byteSource.context
+            allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        }
         var opened: UnsafeMutablePointer<AVFormatContext>? = allocated
         var options = InputPolicy.openOptions(containers: containers)
         let url = InputPolicy.url(forFileAt: path)
@@ -51,7 +79,44 @@ public struct InputFile: ~Copyable {
         self.path = path
         self.streamIndex = index
         self.isAnalyzed = analyze
+        self.byteSource = byteSource
+        if let byteSource, !analyze, indexListsEveryPacket, containerName == Self.mp4DemuxerName,
+           let boxes = byteSource.topLevelBoxTypes(), boxes.filter({ $0 == "moov" }).count == 1,
+           !boxes.contains(where: { $0 == "moof" || $0 == "mfra" }) {
+            // The header has been read from the real bytes. From here MP4's demuxer reads only
+            // sample data (its sample table is complete and nothing follows in other boxes), so
+            // skipping those reads cannot change what it parses. Its times, flags and positions
+            // come from the sample table; the parser, which would read the bytes, is turned off
+            // before it is created (checked equal to a full read: ProbeMethodTests).
+            byteSource.skipsPacketData = true
+            context.pointee.flags |= AVFMT_FLAG_NOPARSE
+            readsTimingOnly = true
+        }
     }
+
+    /// Bytes of packet data that reading skipped (0 unless `readsTimingOnly`).
+    var skippedPacketBytes: Int64 { byteSource?.skippedBytes ?? 0 }
+
+    /// Byte positions of the packets the demuxer's index marks as keyframes (MP4: sync samples).
+    var indexKeyframePositions: Set<Int64> {
+        var positions = Set<Int64>()
+        for index in 0..<indexEntryCount {
+            if let entry = avformat_index_get_entry(stream, Int32(index)), filmstrip_index_entry_is_keyframe(entry) != 0 {
+                positions.insert(entry.pointee.pos)
+            }
+        }
+        return positions
+    }
+
+    /// libavformat's short name of the MP4/QuickTime demuxer.
+    static let mp4DemuxerName = "mov,mp4,m4a,3gp,3g2,mj2"
+
+    /// Entries in the demuxer's packet index for the video stream.
+    var indexEntryCount: Int { Int(avformat_index_get_entries_count(stream)) }
+
+    /// True when the demuxer's index lists every packet of the video stream before any is read
+    /// (MP4's sample table: as many entries as the header's frame count).
+    var indexListsEveryPacket: Bool { indexEntryCount > 0 && Int(stream.pointee.nb_frames) == indexEntryCount }
 
     /// Why `avformat_open_input` failed: a container outside `InputPolicy.acceptedContainers`
     /// (named), the deadline, or what FFmpeg's code means for a file.
@@ -184,8 +249,8 @@ public struct InputFile: ~Copyable {
     /// stream's packets (never the first packet): its byte position and index timestamp. Nil
     /// unless the index lists every packet of the stream, as MP4's sample table does.
     func keyframeIndexEntry(near fraction: Double) -> (position: Int64, timestamp: Int64)? {
-        let count = Int(avformat_index_get_entries_count(stream))
-        guard count > 2, Int(stream.pointee.nb_frames) == count else { return nil }
+        let count = indexEntryCount
+        guard count > 2, indexListsEveryPacket else { return nil }
         let target = min(count - 1, max(1, Int(Double(count) * fraction)))
         for distance in 0..<count {
             for index in [target - distance, target + distance] where index > 0 && index < count {

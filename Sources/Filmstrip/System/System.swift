@@ -97,6 +97,16 @@ package enum System {
         return Array(bytes[..<done])
     }
 
+    /// Reads up to `count` bytes at byte `offset` of the open file `descriptor` into `buffer`:
+    /// the number read, 0 at the end of the file (one `pread`, retried on EINTR).
+    static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64, path: String) throws(SystemError) -> Int {
+        while true {
+            let read = pread(descriptor, buffer, count, off_t(offset))
+            if read >= 0 { return read }
+            if errno != EINTR { throw SystemError(call: "pread", path: path, code: errno) }
+        }
+    }
+
     /// Cuts the open file `descriptor` to `length` bytes.
     package static func truncate(_ descriptor: Int32, to length: Int, path: String) throws(SystemError) {
         while ftruncate(descriptor, off_t(length)) != 0 {
