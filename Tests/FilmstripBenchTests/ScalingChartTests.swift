@@ -34,7 +34,16 @@ struct ScalingChartTests {
         let scaling = try #require(report.drawn.first { $0.kind == .scaling })
         #expect(scaling.files.map { URL(fileURLWithPath: $0).pathExtension } == ["dat", "gp", "svg", "png"])
         let script = try String(contentsOfFile: "\(folder)/scaling.gp", encoding: .utf8)
-        #expect(script.contains("ideal(x) = x < 16 ? x : 16"))
+        #expect(script.contains("using 1:6 with lines"))
+        // The ideal column stops at the 16 cores: 32 workers are ideally 16 times one.
+        let data = try String(contentsOfFile: "\(folder)/scaling.dat", encoding: .utf8)
+        let ideals = data.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line -> (Int, Int)? in
+            let fields = line.split(separator: " ")
+            guard fields.count == 6, let workers = Int(fields[0]), let ideal = Int(fields[5]) else { return nil }
+            return (workers, ideal)
+        }
+        #expect(!ideals.isEmpty)
+        #expect(ideals.allSatisfy { $0.1 == min($0.0, 16) })
         let png = try Data(contentsOf: URL(fileURLWithPath: "\(folder)/scaling.png"))
         #expect(Array(png.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
     }

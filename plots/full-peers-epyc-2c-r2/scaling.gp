@@ -52,11 +52,9 @@ set linetype 35 lc rgb "#fd8d3c" lw 1.5 dt (2,3)
 set linetype 36 lc rgb "#08306b" lw 1.5 dt (2,3)
 set linetype cycle 36
 
-ideal(x) = x < 2 ? x : 2
 set logscale x 2
 set xrange [1:4]
 set yrange [0:*]
-set samples 400
 set grid xtics ytics
 set key below left Left reverse
 set title 'Speed-up against workers over one worker, machine epyc-2c (2 cores): h264-1080p-244s ×500 exact'
@@ -64,6 +62,6 @@ set xlabel "workers (log scale)"
 set ylabel "speed-up: one-worker median / median (95 % CI)"
 plot 'scaling.dat' index 0 using 1:2:3:4 with yerrorlines lw 2 pt 7 lc 1 title 'taskgroup+fused', \
      '' index 0 using 1:5 with linespoints dt 2 lw 1 pt 6 lc 1 title 'bound: CPU time over the cores', \
-     ideal(x) with lines lc rgb "#888888" lw 1 title 'ideal: min(workers, 2 cores)'
+     'scaling.dat' index 0 using 1:6 with lines lc rgb "#888888" lw 1 title 'ideal: min(workers, 2 cores)'
 
 unset output

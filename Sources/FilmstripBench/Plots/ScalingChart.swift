@@ -75,6 +75,9 @@ enum ScalingChart {
         return labels
     }
 
+    /// Speed-up with one core per worker up to the machine's cores.
+    static func ideal(workers: Int, cores: Int) -> Int { min(workers, max(1, cores)) }
+
     static func make(_ rows: [RawResultRow], machine: String, stem: String) -> ChartOutcome {
         let lines = points(rows)
         guard !lines.isEmpty, let cores = rows.first?.run.machine.logicalCores else {
@@ -83,9 +86,9 @@ enum ScalingChart {
         let series = lines.keys.sorted()
         var blocks: [String] = []
         for line in series {
-            var block = "# \(line.label): workers, speed-up median, CI low, CI high, measured bound\n"
+            var block = "# \(line.label): workers, speed-up median, CI low, CI high, measured bound, ideal\n"
             for point in lines[line]! {
-                block += "\(point.workers) \(point.speedup.columns) \(PlotText.number(point.bound))\n"
+                block += "\(point.workers) \(point.speedup.columns) \(PlotText.number(point.bound)) \(Self.ideal(workers: point.workers, cores: cores))\n"
             }
             blocks.append(block)
         }
@@ -97,15 +100,15 @@ enum ScalingChart {
             plots.append("\(file) index \(index) using 1:2:3:4 with yerrorlines lw 2 pt 7 lc \(index + 1) title \(PlotText.scriptString(legend[line]!))")
             plots.append("'' index \(index) using 1:5 with linespoints dt 2 lw 1 pt 6 lc \(index + 1) title \(PlotText.scriptString("bound: CPU time over the cores"))")
         }
-        plots.append("ideal(x) with lines lc rgb \"#888888\" lw 1 title \(PlotText.scriptString("ideal: min(workers, \(cores) cores)"))")
+        // The ideal at the measured worker counts of the first line, joined by straight segments
+        // like the measured lines (a function of x would curve between them on the log axis).
+        plots.append("\(PlotText.scriptString("\(stem).dat")) index 0 using 1:6 with lines lc rgb \"#888888\" lw 1 title \(PlotText.scriptString("ideal: min(workers, \(cores) cores)"))")
         let common = series.count == 1 ? ": \(series[0].video) ×\(series[0].thumbnailCount) \(series[0].accuracy)" : ""
         let title = "Speed-up against workers over one worker, machine \(machine) (\(cores) cores)\(common)"
         let body = """
-            ideal(x) = x < \(cores) ? x : \(cores)
             set logscale x 2
             set xrange [1:\(max(2, largest))]
             set yrange [0:*]
-            set samples 400
             set grid xtics ytics
             set key below left Left reverse
             set title \(PlotText.scriptString(title))
