@@ -278,6 +278,34 @@ struct SpriteLibraryTests {
         #expect(other.standardOutput.contains("3 made, 0 up to date, 1 failed"), "\(other.standardOutput)")
     }
 
+    @Test("the default batch (videos at a time, idle cores shared) makes the same bytes as one video at a time on one worker")
+    func batchSchedulingKeepsBytes() throws {
+        let library = try Self.library()
+        defer { try? FileManager.default.removeItem(at: library) }
+        try FileManager.default.removeItem(at: library.appendingPathComponent("season 1/broken.mkv"))
+        var outputs: [[String: Data]] = []
+        for scheduling in [[], ["--jobs", "1", "--workers", "1"], ["--jobs", "3"]] {
+            let output = try TestSupport.scratchDirectory()
+            defer { try? FileManager.default.removeItem(at: output) }
+            let result = try TestSupport.runCLI(["sprite", library.path, "-o", output.path, "--recursive", "--interval", "0.5", "--width", "64",
+                                                 "--accuracy", "exact", "--format", "vtt,bif"] + scheduling)
+            #expect(result.status == 0, "\(scheduling): \(result.standardError)")
+            #expect(result.standardOutput.contains("3 made"), "\(result.standardOutput)")
+            var files: [String: Data] = [:]
+            for name in Self.files(under: output) {
+                var isDirectory: ObjCBool = false
+                let path = output.appendingPathComponent(name).path
+                if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                    files[name] = try Data(contentsOf: URL(fileURLWithPath: path))
+                }
+            }
+            outputs.append(files)
+        }
+        #expect(!outputs[0].isEmpty)
+        #expect(outputs[1] == outputs[0])
+        #expect(outputs[2] == outputs[0])
+    }
+
     @Test("shards split a library: every video in exactly one of N shards, the same way every time")
     func shards() throws {
         let library = try Self.library()

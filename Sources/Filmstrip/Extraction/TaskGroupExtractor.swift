@@ -19,8 +19,17 @@ public struct TaskGroupExtractor: ThumbnailExtractor {
 
     public let settings: Set<ExtractorSetting> = [.workers]
 
+    /// Cores shared with other videos made at the same time, or nil: the workers are the ones
+    /// the schedule starts with.
+    public let budget: CoreBudget?
+
     /// The task-group extractor; its worker count comes from `ExtractionOptions.workers`.
-    public init() {}
+    public init() { budget = nil }
+
+    /// A task-group extractor for one video of a batch: besides the workers it starts with, it
+    /// keeps standby workers (up to the budget's cores) that take the GOP runs still queued
+    /// once the budget has a core idle and no other video waits to start it.
+    public init(sharing budget: CoreBudget) { self.budget = budget }
 
     /// The schedule for `request` on `cores` cores: the given worker count, or the model's best.
     static func schedule(for request: ExtractionRequest, cores: Int) -> GOPCostModel.Schedule {
@@ -58,15 +67,30 @@ public struct TaskGroupExtractor: ThumbnailExtractor {
             counters.workers = 1
             return counters
         }
+        // Standby workers wait (suspended, holding no thread) for a core of the budget.
+        let standby = budget.map { max(0, min($0.cores, schedule.parts.count) - schedule.workers) } ?? 0
+        let extraction = budget?.openExtraction()
+        @Sendable func standbyWork(_ budget: CoreBudget, extraction: Int) async throws -> DecodeCounters {
+            guard await budget.takeIdleCore(for: extraction) else { return DecodeCounters() }
+            defer { budget.release() }
+            return queue.isEmpty ? DecodeCounters() : try work()
+        }
         return try await withThrowingTaskGroup(of: DecodeCounters.self) { group in
+            // On every way out, waiting standby workers are let go (the group then awaits them).
+            defer { if let budget, let extraction { budget.close(extraction) } }
             for _ in 1..<max(1, schedule.workers) {
                 group.addTask { try work() }
+            }
+            if let budget, let extraction {
+                for _ in 0..<standby { group.addTask { try await standbyWork(budget, extraction: extraction) } }
             }
             // The calling task is a worker too instead of waiting for the others: a child task
             // only starts once a thread of the cooperative pool is free, and with as many
             // workers as cores that was the calling task's own thread, a few milliseconds late
             // in a freshly started process.
             var total = try work()
+            // Every part has been taken: standby workers still waiting have nothing to do.
+            if let budget, let extraction { budget.close(extraction) }
             for try await counters in group { total = total + counters }
             return total
         }
@@ -102,4 +126,7 @@ private final class PartQueue: Sendable {
         let index = taken.add(1, ordering: .relaxed).oldValue
         return index < parts.count ? parts[index] : nil
     }
+
+    /// True once every part has been taken.
+    var isEmpty: Bool { taken.load(ordering: .relaxed) >= parts.count }
 }

@@ -34,8 +34,10 @@ public struct SpriteMaker: Sendable {
     public init(settings: SpriteSettings) { self.settings = settings }
 
     /// Probes `target.input`, decodes its tiles once and writes every format of `settings` under `target`'s paths;
-    /// `onProgress` sees (done, total) tiles.
-    public func make(_ target: SpriteTarget, onProgress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> SpriteReport {
+    /// `onProgress` sees (done, total) tiles. With a `budget` (a batch of videos made at the
+    /// same time), the extraction also takes cores the batch has idle when no video waits to start.
+    public func make(_ target: SpriteTarget, sharing budget: CoreBudget? = nil,
+                     onProgress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> SpriteReport {
         let probe = try VideoProbe(path: target.input)
         let timing = try SpriteTiming(durationSeconds: probe.duration.seconds, spacing: settings.spacing)
         let accuracy = settings.accuracy ?? timing.defaultAccuracy
@@ -44,7 +46,7 @@ public struct SpriteMaker: Sendable {
                                             options: ExtractionOptions(skipNonReferenceFrames: true, workers: settings.workers))
         let (width, height) = request.thumbnailPixels
         let grid = SpriteGrid(tile: PixelSize(width: width, height: height), columns: settings.columns, rows: settings.rows, count: plan.count)
-        let pipeline = Pipeline(extractor: TaskGroupExtractor(), destination: .canvas)
+        let pipeline = Pipeline(extractor: budget.map { TaskGroupExtractor(sharing: $0) } ?? TaskGroupExtractor(), destination: .canvas)
         let result = try await pipeline.run(request, options: grid.stripOptions, onProgress: onProgress)
         try Task.checkCancellation()
         try write(target, strip: result.pixels, timing: timing, grid: grid, accuracy: accuracy)
