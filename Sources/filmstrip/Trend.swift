@@ -69,7 +69,10 @@ enum TrendReport {
             return lines.joined(separator: "\n")
         }
         let stepped = history.trends.filter { !$0.steps.isEmpty }
-        lines.append("  \(history.trends.count) configuration(s) searched, \(stepped.count) with steps")
+        let normalised = history.trends.filter(\.normalised).count
+        let relative = normalised == 0 ? "" : normalised == history.trends.count
+            ? " (times over each repetition's calibration)" : " (\(normalised) of them with times over each repetition's calibration)"
+        lines.append("  \(history.trends.count) configuration(s) searched\(relative), \(stepped.count) with steps")
         for trend in stepped {
             lines.append("  \(trend.key.configID) \(trend.key.shortName)\(trend.endsOnStepUp ? "  [latest run on a step up]" : "")")
             for step in trend.steps {

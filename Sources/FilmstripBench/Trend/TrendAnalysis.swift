@@ -32,8 +32,13 @@ public struct TrendStep: Sendable, Hashable {
 /// One configuration's runs on one machine and the steps found in them.
 public struct ConfigurationTrend: Sendable {
     public var key: ConfigurationKey
-    /// Median wall seconds per run, in run order.
+    /// Median wall seconds per run, in run order; divided by each repetition's calibration
+    /// when `normalised`.
     public var runs: [(run: TrendRun, median: Double)]
+    /// True when every run's times were divided by the calibration of their repetition
+    /// (decode for extraction and totals, copy for composition), as `compare` does with two
+    /// files: a machine's slower day is then not a step.
+    public var normalised = false
     public var steps: [TrendStep]
 
     /// The latest step made it slower, so the latest run sits on a step up.
@@ -86,13 +91,24 @@ public struct TrendAnalysis: Sendable {
         var trends: [ConfigurationTrend] = []
         if ordered.count >= minimumRuns {
             let position = Dictionary(uniqueKeysWithValues: ordered.enumerated().map { (RunKey(runID: $1.runID, build: $1.build), $0) })
+            let calibration = CalibrationTable(rows, metric: .wallSeconds)
             for (key, keyRows) in Dictionary(grouping: rows, by: \.configurationKey) {
-                let samplesByRun = Dictionary(grouping: keyRows) { RunKey(runID: $0.run.runID, build: $0.build) }
+                // Each time over its repetition's calibration where every row has one, so that a
+                // day on which the whole machine ran slower is not taken for a step of the code;
+                // the calibrations themselves measure the day, not the code, and are left out.
+                let calibrated = keyRows.map { row in row.wallSeconds.flatMap { wall in
+                    calibration.seconds(CalibrationKind(for: key), row: row).map { wall / $0 } } }
+                let normalised = !calibration.isEmpty && calibrated.allSatisfy { $0 != nil }
+                if normalised && key.phase == .calibration { continue }
+                let values = normalised ? calibrated.map { $0! } : keyRows.map { $0.wallSeconds! }
+                let samplesByRun = Dictionary(grouping: zip(keyRows, values)) { RunKey(runID: $0.0.run.runID, build: $0.0.build) }
                 let series = samplesByRun.map { runKey, samples in
-                    (position: position[runKey]!, median: median(samples.compactMap(\.wallSeconds)))
+                    (position: position[runKey]!, median: median(samples.map(\.1)))
                 }.sorted { $0.position < $1.position }
                 guard series.count >= minimumRuns else { continue }
-                trends.append(trend(of: key, series: series.map { (ordered[$0.position], $0.median) }))
+                var found = trend(of: key, series: series.map { (ordered[$0.position], $0.median) })
+                found.normalised = normalised
+                trends.append(found)
             }
         }
         return MachineHistory(
