@@ -71,6 +71,7 @@ extension FilmstripCommand.Strip {
         if let columns { try check(columns, 1...ResourceLimits.maximumThumbnailCount, "--columns") }
         try check(threads, 0...ResourceLimits.maximumThreads, "--threads")
         if let workers { try check(workers, 1...ResourceLimits.maximumWorkers, "--workers") }
+        if let videosAtATime { try check(videosAtATime, 1...ResourceLimits.maximumWorkers, "--jobs") }
         let times = "seconds (12.5) or [hh:]mm:ss(.fff), at most \(TimeParsing.maximumSeconds) s"
         if let from, TimeParsing.seconds(from) == nil { throw ValidationError("--from '\(from)' is not a time: \(times).") }
         if let to, TimeParsing.seconds(to) == nil { throw ValidationError("--to '\(to)' is not a time: \(times).") }

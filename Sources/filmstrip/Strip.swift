@@ -76,8 +76,11 @@ extension FilmstripCommand {
         @Option(help: "Decoder threads per decoder (0: one per core).")
         var threads = 1
 
-        @Option(help: "Workers for the taskgroup extractor (default: from the plan's GOP runs and the cores).")
+        @Option(help: "Workers for the taskgroup extractor (default: from the plan's GOP runs and the cores; with several videos, cores / jobs and the cores other videos leave idle).")
         var workers: Int?
+
+        @Option(name: .customLong("jobs"), help: "With several videos, how many are made at a time (default: one per core, at most the videos).")
+        var videosAtATime: Int?
 
         @Option(help: "Scaling filter: \(ScalingFilter.allCases.map(\.rawValue).joined(separator: ", ")). (default: \(ScalingFilter.area.rawValue))", completion: .list(ScalingFilter.allCases.map(\.rawValue)), transform: OptionValues.filter)
         var filter = ScalingFilter.area
@@ -172,22 +175,53 @@ extension FilmstripCommand {
             }
             // Several videos: a bad one is reported (naming it) and skipped; the rest are made.
             // The exit status is non-zero if any failed; a failed strip leaves no file.
-            var failed: [String] = []
-            for job in jobs {
-                do {
-                    try await makeStrip(of: job.video, to: job.output, startupCPUSeconds: startupCPUSeconds)
-                } catch {
-                    FileHandle.standardError.write(Data("filmstrip: \(error.message)\n".utf8))
-                    failed.append(job.video)
+            // Videos share nothing, so several at a time scale with the cores at no extra CPU;
+            // the cores the last ones leave idle go to those still running (`CoreBudget`, as `sprite`).
+            let cores = ProcessInfo.processInfo.activeProcessorCount
+            let atATime = videosAtATime ?? max(1, min(cores, jobs.count))
+            let coresPerVideo = max(1, cores / atATime)
+            let budget = CoreBudget(cores: cores)
+            var failed: [Int] = []
+            await withTaskGroup(of: (Int, Failure?).self) { group in
+                var next = 0
+                func startNext() {
+                    guard next < jobs.count else { return }
+                    let index = next, job = jobs[index]
+                    next += 1
+                    budget.startVideo(claiming: coresPerVideo, videosStillWaiting: jobs.count - next)
+                    group.addTask {
+                        do {
+                            try await makeStrip(of: job.video, to: job.output, startupCPUSeconds: startupCPUSeconds,
+                                                sharing: (budget, coresPerVideo))
+                            return (index, nil)
+                        } catch let failure as Failure {
+                            return (index, failure)
+                        } catch {
+                            return (index, Failure(message: "\(job.video): \(error)"))
+                        }
+                    }
+                }
+                for _ in 0..<atATime { startNext() }
+                while let (index, failure) = await group.next() {
+                    budget.finishVideo(releasing: coresPerVideo, videosStillWaiting: jobs.count - next)
+                    if let failure {
+                        FileHandle.standardError.write(Data("filmstrip: \(failure.message)\n".utf8))
+                        failed.append(index)
+                    }
+                    startNext()
                 }
             }
             if !failed.isEmpty {
-                throw failWithMessage("\(failed.count) of \(jobs.count) videos failed: \(failed.joined(separator: ", "))")
+                let names = failed.sorted().map { jobs[$0].video }
+                throw failWithMessage("\(names.count) of \(jobs.count) videos failed: \(names.joined(separator: ", "))")
             }
         }
 
         /// Makes the strip of `video` into `output`; every error is worded with the file it concerns.
-        func makeStrip(of video: String, to output: String, startupCPUSeconds: Double) async throws(Failure) {
+        /// In a batch (`sharing`), the video starts with the batch's workers per video unless
+        /// `--workers` is given, and then takes the cores the batch leaves idle.
+        func makeStrip(of video: String, to output: String, startupCPUSeconds: Double,
+                       sharing batch: (budget: CoreBudget, workersPerVideo: Int)? = nil) async throws(Failure) {
             do {
                 let files = (writesToStandardOutput ? [] : [("--output", output)]) + (manifest.map { [("--manifest", $0)] } ?? [])
                 try StripWriter.checkDistinct(input: video, outputs: files)
@@ -200,10 +234,11 @@ extension FilmstripCommand {
                 let plan = try SamplePlan(probe: probe, count: thumbnailCount(probe: probe), from: from.flatMap(TimeParsing.seconds),
                                           to: to.flatMap(TimeParsing.seconds), accuracy: accuracy)
                 let options = ExtractionOptions(decoder: DecoderOptions(threads: threads, skipLoopFilter: skipLoopFilter), skipNonReferenceFrames: skipNonReference,
-                                                filter: filter, workers: workers)
+                                                filter: filter, workers: workers ?? batch?.workersPerVideo)
                 let size: ThumbnailSize = width.map { .width($0) } ?? .height(height ?? 64)
                 let request = try ExtractionRequest(path: video, probe: probe, plan: plan, size: size, options: options)
-                let pipeline = Pipeline(extractor: extractor.extractor, destination: composer)
+                let shared = workers == nil ? batch.map { extractor.extractor.sharing($0.budget) } : nil
+                let pipeline = Pipeline(extractor: shared ?? extractor.extractor, destination: composer)
                 let stripOptions = StripOptions(columns: columns, gap: gap, background: background,
                                                 selection: select.flatMap(TimeParsing.range))
                 try limits.check(request, stripOptions: stripOptions, pipeline: pipeline, output: output)

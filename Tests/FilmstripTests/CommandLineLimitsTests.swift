@@ -22,6 +22,7 @@ struct CommandLineLimitsTests {
         (["--threads", "2147483648"], "--threads must be 0 to 64"),
         (["--threads", "10000"], "--threads must be 0 to 64"),
         (["--workers", "100000"], "--workers must be 1 to 64"),
+        (["--jobs", "0"], "--jobs must be 1 to 64"),
         (["--height", "17000"], "--height must be 1 to 8192"),
         (["--width", "9223372036854775807"], "--width must be 1 to 8192"),
         (["--gap", "1000000"], "--gap must be 0 to 10000"),

@@ -31,6 +31,9 @@ public struct TaskGroupExtractor: ThumbnailExtractor {
     /// once the budget has a core idle and no other video waits to start it.
     public init(sharing budget: CoreBudget) { self.budget = budget }
 
+    /// This extractor with standby workers taking `budget`'s idle cores.
+    public func sharing(_ budget: CoreBudget) -> any ThumbnailExtractor { TaskGroupExtractor(sharing: budget) }
+
     /// The schedule for `request` on `cores` cores: the given worker count, or the model's best.
     static func schedule(for request: ExtractionRequest, cores: Int) -> GOPCostModel.Schedule {
         let frameTimes = request.probe.frameTimes

@@ -100,10 +100,14 @@ public protocol ThumbnailExtractor: Sendable {
     /// order) and returns the decoding work it did. Stops promptly with `CancellationError`
     /// when the task is cancelled.
     func extract(_ request: ExtractionRequest, into delivery: ThumbnailDelivery) async throws -> DecodeCounters
+    /// This extractor for one video of a batch sharing `budget`'s cores: one that can add
+    /// workers part way takes the cores the batch leaves idle (default: itself, unchanged).
+    func sharing(_ budget: CoreBudget) -> any ThumbnailExtractor
 }
 
 extension ThumbnailExtractor {
     public var settings: Set<ExtractorSetting> { [] }
+    public func sharing(_ budget: CoreBudget) -> any ThumbnailExtractor { self }
 }
 
 /// The registry: the CLI, the tests and the harness enumerate this one list.

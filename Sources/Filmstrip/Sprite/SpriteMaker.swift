@@ -46,7 +46,8 @@ public struct SpriteMaker: Sendable {
                                             options: ExtractionOptions(skipNonReferenceFrames: true, workers: settings.workers))
         let (width, height) = request.thumbnailPixels
         let grid = SpriteGrid(tile: PixelSize(width: width, height: height), columns: settings.columns, rows: settings.rows, count: plan.count)
-        let pipeline = Pipeline(extractor: budget.map { TaskGroupExtractor(sharing: $0) } ?? TaskGroupExtractor(), destination: .canvas)
+        let extractor = TaskGroupExtractor()
+        let pipeline = Pipeline(extractor: budget.map(extractor.sharing) ?? extractor, destination: .canvas)
         let result = try await pipeline.run(request, options: grid.stripOptions, onProgress: onProgress)
         try Task.checkCancellation()
         try write(target, strip: result.pixels, timing: timing, grid: grid, accuracy: accuracy)
