@@ -108,23 +108,15 @@ extension FilmstripCommand {
             return (parts[0], parts[1])
         }
 
-        /// Videos at a time for a batch of `videos`: `--jobs`, or one per core. Videos share
-        /// nothing, so several at once scale with the cores at no extra CPU, while one video's
-        /// GOP runs split between workers cost more (measured on 2 cores, six 60 s 720p videos:
-        /// two at a time with one worker each 0.78x the wall time and 0.79x the CPU time of
-        /// one at a time with two workers); the cores a batch's last videos leave idle go to
-        /// the videos still running (`CoreBudget`).
-        func jobCount(videos: Int, cores: Int) -> Int { jobs ?? max(1, min(cores, videos)) }
-
-        func settings(jobs: Int, cores: Int) -> SpriteSettings {
+        func settings(workersPerVideo: Int) -> SpriteSettings {
             let (columns, rows) = Self.grid(tile)!
             return SpriteSettings(
                 spacing: count.map { .count($0) } ?? .interval(milliseconds: Int64(((interval ?? 10) * 1000).rounded())),
                 columns: columns, rows: rows, size: height.map { .height($0) } ?? .width(width ?? 320),
                 accuracy: accuracy, formats: Self.formats(format)!,
                 image: image, quality: quality, html: html,
-                // Files at a time share the cores; each file's extractor splits its GOPs over what is left.
-                workers: workers ?? max(1, cores / jobs))
+                // Files at a time share the cores (`CoreBudget`); each file's extractor splits its GOPs over its share.
+                workers: workersPerVideo)
         }
 
         func run() async throws {
@@ -140,12 +132,12 @@ extension FilmstripCommand {
             if let shard = shard.flatMap(Self.shard) {
                 targets = targets.filter { SpriteLibrary.shard(of: $0.shardKey, count: shard.count) == shard.index }
             }
-            let cores = ProcessInfo.processInfo.activeProcessorCount
-            let jobs = jobCount(videos: targets.count, cores: cores)
-            let settings = settings(jobs: jobs, cores: cores)
-            let maker = SpriteMaker(settings: settings)
-            // Each running video holds the cores of its first workers; with --workers the count stays fixed.
-            let budget = CoreBudget(cores: cores), coresPerVideo = settings.workers ?? 1
+            // Each running video holds the cores of its first workers, and takes more at the end
+            // of the batch unless --workers fixes the count.
+            let budget = CoreBudget(cores: ProcessInfo.processInfo.activeProcessorCount)
+            let jobs = budget.videosAtATime(requested: self.jobs, videos: targets.count)
+            let coresPerVideo = budget.workersPerVideo(requested: workers, videosAtATime: jobs)
+            let maker = SpriteMaker(settings: settings(workersPerVideo: coresPerVideo))
             let sharedBudget = workers == nil ? budget : nil
             let progress = SpriteProgress(total: targets.count)
             let clock = ContinuousClock(), start = clock.now

@@ -177,10 +177,9 @@ extension FilmstripCommand {
             // The exit status is non-zero if any failed; a failed strip leaves no file.
             // Videos share nothing, so several at a time scale with the cores at no extra CPU;
             // the cores the last ones leave idle go to those still running (`CoreBudget`, as `sprite`).
-            let cores = ProcessInfo.processInfo.activeProcessorCount
-            let atATime = videosAtATime ?? max(1, min(cores, jobs.count))
-            let coresPerVideo = max(1, cores / atATime)
-            let budget = CoreBudget(cores: cores)
+            let budget = CoreBudget(cores: ProcessInfo.processInfo.activeProcessorCount)
+            let atATime = budget.videosAtATime(requested: videosAtATime, videos: jobs.count)
+            let coresPerVideo = budget.workersPerVideo(requested: workers, videosAtATime: atATime)
             var failed: [Int] = []
             await withTaskGroup(of: (Int, Failure?).self) { group in
                 var next = 0
@@ -234,7 +233,7 @@ extension FilmstripCommand {
                 let plan = try SamplePlan(probe: probe, count: thumbnailCount(probe: probe), from: from.flatMap(TimeParsing.seconds),
                                           to: to.flatMap(TimeParsing.seconds), accuracy: accuracy)
                 let options = ExtractionOptions(decoder: DecoderOptions(threads: threads, skipLoopFilter: skipLoopFilter), skipNonReferenceFrames: skipNonReference,
-                                                filter: filter, workers: workers ?? batch?.workersPerVideo)
+                                                filter: filter, workers: batch?.workersPerVideo ?? workers)
                 let size: ThumbnailSize = width.map { .width($0) } ?? .height(height ?? 64)
                 let request = try ExtractionRequest(path: video, probe: probe, plan: plan, size: size, options: options)
                 let shared = workers == nil ? batch.map { extractor.extractor.sharing($0.budget) } : nil

@@ -37,6 +37,14 @@ public final class CoreBudget: Sendable {
         state = Mutex(State(idle: max(1, cores)))
     }
 
+    /// Videos a batch of `videos` makes at a time: `requested`, or one per core (at most the videos).
+    /// Videos share nothing, so side by side they scale with the cores at no extra CPU, while
+    /// splitting one video's GOP runs between workers costs more; the tail is this budget's job.
+    public func videosAtATime(requested: Int?, videos: Int) -> Int { requested ?? max(1, min(cores, videos)) }
+
+    /// Workers each video of the batch starts with: `requested`, or its share of the cores.
+    public func workersPerVideo(requested: Int?, videosAtATime: Int) -> Int { requested ?? max(1, cores / max(1, videosAtATime)) }
+
     /// Cores not held by any video's workers.
     public var idleCores: Int { state.withLock { $0.idle } }
 
