@@ -58,9 +58,11 @@ let package = Package(
         ),
         // Counts heap allocations by replacing malloc and its family (forwarding to glibc's).
         .target(name: "CAllocationCounter"),
+        // Empty functions marking a bench child's phases for callgrind (`bench --measure instructions`).
+        .target(name: "CInstructionMarks"),
         .target(
             name: "FilmstripBench",
-            dependencies: ["Filmstrip", "CAllocationCounter", .product(name: "CSV", package: "CSV.swift")],
+            dependencies: ["Filmstrip", "CAllocationCounter", "CInstructionMarks", .product(name: "CSV", package: "CSV.swift")],
             // The bench child paints 500 synthetic thumbnails pixel by pixel before each compose
             // run; unoptimised that takes seconds per run in the tests.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]

@@ -7,6 +7,11 @@
 // includes the time it waited for a core, and spinning for a fraction of that made
 // decoding a third slower instead of a tenth (measured). Busy-waiting, not sleeping,
 // so the extra time is work, in CPU time and wall time alike.
+//
+// Two fixed costs per avcodec_send_packet call, for the gate issue's experiments:
+// FILMSTRIP_SHIM_LOOP=N runs a loop of exactly N iterations (a deterministic number of
+// instructions: the instruction gate's A/B), FILMSTRIP_SHIM_SPIN_US=U busy-waits U
+// microseconds of the thread's CPU time (the "2x slower extraction" candidate).
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -41,9 +46,24 @@ static void spin_for(double seconds) {
     }
 }
 
+static long setting(const char *name) {
+    const char *text = getenv(name);
+    long value = text ? atol(text) : 0;
+    return value > 0 ? value : 0;
+}
+
 int avcodec_send_packet(struct AVCodecContext *context, const struct AVPacket *packet) {
     static send_packet_function real;
+    static long loop = -1, spin_microseconds = -1;
     if (!real) real = (send_packet_function)dlsym(RTLD_NEXT, "avcodec_send_packet");
+    if (loop < 0) {
+        loop = setting("FILMSTRIP_SHIM_LOOP");
+        spin_microseconds = setting("FILMSTRIP_SHIM_SPIN_US");
+    }
+    // volatile: the compiler may not drop or shorten the loop, so its instructions are exact.
+    for (volatile long index = 0; index < loop; index++) {
+    }
+    if (spin_microseconds > 0) spin_for((double)spin_microseconds * 1e-6);
     double start = now();
     int result = real(context, packet);
     spin_for((now() - start) * slowdown());

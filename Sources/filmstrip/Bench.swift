@@ -81,6 +81,16 @@ extension FilmstripCommand {
         @Flag(name: .customLong("fail-on-disagreement"), help: "Exit 1 at the end when exact strategies made different strips or wrong frames (for CI).")
         var failOnDisagreement = false
 
+        enum Measure: String, CaseIterable, ExpressibleByArgument {
+            case time, instructions
+        }
+
+        @Option(help: "What each run measures: time (clocks, CPU time and work counters, repetitions interleaved) or instructions (every configuration once per build under valgrind's callgrind, per phase, several runs at a time; compare with `--metric instructions`).")
+        var measure: Measure = .time
+
+        @Option(help: "Instruction runs at a time (default: one per core; counts do not depend on the load).")
+        var jobs: Int?
+
         @Option(name: .customLong("export"), help: "After the run, also write its rows as FORMAT=FILE, FORMAT one of json, bmf, github-benchmark, markdown (repeatable; see `filmstrip export`).")
         var exports: [String] = []
 
@@ -96,10 +106,18 @@ extension FilmstripCommand {
             for path in [baselineBinary, candidateBinary].compactMap({ $0 }) where !FileManager.default.isExecutableFile(atPath: path) {
                 throw ValidationError("\(path): not an executable file.")
             }
+            if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
+            if jobs != nil && measure != .instructions { throw ValidationError("--jobs applies to --measure instructions (time runs go one at a time).") }
+        }
+
+        /// `runner` for `executable`: native, or under callgrind from a copy valgrind can read.
+        func runner(_ executable: URL, callgrind: Callgrind?, scratch: URL) throws -> ChildRunner {
+            guard let callgrind else { return ChildRunner(executable: executable) }
+            return ChildRunner(executable: try Callgrind.instrumentable(executable, into: scratch), callgrind: callgrind)
         }
 
         /// The executables to run: this one, or baseline and candidate.
-        func builds(progress: BenchProgress) throws -> [BenchSession.Build] {
+        func builds(progress: BenchProgress, callgrind: Callgrind?, scratch: URL) throws -> [BenchSession.Build] {
             let candidate = candidateBinary.map { URL(fileURLWithPath: $0) } ?? Self.ownExecutable
             // This executable knows its commit; another candidate reports its own through its children.
             let candidateCommit = candidateBinary == nil ? BuildInfo.commitDescription : ""
@@ -112,11 +130,13 @@ extension FilmstripCommand {
                     note: { progress.note($0) })
                 baselineConfiguration = "release"
             } else {
-                return [BenchSession.Build(role: nil, runner: ChildRunner(executable: candidate), commitFallback: candidateCommit)]
+                return [BenchSession.Build(role: nil, runner: try runner(candidate, callgrind: callgrind, scratch: scratch),
+                                           commitFallback: candidateCommit)]
             }
-            return [BenchSession.Build(role: .baseline, runner: ChildRunner(executable: baseline.url), commitFallback: baseline.commit,
-                                       configurationFallback: baselineConfiguration),
-                    BenchSession.Build(role: .candidate, runner: ChildRunner(executable: candidate), commitFallback: candidateCommit)]
+            return [BenchSession.Build(role: .baseline, runner: try runner(baseline.url, callgrind: callgrind, scratch: scratch),
+                                       commitFallback: baseline.commit, configurationFallback: baselineConfiguration),
+                    BenchSession.Build(role: .candidate, runner: try runner(candidate, callgrind: callgrind, scratch: scratch),
+                                       commitFallback: candidateCommit)]
         }
 
         /// The suite's default matrix with the given lists replacing its parts.
@@ -155,6 +175,11 @@ extension FilmstripCommand {
                 matrix.skipNonReference = values.map { $0 == 1 }
             }
             if let values = try numbers(workers, "--workers", minimum: 1) { matrix.workerCounts = values }
+            // Instruction counts repeat to within 0.1 %: one run per configuration and build.
+            if measure == .instructions {
+                matrix.repetitions = 1
+                matrix.warmup = 0
+            }
             if let repetitions {
                 guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1.") }
                 matrix.repetitions = repetitions
@@ -207,9 +232,14 @@ extension FilmstripCommand {
             let cache = fixturesDir.map { ReferenceVideoCache(directory: URL(fileURLWithPath: $0, isDirectory: true)) } ?? ReferenceVideoCache()
             let progress = BenchProgress()
             let result: BenchSession.Result
+            // Stripped copies of the executables for valgrind, removed at the end.
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("filmstrip-instrumented-\(getpid())")
+            defer { try? FileManager.default.removeItem(at: scratch) }
             do {
-                let session = BenchSession(matrix: try matrix(), context: context, rawPath: rawPath, summaryPath: summaryPath,
-                                           cache: cache, builds: try builds(progress: progress))
+                let callgrind = measure == .instructions ? try Callgrind.find() : nil
+                var session = BenchSession(matrix: try matrix(), context: context, rawPath: rawPath, summaryPath: summaryPath,
+                                           cache: cache, builds: try builds(progress: progress, callgrind: callgrind, scratch: scratch))
+                if measure == .instructions { session.measure = .instructions(parallel: jobs ?? machine.logicalCores) }
                 try FileManager.default.createDirectory(at: URL(fileURLWithPath: rawPath).deletingLastPathComponent(),
                                                         withIntermediateDirectories: true)
                 result = try session.run(interruption: interruption, progress: progress)
@@ -220,12 +250,16 @@ extension FilmstripCommand {
                 FileHandle.standardError.write(Data("filmstrip: interrupted by signal \(signal); \(result.rows.count) complete row(s) kept in \(rawPath), no summary written\n".utf8))
                 throw ExitCode(128 + signal)
             }
-            if machine.buildConfiguration == "debug" { print("note: debug build; timings are not comparable with release builds") }
-            print(FastestTable.text(result.summary))
-            print("")
+            if measure == .time {
+                if machine.buildConfiguration == "debug" { print("note: debug build; timings are not comparable with release builds") }
+                print(FastestTable.text(result.summary))
+                print("")
+            }
             print("run \(context.runID): \(result.rows.count) raw row(s) appended to \(rawPath)")
             print("\(result.summary.count) summary row(s) appended to \(summaryPath)")
-            if baselineBinary != nil || baselineRevision != nil { print("two builds: judge the candidate with `filmstrip compare \(rawPath)`") }
+            if baselineBinary != nil || baselineRevision != nil {
+                print("two builds: judge the candidate with `filmstrip compare \(rawPath)\(measure == .instructions ? " --metric instructions" : "")`")
+            }
             if result.failures > 0 { print("\(result.failures) run(s) failed or timed out; see the status and error columns") }
             try ExportWriter.writeRequests(exports, rows: result.rows, inputs: [rawPath, summaryPath])
             if result.disagreements > 0 {

@@ -11,9 +11,12 @@ extension FilmstripCommand {
                 of the same repetition, paired. Two files (separate runs, e.g. two machines or two days): each time \
                 divided by its repetition's calibration; such a comparison is exposed to the machine's speed of the \
                 day as far as the calibration does not capture it. A changed work counter (frames, packets, bytes \
-                read, seeks, heap allocations) is reported as work changed; more work fails the gate. \
-                Exit status: 0 nothing slower, 2 a configuration got slower beyond the threshold (or does more work), \
-                3 the input cannot be compared. Warnings and errors go to stderr.
+                read, seeks, heap allocations) is reported as work changed; more work fails the gate. A file of \
+                `bench --measure instructions` is compared on instruction counts per phase, exactly, naming the \
+                functions behind each change. A configuration without enough evidence either way is undecided, \
+                never "same". Exit status: 0 every gated configuration decided and none slower, 2 a configuration \
+                got slower beyond the threshold (or does more work), 3 some configurations undecided (listed) or \
+                the input cannot be compared. Warnings and errors go to stderr.
                 """)
 
         enum Format: String, CaseIterable, ExpressibleByArgument {
@@ -26,11 +29,11 @@ extension FilmstripCommand {
         @Argument(help: "The candidate run's raw results file, when comparing two separate runs.")
         var new: String?
 
-        @Option(help: "Relative change treated as noise, e.g. 5% or 0.05, below 100%.")
-        var threshold: GateThreshold = .standard
+        @Option(help: "Relative change treated as noise, e.g. 5% or 0.05, below 100% (default 5% for times, 0.5% for instructions).")
+        var threshold: GateThreshold?
 
-        @Option(help: "Metric compared: \(Metric.allCases.map(\.rawValue).joined(separator: ", ")).")
-        var metric: Metric = .wallSeconds
+        @Option(help: "Metric compared: \(Metric.allCases.map(\.rawValue).joined(separator: ", ")) (default: instructions for a file measured with `bench --measure instructions`, else cpu_s).")
+        var metric: Metric?
 
         @Option(help: "Report format: text, markdown (pull-request comments) or json (the README documents its keys).")
         var format: Format = .text
@@ -39,8 +42,15 @@ extension FilmstripCommand {
         var onlyChanged = false
 
 
+        func validate() throws {
+            if let new, Self.sameFile(baseline, new) {
+                throw ValidationError("\(baseline) and \(new) are the same file: a file compared with itself shows nothing (give one two-build file, or two runs).")
+            }
+        }
+
         func run() throws {
-            let gate = RegressionGate(metric: metric, threshold: threshold.fraction)
+            let metric = metric ?? RegressionGate.automaticMetric(for: (try? ResultsFileReader.read(RawResultRow.self, from: baseline)) ?? [])
+            let gate = RegressionGate(metric: metric, threshold: threshold?.fraction)
             var report = new.map { gate.compareFiles(baselinePath: baseline, candidatePath: $0) }
                 ?? gate.compareFile(path: baseline)
             report.onlyChanged = onlyChanged
@@ -60,6 +70,15 @@ extension FilmstripCommand {
             let code = report.outcome.exitCode
             if code != 0 { throw ExitCode(code) }
         }
+    }
+}
+
+extension FilmstripCommand.Compare {
+    /// The same file under two names (a link, `./`): compared by device and inode.
+    static func sameFile(_ first: String, _ second: String) -> Bool {
+        var a = stat(), b = stat()
+        guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 }
 

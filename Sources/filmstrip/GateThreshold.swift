@@ -16,7 +16,4 @@ struct GateThreshold: ExpressibleByArgument, CustomStringConvertible {
 
     var description: String { text }
     var defaultValueDescription: String { text }
-
-    /// The default of `compare` and `report`.
-    static let standard = GateThreshold(argument: "5%")!
 }

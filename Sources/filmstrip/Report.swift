@@ -21,14 +21,14 @@ extension FilmstripCommand {
         @Option(name: [.short, .customLong("output")], help: "The HTML file to write; - writes to standard output.", completion: .file(extensions: ["html"]))
         var output = "report.html"
 
-        @Option(help: "The gate's relative change treated as noise, e.g. 5% or 0.05, below 100%.")
-        var threshold: GateThreshold = .standard
+        @Option(help: "The gate's relative change treated as noise, e.g. 5% or 0.05, below 100% (default 5% for times, 0.5% for instructions).")
+        var threshold: GateThreshold?
 
 
         func run() throws {
             let report: HTMLReport
             do {
-                report = try HTMLReport(files: results, gate: RegressionGate(threshold: threshold.fraction))
+                report = try HTMLReport(files: results, gate: RegressionGate(threshold: threshold?.fraction), threshold: threshold?.fraction)
             } catch {
                 throw failWithMessage(error.description)
             }

@@ -4,6 +4,9 @@ public enum GateOutcome: Sendable, Hashable {
     case passed
     /// At least one configuration got slower beyond the threshold (exit 2).
     case regressed
+    /// Nothing got slower, but some gated configurations could not be decided with the
+    /// pairs measured: not a pass (exit 3, the undecided ones listed).
+    case undecided
     /// The inputs cannot be compared: unreadable file, schema mismatch, nothing
     /// in common, or different machines without shared calibration rows (exit 3).
     case badInput(String)
@@ -14,7 +17,7 @@ public enum GateOutcome: Sendable, Hashable {
         switch self {
         case .passed: 0
         case .regressed: 2
-        case .badInput: 3
+        case .undecided, .badInput: 3
         }
     }
 }
@@ -25,4 +28,6 @@ public enum GateOutcome: Sendable, Hashable {
 /// grew; for throughput it means the value shrank.
 public enum Verdict: String, Sendable, Hashable, Codable {
     case faster, slower, same
+    /// Not enough evidence either way yet: more pairs are needed (`bench --until-decided`).
+    case undecided
 }

@@ -3,7 +3,7 @@ import Foundation
 extension GateReport {
     /// Version of the `compare --format json` shape; raised only when a key changes meaning
     /// or goes away (new keys may be added within a version).
-    public static let jsonSchemaVersion = 1
+    public static let jsonSchemaVersion = 2
 
     /// The report as one JSON object (`compare --format json`; the README documents every key).
     /// Keys are snake_case and sorted; absent values are `null`, never missing keys.
@@ -12,7 +12,7 @@ extension GateReport {
         // Every number here is a finite ratio or time (the gate refuses other input), so this cannot fail.
         guard JSONSerialization.isValidJSONObject(object),
               let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        else { return #"{"schema_version":1,"outcome":"bad_input","error":"the report cannot be written as JSON"}"# }
+        else { return #"{"schema_version":2,"outcome":"bad_input","error":"the report cannot be written as JSON"}"# }
         return String(decoding: data, as: UTF8.self)
     }
 
@@ -28,7 +28,8 @@ extension GateReport {
             "metric": gate.metric.rawValue,
             "threshold": gate.threshold,
             "level": gate.level,
-            "decision_level": decisionLevel as Any? ?? NSNull(),
+            "family_size": familySize as Any? ?? NSNull(),
+            "undecided": undecided.map(\.key.description),
             "normalised_to_calibration": normalizedToCalibration,
             "baseline_commits": baselineCommits,
             "candidate_commits": candidateCommits,
@@ -65,7 +66,13 @@ extension GateReport {
             "ratio": comparison.ratio, "ratio_low": comparison.ratioLow, "ratio_high": comparison.ratioHigh,
             "coverage": comparison.coverage,
             "decision_low": comparison.decisionLow, "decision_high": comparison.decisionHigh,
-            "n": comparison.count, "verdict": comparison.verdict.rawValue,
+            "n": comparison.count, "verdict": comparison.verdict.rawValue, "gated": comparison.gated,
+            "evidence_grew": comparison.evidenceGrew, "evidence_shrank": comparison.evidenceShrank,
+            "evidence_within": comparison.evidenceWithin,
+            "attribution": comparison.attribution.map {
+                ["function": $0.function.name, "object": $0.function.object, "instructions": $0.instructions,
+                 "percentage_points": $0.percentagePoints] as [String: Any]
+            },
             "normalised_by": comparison.normalisedBy?.rawValue as Any? ?? NSNull(),
             "unnormalised": comparison.unnormalised.map { ["ratio": $0.ratio, "ratio_low": $0.low, "ratio_high": $0.high] as Any } ?? NSNull(),
         ]
@@ -75,6 +82,7 @@ extension GateReport {
         switch outcome {
         case .passed: "passed"
         case .regressed: "regressed"
+        case .undecided: "undecided"
         case .badInput: "bad_input"
         }
     }

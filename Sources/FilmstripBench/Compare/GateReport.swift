@@ -34,9 +34,8 @@ public struct GateReport: Sendable {
 
     /// `false` when counters differ for a reason other than the code (different core counts).
     public var gatesOnWork = true
-    /// Paired form: the level of each configuration's decision interval (Bonferroni over the
-    /// file's configurations, so that the file as a whole is judged at the gate's level).
-    public var decisionLevel: Double?
+    /// Paired time metrics: the configurations judged together by e-Benjamini–Hochberg (the gated ones).
+    public var familySize: Int?
     /// Shows only the configurations with a verdict other than `same` (the outcome and work lines stay).
     public var onlyChanged = false
 
@@ -54,17 +53,38 @@ public struct GateReport: Sendable {
         if case .separateRuns(sameMachine: false) = form { true } else { false }
     }
 
-    /// Configurations whose verdict is not `same`: slower first, then faster.
+    /// Configurations whose verdict is not `same`: slower first, then faster, then undecided.
     public var changed: [ConfigurationComparison] {
         comparisons.filter { $0.verdict == .slower } + comparisons.filter { $0.verdict == .faster }
+            + comparisons.filter { $0.verdict == .undecided }
     }
 
-    /// The verdict first, then each changed configuration and work change on its own line:
-    /// what a reader (or a pull-request comment) needs before the table.
+    /// Gated configurations without a verdict: they keep the gate from passing.
+    public var undecided: [ConfigurationComparison] {
+        comparisons.filter { $0.gated && $0.verdict == .undecided }
+    }
+
+    /// Undecided configurations listed by name in the headline; the rest are counted.
+    static let undecidedListed = 20
+
+    /// The verdict first, then each changed configuration, the undecided ones and work changes,
+    /// each on its own line: what a reader (or a pull-request comment) needs before the table.
     private var headlineLines: [String] {
-        [outcomeLine] + changed.map { comparison in
-            "\(comparison.verdict.rawValue): \(comparison.key) \(Self.percent(comparison.ratio)) (\(Self.percent(comparison.ratioLow)) … \(Self.percent(comparison.ratioHigh)), n \(comparison.count))"
-        } + workLines
+        let moved = (comparisons.filter { $0.verdict == .slower } + comparisons.filter { $0.verdict == .faster }).filter(\.gated)
+        let movedLines = moved.map { comparison in
+            "\(comparison.verdict.rawValue): \(comparison.key) \(changeText(comparison))"
+                + (comparison.attribution.isEmpty ? "" : ": " + comparison.attribution.map(\.text).joined(separator: ", "))
+        }
+        let undecidedLines = undecided.prefix(Self.undecidedListed).map { comparison in
+            "undecided: \(comparison.key) \(changeText(comparison))"
+        } + (undecided.count > Self.undecidedListed ? ["undecided: … and \(undecided.count - Self.undecidedListed) more"] : [])
+        return [outcomeLine] + movedLines + undecidedLines + workLines
+    }
+
+    /// `+12.3 % (+8.0 % … +16.1 %, n 20)`, or the exact change of an instruction count.
+    private func changeText(_ comparison: ConfigurationComparison) -> String {
+        if gate.metric == .instructions { return Self.percent(comparison.ratio, digits: 2) + " (n \(comparison.count))" }
+        return "\(Self.percent(comparison.ratio)) (\(Self.percent(comparison.ratioLow)) … \(Self.percent(comparison.ratioHigh)), n \(comparison.count))"
     }
 
     /// The rows the table shows.
@@ -116,10 +136,12 @@ public struct GateReport: Sendable {
         case .passed:
             return "passed: no configuration slower by more than \(threshold) %, no work added (exit 0)"
         case .regressed:
-            let count = comparisons.filter { $0.verdict == .slower }.count
+            let count = comparisons.filter { $0.gated && $0.verdict == .slower }.count
             let added = gatesOnWork ? workChanges.filter(\.grew).count : 0
             return "regressed: \(count) configuration(s) slower by more than \(threshold) %"
                 + (added > 0 ? ", \(added) counter(s) of work grew" : "") + " (exit 2)"
+        case .undecided:
+            return "undecided: \(undecided.count) configuration(s) could not be decided with the pairs measured, none slower so far; not a pass (add pairs: `bench --until-decided`, or more --repetitions) (exit 3)"
         case .badInput(let reason):
             return "bad input: \(reason) (exit 3)"
         }
@@ -128,10 +150,12 @@ public struct GateReport: Sendable {
     private var contextLines: [String] {
         var lines: [String] = []
         switch form {
+        case .paired where gate.metric == .instructions:
+            lines.append("paired instruction counts (callgrind): candidate / baseline of each configuration and phase, decided exactly at ±\(String(format: "%g", gate.threshold * 100)) %; a change names the functions whose own counts moved most (pp of the baseline phase)")
         case .paired:
             lines.append("paired: candidate / baseline of the same repetition; Hodges–Lehmann ratio, exact Wilcoxon signed-rank \(Int(gate.level * 100)) % interval")
-            if let decisionLevel {
-                lines.append("verdict: change beyond ±\(String(format: "%g", gate.threshold * 100)) % and its \(RegressionGate.percentText(decisionLevel)) interval (Bonferroni over \(comparisons.count) configurations: \(Int(gate.level * 100)) % for the whole file) excluding no change")
+            if let familySize {
+                lines.append("verdict: anytime-valid betting evidence per configuration, e-Benjamini–Hochberg over the \(familySize) gated configurations at \(Int((1 - gate.level) * 100 + 0.5)) %: slower needs evidence of a change and an estimate beyond +\(String(format: "%g", gate.threshold * 100)) %, same needs evidence of a change within ±\(String(format: "%g", gate.threshold * 100)) %, otherwise undecided (sub-phases shown, not gated)")
             }
             lines.append("baseline built from \(baselineCommits.joined(separator: ", ")), candidate from \(candidateCommits.joined(separator: ", "))")
         case .separateRuns:
@@ -164,7 +188,7 @@ public struct GateReport: Sendable {
                 Self.percent(comparison.ratio),
                 "\(Self.percent(comparison.ratioLow)) … \(Self.percent(comparison.ratioHigh))",
                 "\(comparison.count)",
-                comparison.verdict.rawValue,
+                comparison.verdict.rawValue + (comparison.gated ? "" : " (sub-phase)"),
             ]
             // Speedup of the candidate machine: baseline / candidate, so its interval is the inverse one.
             if acrossMachines {
@@ -193,8 +217,10 @@ public struct GateReport: Sendable {
 
     mutating func decideOutcome(gateOnWork: Bool) {
         gatesOnWork = gateOnWork
-        if comparisons.contains(where: { $0.verdict == .slower }) || (gateOnWork && workChanges.contains(where: \.grew)) {
+        if comparisons.contains(where: { $0.gated && $0.verdict == .slower }) || (gateOnWork && workChanges.contains(where: \.grew)) {
             outcome = .regressed
+        } else if !undecided.isEmpty {
+            outcome = .undecided
         }
     }
 
@@ -204,8 +230,8 @@ public struct GateReport: Sendable {
     }
 
     /// A ratio as a signed percent change, `1.123` → `+12.3 %`.
-    static func percent(_ ratio: Double) -> String {
-        String(format: "%+.1f %%", (ratio - 1) * 100)
+    static func percent(_ ratio: Double, digits: Int = 1) -> String {
+        String(format: "%+.\(digits)f %%", (ratio - 1) * 100)
     }
 
     private static func ratio(_ value: Double) -> String {

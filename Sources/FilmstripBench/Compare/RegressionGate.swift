@@ -38,16 +38,30 @@ public struct RegressionGate: Sendable {
     /// Confidence level of the interval of the ratio, in `0..<1`.
     public var level: Double
 
-    public init(metric: Metric = .wallSeconds, threshold: Double = 0.05, level: Double = 0.95) {
+    public init(metric: Metric = .cpuSeconds, threshold: Double? = nil, level: Double = 0.95) {
         self.metric = metric
-        self.threshold = threshold
+        self.threshold = threshold ?? Self.defaultThreshold(for: metric)
         self.level = level
+    }
+
+    /// The smallest change worth reporting when none is given: 5 % for times and other
+    /// measurements; for instruction counts, well above their A/A spread (docs/gate.md: the
+    /// largest A/A difference of any configuration and phase of the quick suite was under 0.1 %).
+    public static func defaultThreshold(for metric: Metric) -> Double {
+        metric == .instructions ? 0.005 : 0.05
+    }
+
+    /// The metric a gate uses when none is named: instruction counts for a file measured under
+    /// callgrind, else CPU time (on a shared machine wall time mostly measures the wait for a core).
+    public static func automaticMetric(for rows: [RawResultRow]) -> Metric {
+        rows.contains { $0.status == .ok && $0.instructions != nil } ? .instructions : .cpuSeconds
     }
 
     /// The paired comparison of the two builds in the raw results file at `path`.
     public func compareFile(path: String) -> GateReport {
         do {
-            return comparePaired(try ResultsFileReader.read(RawResultRow.self, from: path), path: path)
+            return comparePaired(try ResultsFileReader.read(RawResultRow.self, from: path), path: path,
+                                 profileRoot: URL(fileURLWithPath: path).deletingLastPathComponent().path)
         } catch {
             return GateReport(gate: self, outcome: .badInput(error.description))
         }
@@ -67,7 +81,8 @@ public struct RegressionGate: Sendable {
     // MARK: Paired
 
     /// Candidate against baseline rows of one two-build run, pair by pair.
-    public func comparePaired(_ rows: [RawResultRow], path: String = "rows") -> GateReport {
+    /// `profileRoot`: the folder the rows' `profile` paths are relative to (the results file's).
+    public func comparePaired(_ rows: [RawResultRow], path: String = "rows", profileRoot: String? = nil) -> GateReport {
         var report = GateReport(gate: self, outcome: .passed)
         report.form = .paired
         if let problem = badValue(in: rows, path: path) {
@@ -88,34 +103,118 @@ public struct RegressionGate: Sendable {
         let baselineByKey = valuesByRepetition(baseline), candidateByKey = valuesByRepetition(candidate)
         report.onlyInBaseline = Set(baselineByKey.keys).subtracting(candidateByKey.keys).sorted()
         report.onlyInCandidate = Set(candidateByKey.keys).subtracting(baselineByKey.keys).sorted()
+        // Pairs in the order they were measured (repetition order): the sequential evidence bets on them in turn.
         let paired = Set(baselineByKey.keys).intersection(candidateByKey.keys).sorted().compactMap { key -> (ConfigurationKey, [Double], [Double])? in
             let before = baselineByKey[key]!, after = candidateByKey[key]!
             let pairs = before.keys.filter { after[$0] != nil }.sorted()
             guard !pairs.isEmpty else { return nil }
             return (key, pairs.map { before[$0]! }, pairs.map { after[$0]! })
         }
-        // Bonferroni over the whole file: each configuration's decision interval at 1 − (1 − level)/m.
-        let decisionLevel = Self.decisionLevel(level: level, comparisons: paired.count)
-        var tooFew = 0
-        for (key, before, after) in paired {
-            let logRatios = zip(before, after).map { log($1 / $0) }
-            let interval = ShiftInterval.paired(logRatios, level: level)
-            let decision = ShiftInterval.paired(logRatios, level: decisionLevel)
-            if decision.coverage < decisionLevel { tooFew += 1 }
-            report.comparisons.append(comparison(key: key, baseline: before, candidate: after, interval: interval, decision: decision,
-                                                 decisionLevel: decisionLevel))
-        }
-        report.decisionLevel = decisionLevel
-        if tooFew > 0 {
-            report.warnings.append("\(tooFew) configuration(s) have too few pairs, so no verdict: \(paired.count) configurations at \(Self.percentText(level)) for the whole file need \(Self.pairsNeeded(decisionLevel: decisionLevel)) pairs each (`bench --repetitions`)")
-        }
-        guard !report.comparisons.isEmpty else {
-            report.outcome = .badInput("\(path): no configuration has \(metric.rawValue) in both builds in the same repetition")
+        guard !paired.isEmpty else {
+            let instrumented = metric != .instructions && rows.contains { $0.instructions != nil }
+            report.outcome = .badInput("\(path): no configuration has \(metric.rawValue) in both builds in the same repetition"
+                + (instrumented ? " (the file counts instructions under callgrind: compare it with --metric instructions)" : ""))
             return report
+        }
+        if metric == .instructions {
+            report.comparisons = instructionComparisons(paired, baselineRows: baseline, candidateRows: candidate, profileRoot: profileRoot)
+        } else {
+            report.comparisons = sequentialComparisons(paired)
+            report.familySize = report.comparisons.filter(\.gated).count
         }
         report.workChanges = workChanges(baseline: baseline, candidate: candidate)
         report.decideOutcome(gateOnWork: true)
         return report
+    }
+
+    /// Time metrics, paired: each configuration's anytime-valid evidence (``BettingEvidence``)
+    /// that the candidate grew, shrank, or stayed within the threshold, judged for all
+    /// configurations at once by e-Benjamini–Hochberg, so a gate of unchanged code fails with
+    /// probability at most `1 − level` however many configurations it holds and however the pairs
+    /// were collected (`bench --until-decided` adds pairs until each is decided).
+    ///
+    /// - `slower`: evidence that the ratio is above 1, and the Hodges–Lehmann estimate above `1 + t`;
+    /// - `same`: evidence that the ratio is below `1 + t` and evidence that it is above `1 − t`;
+    /// - `undecided`: neither yet — never read as `same`.
+    /// Only a configuration's top-level phase is gated (`total` of a pipeline, the one phase of
+    /// the others): its sub-phases are judged and shown, but a gate of ~100 keys would otherwise
+    /// wait for sub-millisecond composition phases whose timer noise is larger than any change.
+    func sequentialComparisons(_ paired: [(ConfigurationKey, [Double], [Double])]) -> [ConfigurationComparison] {
+        let allKeys = Set(paired.map(\.0))
+        let up = log(1 + threshold), down = log(max(1e-9, 1 - threshold))
+        var comparisons = paired.map { key, before, after -> ConfigurationComparison in
+            let logRatios = zip(before, after).map { log($1 / $0) }
+            let interval = ShiftInterval.paired(logRatios, level: level)
+            var entry = ConfigurationComparison(
+                key: key, baselineMedian: Quantile.median(sorted: before.sorted()),
+                candidateMedian: Quantile.median(sorted: after.sorted()), count: interval.count,
+                ratio: exp(interval.estimate), ratioLow: exp(interval.low), ratioHigh: exp(interval.high),
+                coverage: interval.coverage, verdict: .undecided)
+            entry.decisionLow = entry.ratioLow
+            entry.decisionHigh = entry.ratioHigh
+            entry.decisionCoverage = interval.coverage
+            entry.evidenceGrew = BettingEvidence.eValue(logRatios, shift: 0, direction: 1, floor: up)
+            entry.evidenceShrank = BettingEvidence.eValue(logRatios, shift: 0, direction: -1, floor: up)
+            entry.evidenceWithin = min(BettingEvidence.eValue(logRatios, shift: up, direction: -1, floor: up),
+                                       BettingEvidence.eValue(logRatios, shift: down, direction: 1, floor: up))
+            entry.gated = Self.isGated(key, among: allKeys)
+            return entry
+        }
+        // Each family judged at once: the gated keys together, the sub-phases together.
+        for gated in [true, false] {
+            let members = comparisons.indices.filter { comparisons[$0].gated == gated }
+            guard !members.isEmpty else { continue }
+            let alpha = 1 - level
+            let grew = BettingEvidence.rejected(eValues: members.map { comparisons[$0].evidenceGrew }, alpha: alpha)
+            let shrank = BettingEvidence.rejected(eValues: members.map { comparisons[$0].evidenceShrank }, alpha: alpha)
+            let within = BettingEvidence.rejected(eValues: members.map { comparisons[$0].evidenceWithin }, alpha: alpha)
+            for (position, index) in members.enumerated() {
+                let estimate = log(comparisons[index].ratio)
+                let verdict: Verdict
+                if grew.contains(position) && estimate > up {
+                    verdict = metric.lowerIsBetter ? .slower : .faster
+                } else if shrank.contains(position) && estimate < down {
+                    verdict = metric.lowerIsBetter ? .faster : .slower
+                } else if within.contains(position) {
+                    verdict = .same
+                } else {
+                    verdict = .undecided
+                }
+                comparisons[index].verdict = verdict
+            }
+        }
+        return comparisons
+    }
+
+    /// The phase a time gate judges: `total` where a configuration has one, else its own phase.
+    static func isGated(_ key: ConfigurationKey, among keys: Set<ConfigurationKey>) -> Bool {
+        guard key.phase == .extract || key.phase == .compose else { return true }
+        var total = key
+        total.phase = .total
+        return !keys.contains(total)
+    }
+
+    /// Instruction counts: one run per build is a measurement, not a sample, so each
+    /// configuration and phase is decided at once (the threshold is set above the counts' A/A
+    /// spread, docs/gate.md), and a change names the functions whose own counts moved most.
+    func instructionComparisons(_ paired: [(ConfigurationKey, [Double], [Double])], baselineRows: [RawResultRow],
+                                candidateRows: [RawResultRow], profileRoot: String?) -> [ConfigurationComparison] {
+        let profiles = InstructionAttribution.ProfileIndex(baseline: baselineRows, candidate: candidateRows, root: profileRoot)
+        return paired.map { key, before, after in
+            let baselineMedian = Quantile.median(sorted: before.sorted()), candidateMedian = Quantile.median(sorted: after.sorted())
+            let ratio = candidateMedian / baselineMedian
+            var entry = ConfigurationComparison(
+                key: key, baselineMedian: baselineMedian, candidateMedian: candidateMedian, count: before.count,
+                ratio: ratio, ratioLow: ratio, ratioHigh: ratio, coverage: 1,
+                verdict: ratio > 1 + threshold ? .slower : ratio < 1 - threshold ? .faster : .same)
+            entry.decisionLow = ratio
+            entry.decisionHigh = ratio
+            entry.decisionCoverage = 1
+            if entry.verdict != .same {
+                entry.attribution = profiles.attribution(for: key, baselineTotal: baselineMedian, grew: entry.verdict == .slower)
+            }
+            return entry
+        }
     }
 
     // MARK: Separate runs
@@ -176,10 +275,9 @@ public struct RegressionGate: Sendable {
             let before = baselineSamples[key]!, after = candidateSamples[key]!
             let interval = ShiftInterval.twoSample(baseline: before.values.map(log), candidate: after.values.map(log), level: level)
             if interval.coverage < level {
-                report.warnings.append("\(key): too few samples in a run; its interval covers only \(Self.percentText(interval.coverage)), so no verdict")
+                report.warnings.append("\(key): too few samples in a run; its interval covers only \(Self.percentText(interval.coverage)), so undecided")
             }
-            var entry = comparison(key: key, baseline: before.values, candidate: after.values, interval: interval, decision: nil,
-                                   decisionLevel: level)
+            var entry = comparison(key: key, baseline: before.values, candidate: after.values, interval: interval)
             entry.normalisedBy = normalised ? CalibrationKind(for: key) : nil
             if normalised, before.isParallel || after.isParallel {
                 let raw = ShiftInterval.twoSample(baseline: before.raw.map(log), candidate: after.raw.map(log), level: level)
@@ -195,35 +293,28 @@ public struct RegressionGate: Sendable {
 
     // MARK: Pieces
 
-    /// `decision` is the paired form's Bonferroni interval (nil: separate runs decide on `interval`).
-    private func comparison(key: ConfigurationKey, baseline: [Double], candidate: [Double], interval: ShiftInterval,
-                            decision: ShiftInterval?, decisionLevel: Double) -> ConfigurationComparison {
+    /// A separate-runs comparison: decided on the whole interval at `level`.
+    private func comparison(key: ConfigurationKey, baseline: [Double], candidate: [Double], interval: ShiftInterval) -> ConfigurationComparison {
         let ratio = exp(interval.estimate), low = exp(interval.low), high = exp(interval.high)
-        let decided = decision ?? interval
-        // Too few samples for the level: the interval is min…max with less coverage; no call.
-        let verdict: Verdict = decided.coverage < decisionLevel ? .same
-            : decision != nil ? verdict(ratio: ratio, low: exp(decided.low), high: exp(decided.high), bound: 1)
-            : verdict(ratio: ratio, low: low, high: high, bound: nil)
         var result = ConfigurationComparison(
             key: key, baselineMedian: Quantile.median(sorted: baseline.sorted()),
             candidateMedian: Quantile.median(sorted: candidate.sorted()), count: interval.count,
-            ratio: ratio, ratioLow: low, ratioHigh: high, coverage: interval.coverage, verdict: verdict)
-        result.decisionLow = exp(decided.low)
-        result.decisionHigh = exp(decided.high)
-        result.decisionCoverage = decided.coverage
+            ratio: ratio, ratioLow: low, ratioHigh: high, coverage: interval.coverage,
+            verdict: interval.coverage < level ? .undecided : verdict(ratio: ratio, low: low, high: high))
+        result.decisionLow = low
+        result.decisionHigh = high
+        result.decisionCoverage = interval.coverage
         return result
     }
 
-    /// `slower` (for a time) when the estimate is beyond the threshold and the interval beyond
-    /// `bound` (1: paired, any change at all) or, with no bound, beyond the threshold too.
-    private func verdict(ratio: Double, low: Double, high: Double, bound: Double?) -> Verdict {
-        let grew = ratio > 1 + threshold && low > (bound ?? 1 + threshold)
-        let shrank = ratio < 1 - threshold && high < (bound ?? 1 - threshold)
-        switch (grew, shrank) {
-        case (true, _): return metric.lowerIsBetter ? .slower : .faster
-        case (_, true): return metric.lowerIsBetter ? .faster : .slower
-        default: return .same
-        }
+    /// Separate runs: the null "same code" cannot be told from a day's speed the calibration
+    /// missed, so a change needs the estimate and the whole interval beyond the threshold, and
+    /// `same` the whole interval within it; anything between is undecided.
+    private func verdict(ratio: Double, low: Double, high: Double) -> Verdict {
+        if ratio > 1 + threshold && low > 1 + threshold { return metric.lowerIsBetter ? .slower : .faster }
+        if ratio < 1 - threshold && high < 1 - threshold { return metric.lowerIsBetter ? .faster : .slower }
+        if low > 1 - threshold && high < 1 + threshold { return .same }
+        return .undecided
     }
 
     /// The first `ok` row whose metric value cannot be a measurement: not finite, or a time
@@ -298,20 +389,6 @@ public struct RegressionGate: Sendable {
             }
         }
         return changes
-    }
-
-    /// The level of each configuration's decision interval when `comparisons` are judged at
-    /// once: Bonferroni, so the whole file's family-wise level is `level`.
-    public static func decisionLevel(level: Double, comparisons: Int) -> Double {
-        1 - (1 - level) / Double(max(1, comparisons))
-    }
-
-    /// The fewest pairs whose exact signed-rank interval reaches `decisionLevel`: its widest
-    /// interval (min…max of the Walsh averages) covers 1 − 2·2⁻ⁿ.
-    public static func pairsNeeded(decisionLevel: Double) -> Int {
-        var pairs = 1
-        while 1 - 2 * pow(0.5, Double(pairs)) < decisionLevel { pairs += 1 }
-        return pairs
     }
 
     static func percentText(_ probability: Double) -> String { String(format: "%.1f %%", probability * 100) }
@@ -427,4 +504,14 @@ public struct ConfigurationComparison: Sendable {
     public var normalisedBy: CalibrationKind?
     /// For parallel pipelines in a normalised comparison: the ratio of raw times with its interval.
     public var unnormalised: (ratio: Double, low: Double, high: Double)?
+    /// Paired time metrics: the e-values (``BettingEvidence``) that the ratio is above 1, below
+    /// 1, and within the threshold; 1 (no evidence) elsewhere.
+    public var evidenceGrew = 1.0
+    public var evidenceShrank = 1.0
+    public var evidenceWithin = 1.0
+    /// Whether the verdict counts towards the gate's outcome (a time gate judges each
+    /// configuration's top-level phase; sub-phases are shown only).
+    public var gated = true
+    /// Instruction metric: the functions whose own counts moved most, largest first.
+    public var attribution: [FunctionChange] = []
 }

@@ -29,7 +29,7 @@ enum GateChart {
             if phasesVary { name += " \(key.phase.rawValue)" }
             return labeler.label(name, for: key)
         }
-        let verdicts: [Verdict] = [.slower, .faster, .same]
+        let verdicts: [Verdict] = [.slower, .faster, .undecided, .same]
         let threshold = gate.threshold
         let band = "set object 1 rect from graph 0, first \(PlotText.number(1 / (1 + threshold))) to graph 1, first \(PlotText.number(1 + threshold)) fc rgb \"#fde7b0\" fs solid 1.0 noborder behind"
         let chart = CategoryPoints(

@@ -14,19 +14,22 @@ public struct HTMLReport: Sendable {
     public var gate: RegressionGate
     /// Rows per file, in the order given, for the separate-runs comparison of two files.
     var rowsByFile: [[RawResultRow]]
+    /// The threshold the caller gave, if any; else each metric's default.
+    var explicitThreshold: Double?
 
-    /// Reads the raw results files at `paths`.
-    public init(files paths: [String], gate: RegressionGate = RegressionGate()) throws(ResultsFileError) {
+    /// Reads the raw results files at `paths`; `threshold` nil takes each metric's default.
+    public init(files paths: [String], gate: RegressionGate = RegressionGate(), threshold: Double? = nil) throws(ResultsFileError) {
         var perFile: [[RawResultRow]] = []
         for path in paths { perFile.append(try ResultsFileReader.read(RawResultRow.self, from: path)) }
-        self.init(sources: paths, rowsByFile: perFile, gate: gate)
+        self.init(sources: paths, rowsByFile: perFile, gate: gate, threshold: threshold)
     }
 
-    init(sources: [String], rowsByFile: [[RawResultRow]], gate: RegressionGate = RegressionGate()) {
+    init(sources: [String], rowsByFile: [[RawResultRow]], gate: RegressionGate = RegressionGate(), threshold: Double? = nil) {
         self.sources = sources
         self.rowsByFile = rowsByFile
         self.rows = rowsByFile.flatMap { $0 }
         self.gate = gate
+        self.explicitThreshold = threshold
     }
 
     /// How many rows per section the tables show before a "more" note.
@@ -53,7 +56,7 @@ public struct HTMLReport: Sendable {
             svg .title { font-weight: bold; font-size: 13px; }
             svg .tick, svg .note { fill: #555; }
             ul.legend { list-style: none; padding: 0; columns: 2; font-size: 12px; }
-            .slower { color: #b00; font-weight: bold; } .faster { color: #070; }
+            .slower { color: #b00; font-weight: bold; } .faster { color: #070; } .undecided { color: #b60; font-weight: bold; }
             .verdict { font-size: 1.15em; font-weight: bold; }
             </style>
             </head>
@@ -257,12 +260,21 @@ public struct HTMLReport: Sendable {
 
     // MARK: Gate
 
+    /// The threshold for `metric`: the one given for the report, else the metric's default.
+    private func gateThreshold(for metric: Metric) -> Double {
+        explicitThreshold ?? RegressionGate.defaultThreshold(for: metric)
+    }
+
     /// The gate's reports: the paired comparison of each file holding both builds; otherwise,
     /// for exactly two files, the second run against the first.
     var gateReports: [(String, GateReport)] {
         var reports: [(String, GateReport)] = []
         for (path, fileRows) in zip(sources, rowsByFile) where fileRows.contains(where: { $0.build == .baseline }) && fileRows.contains(where: { $0.build == .candidate }) {
-            reports.append(("two builds in \(path)", gate.comparePaired(fileRows, path: path)))
+            // A file measured under callgrind is judged on its instruction counts, with the functions behind each change.
+            let gate = RegressionGate.automaticMetric(for: fileRows) == .instructions
+                ? RegressionGate(metric: .instructions, threshold: gateThreshold(for: .instructions), level: gate.level) : gate
+            reports.append(("two builds in \(path)", gate.comparePaired(fileRows, path: path,
+                                                                      profileRoot: URL(fileURLWithPath: path).deletingLastPathComponent().path)))
         }
         if reports.isEmpty && rowsByFile.count == 2 {
             reports.append(("\(sources[1]) against \(sources[0])",
@@ -293,20 +305,23 @@ public struct HTMLReport: Sendable {
                 let cells = ["<span title=\"\(HTMLText.escape(comparison.key.description))\">\(HTMLText.escape(label(comparison.key)))</span> <code>#\(comparison.key.configID)</code>", String(format: "%.4g", comparison.baselineMedian), String(format: "%.4g", comparison.candidateMedian),
                              HTMLText.percent(comparison.ratio), "\(HTMLText.percent(comparison.ratioLow)) … \(HTMLText.percent(comparison.ratioHigh))", "\(comparison.count)"]
                 html += "<tr>" + cells.map { "<td>\($0)</td>" }.joined() + "<td class=\"\(verdict)\">\(verdict)</td></tr>\n"
+                if !comparison.attribution.isEmpty {
+                    html += "<tr><td colspan=\"7\">functions: \(HTMLText.escape(comparison.attribution.map(\.text).joined(separator: ", ")))</td></tr>\n"
+                }
             }
             html += "</table>\n"
             for change in report.workChanges.prefix(20) {
                 html += "<p>work changed: \(HTMLText.escape(change.key.description)): \(HTMLText.escape(change.counter.rawValue)) \(change.baseline) → \(change.candidate)</p>\n"
             }
-            let verdicts: [Verdict] = [.slower, .faster, .same]
+            let verdicts: [Verdict] = [.slower, .faster, .undecided, .same]
             let chartRows = ordered.prefix(60).map { comparison in
                 DotChart.Row(label: label(comparison.key), point: PlotPoint(median: comparison.ratio, low: comparison.ratioLow, high: comparison.ratioHigh),
                              note: "\(HTMLText.percent(comparison.ratio)) \(comparison.verdict.rawValue)",
-                             series: [3, 2, 7][verdicts.firstIndex(of: comparison.verdict) ?? 2])
+                             series: [3, 2, 5, 7][verdicts.firstIndex(of: comparison.verdict) ?? 3])
             }
             let threshold = gate.threshold
             html += DotChart(title: "Candidate / baseline with \(Int(gate.level * 100)) % intervals; shaded: the ±\(String(format: "%g", threshold * 100)) % band called noise",
-                             axisTitle: "ratio candidate / baseline (log scale); red slower, green faster, grey same", rows: Array(chartRows),
+                             axisTitle: "ratio candidate / baseline (log scale); red slower, green faster, orange undecided, grey same", rows: Array(chartRows),
                              reference: 1, band: (1 / (1 + threshold))...(1 + threshold), visibleRange: 0.25...4).svg
             if ordered.count > chartRows.count { html += "<p>The chart shows the first \(chartRows.count) of \(ordered.count) configurations (changed ones first).</p>\n" }
         }

@@ -59,10 +59,14 @@ public enum RawColumn: String, ResultColumn {
     case longestWorkerSeconds = "longest_worker_s"
     case boundSeconds = "bound_s"
     case workers
+    // Added with instruction counts (`bench --measure instructions`); older files lack them.
+    case instructions
+    case profile
 
     /// Columns that files written before they existed lack; they read as empty cells.
     public static let addedLater: Set<RawColumn> = [.build, .executableCommit, .packetsRead, .bytesRead, .seeks, .heapAllocations,
-                                                      .startupCPUSeconds, .cpuOverCoresSeconds, .longestWorkerSeconds, .boundSeconds, .workers]
+                                                      .startupCPUSeconds, .cpuOverCoresSeconds, .longestWorkerSeconds, .boundSeconds, .workers,
+                                                      .instructions, .profile]
 
     public var unit: String {
         switch self {
@@ -70,7 +74,7 @@ public enum RawColumn: String, ResultColumn {
         case .gitDirty, .disagreement: "bool"
         case .cacheL1dBytes, .cacheL2Bytes, .cacheL3Bytes, .memoryBytes, .peakRSSBytes: "bytes"
         case .logicalCores, .videoFrameCount, .videoGOP, .thumbnailCount, .repetition, .framesDecoded, .maxFrameError: "count"
-        case .packetsRead, .seeks, .heapAllocations, .workers: "count"
+        case .packetsRead, .seeks, .heapAllocations, .workers, .instructions: "count"
         case .startupCPUSeconds, .cpuOverCoresSeconds, .longestWorkerSeconds, .boundSeconds: "s"
         case .bytesRead: "bytes"
         case .videoWidth, .videoHeight, .thumbWidth, .thumbHeight: "px"
@@ -115,7 +119,7 @@ public enum RawColumn: String, ResultColumn {
         case .thumbWidth: "Width of one thumbnail."
         case .thumbHeight: "Height of one thumbnail (the strip's height)."
         case .accuracy: "Accuracy mode: `exact`, `keyframe`, `tolerance:S` or `tolerance:BEFORE,AFTER` (seconds)."
-        case .phase: "What was timed: `extract`, `compose`, `total` (both), `calibration` (the fixed machine-speed workload), or `peer` (an external tool doing the same job)."
+        case .phase: "What was timed: `extract`, `compose`, `total` (both), `calibration` (the fixed machine-speed workload), or `peer` (an external tool doing the same job); instruction runs add `startup` (the child from its start to the measured region: loader, runtime, probe, plan) and `process` (the whole child)."
         case .repetition: "Index of the timed repetition within the configuration, from 0; warm-up runs are not written."
         case .wallSeconds: "Elapsed wall-clock time of the phase (monotonic clock); empty unless `status` is `ok`."
         case .cpuUserSeconds: "User CPU time of the process during the phase, summed over threads."
@@ -139,6 +143,8 @@ public enum RawColumn: String, ResultColumn {
         case .longestWorkerSeconds: "CPU time of the busiest decoding worker's own thread (a GOP run cannot be split, so no wall time is shorter; codec threads' share is missed). Same rows as `cpu_over_cores_s`; 0 from extractors that do not count workers."
         case .boundSeconds: "`startup_cpu_s` (when present) + the larger of `cpu_over_cores_s` and `longest_worker_s`: the shortest wall time the work done allows on this machine; `wall_s / bound_s` is how far the run was from it."
         case .workers: "Decoding workers the extractor ran (chosen by its cost model unless `workers=` in `options` says); 0 from extractors that do not count them."
+        case .instructions: "Instructions the phase executed, all threads, counted by valgrind's callgrind (`bench --measure instructions`); empty in time runs. The times of such rows are the instrumented run's (about 50× slow) and are not compared."
+        case .profile: "Instruction runs: the run's profile (instructions per part and per function and library), a path relative to the folder of this file."
         }
     }
 }

@@ -51,6 +51,10 @@ public struct RawResultRow: ResultRecord, Hashable {
     public var heapAllocations: Int?
     /// The phase's bound (``PhaseBound``): nil where it was not measured.
     public var bound: PhaseBound?
+    /// Instructions of the phase under callgrind; nil in time runs.
+    public var instructions: Int?
+    /// The run's instruction profile, relative to the results file's folder; empty in time runs.
+    public var profile: String = ""
 
     public init(
         run: RunContext, timestamp: Date, pipeline: String, extractor: String, composer: String,
@@ -162,6 +166,8 @@ public struct RawResultRow: ResultRecord, Hashable {
         case .longestWorkerSeconds: Cell.text(bound?.longestWorkerSeconds)
         case .boundSeconds: Cell.text(bound?.boundSeconds)
         case .workers: Cell.text(bound?.workers)
+        case .instructions: Cell.text(instructions)
+        case .profile: profile
         }
     }
 
@@ -227,6 +233,8 @@ public struct RawResultRow: ResultRecord, Hashable {
             heapAllocations: try Cell.optionalInt(RawColumn.heapAllocations, cells(.heapAllocations)),
             bound: try Self.bound(cells)
         )
+        instructions = try Cell.optionalInt(RawColumn.instructions, cells(.instructions))
+        profile = cells(.profile)
     }
 
     /// The bound columns of a row: nil when the row (or its file) has none.

@@ -6,6 +6,11 @@ public enum Phase: String, Sendable, Hashable, Codable, CaseIterable {
     case calibration
     /// An external tool (e.g. the `ffmpeg` command) doing the same job.
     case peer
+    /// Instruction runs only: the child from its start to the measured region (loader,
+    /// runtime, configuration, probing the video, planning).
+    case startup
+    /// Instruction runs only: the whole child process, start-up and teardown included.
+    case process
 }
 
 /// Which executable ran a row in a two-build run (`bench --baseline-binary`).
@@ -29,6 +34,9 @@ public enum Metric: String, Sendable, Hashable, Codable, CaseIterable {
     case peakRSSBytes = "peak_rss_bytes"
     case framesDecoded = "frames_decoded"
     case thumbnailsPerSecond = "thumbnails_per_s"
+    /// Instructions counted under callgrind (`bench --measure instructions`): the same on
+    /// every run of the same work, whatever the machine's load.
+    case instructions
 
     /// `false` for throughput, where a larger value is the better one.
     public var lowerIsBetter: Bool { self != .thumbnailsPerSecond }
@@ -46,6 +54,7 @@ public enum Metric: String, Sendable, Hashable, Codable, CaseIterable {
         case .peakRSSBytes: row.peakRSSBytes.map(Double.init)
         case .framesDecoded: row.framesDecoded.map(Double.init)
         case .thumbnailsPerSecond: row.thumbnailsPerSecond
+        case .instructions: row.instructions.map(Double.init)
         }
     }
 }

@@ -37,6 +37,8 @@ public struct BenchSession {
     public var cache: ReferenceVideoCache
     /// One build, or baseline then candidate.
     public var builds: [Build]
+    /// What each run measures.
+    public var measure: BenchMeasure = .time
 
     public init(matrix: BenchMatrix, context: RunContext, rawPath: String, summaryPath: String,
                 cache: ReferenceVideoCache, builds: [Build]) {
@@ -62,6 +64,10 @@ public struct BenchSession {
     public func run(interruption: Interruption, progress: BenchProgress) throws -> Result {
         let videos = try prepareVideos(interruption: interruption, progress: progress)
         let configurations = matrix.configurations(videoPaths: videos.mapValues(\.path))
+        if case .instructions(let parallel) = measure {
+            return try runInstructions(configurations: configurations, videos: videos, parallel: parallel,
+                                       interruption: interruption, progress: progress)
+        }
         let writer = try ResultsFileWriter<RawResultRow>(path: rawPath)
         for repair in writer.repairs { progress.note("filmstrip: warning: \(repair)") }
         var checker = AgreementChecker()
@@ -102,7 +108,7 @@ public struct BenchSession {
                         // The child can die of a terminal's SIGINT before our own handler has run.
                         return Result(rows: rows, summary: [], interruptedBy: interruption.signal ?? SIGINT,
                                       disagreements: checker.problemCount, failures: failures)
-                    case .measured(let measurement):
+                    case .measured(let measurement, _):
                         if round.warmup { continue }
                         let problems = checker.check(configuration, measurement)
                         for problem in problems { progress.note("filmstrip: \(problem)\(build.role.map { " (\($0.rawValue))" } ?? "")") }
@@ -182,7 +188,7 @@ public struct BenchSession {
         return result
     }
 
-    private func measuredRows(_ configuration: BenchConfiguration, _ measurement: BenchMeasurement, video: PreparedVideo?,
+    func measuredRows(_ configuration: BenchConfiguration, _ measurement: BenchMeasurement, video: PreparedVideo?,
                               repetition: Int, disagreement: Bool) -> [RawResultRow] {
         measurement.phases.map { cost in
             var row = baseRow(configuration, video: video, phase: cost.phase, repetition: repetition)
@@ -206,7 +212,7 @@ public struct BenchSession {
         }
     }
 
-    private func failedRows(_ configuration: BenchConfiguration, video: PreparedVideo?, repetition: Int, reason: String) -> [RawResultRow] {
+    func failedRows(_ configuration: BenchConfiguration, video: PreparedVideo?, repetition: Int, reason: String) -> [RawResultRow] {
         configuration.phases.map { phase in
             var row = baseRow(configuration, video: video, phase: phase, repetition: repetition)
             row.status = .error
@@ -238,6 +244,14 @@ public struct BenchSession {
     }
 
     static func number(_ value: Double) -> String { String(format: "%g", value) }
+}
+
+/// What the children of a session measure.
+public enum BenchMeasure: Sendable, Hashable {
+    /// Clocks, CPU time and counters, repetitions interleaved.
+    case time
+    /// Instructions under callgrind, `parallel` children at a time (the builds' runners carry the ``Callgrind``).
+    case instructions(parallel: Int)
 }
 
 /// A reference video ready for the run.

@@ -30,13 +30,17 @@ public struct ChildRunner: Sendable {
 
     /// The `filmstrip` executable to launch (normally this very process's executable).
     public let executable: URL
+    /// Runs each child under callgrind to count its instructions; nil runs it natively.
+    public let callgrind: Callgrind?
 
-    public init(executable: URL) {
+    public init(executable: URL, callgrind: Callgrind? = nil) {
         self.executable = executable
+        self.callgrind = callgrind
     }
 
     public enum Outcome: Sendable {
-        case measured(BenchMeasurement)
+        /// The child's measurement, and its instruction profile when run under callgrind.
+        case measured(BenchMeasurement, InstructionProfile?)
         case failed(String)
         case timedOut
         case interrupted
@@ -50,25 +54,41 @@ public struct ChildRunner: Sendable {
         } catch {
             return .failed("cannot encode the configuration: \(error)")
         }
+        var program = executable.path, arguments = ["bench-run", "--config", json]
+        var profileFolder: URL?
+        if let callgrind {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("filmstrip-callgrind-\(UUID().uuidString)")
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                return .failed("cannot make a folder for the profile: \(error)")
+            }
+            profileFolder = folder
+            arguments = callgrind.commandLine(program: program, arguments: arguments, folder: folder.path)
+            program = callgrind.valgrind
+        }
+        defer { if let profileFolder { try? FileManager.default.removeItem(at: profileFolder) } }
         let run: ChildProcess.Result
+        var childPID: pid_t = 0
         do {
             // The child leads a new process group from its first instruction (it also asks for one
             // itself, `becomeRunGroupLeader()`, for runs started elsewhere).
-            run = try ChildProcess.run(executable.path, ["bench-run", "--config", json],
+            run = try ChildProcess.run(program, arguments,
                                        standardOutput: .capture, standardError: .capture,
                                        ownProcessGroup: true, timeLimit: timeLimit,
-                                       onStart: { interruption.childStarted($0) })
+                                       onStart: { childPID = $0; interruption.childStarted($0) })
         } catch {
-            interruption.childEnded()
-            return .failed("cannot start \(executable.path): \(error)")
+            interruption.childEnded(childPID)
+            return .failed("cannot start \(program): \(error)")
         }
-        interruption.childEnded()
+        interruption.childEnded(childPID)
         let stdout = run.output, stderr = run.errors
 
         // A SIGINT or SIGTERM sent to the child itself counts as the interruption, not a failure.
         if interruption.signal != nil || [SIGINT, SIGTERM].contains(run.signal ?? 0) { return .interrupted }
         if run.timedOut { return .timedOut }
         guard run.signal == nil, run.exitStatus == 0 else {
+            if callgrind != nil, Callgrind.isDebugInfoFailure(stderr) { return .failed(Callgrind.debugInfoAdvice) }
             let how = run.signal.map { "killed by signal \($0)" } ?? "exit status \(run.exitStatus)"
             let message = stderr.split(separator: "\n").last.map(String.init) ?? ""
             return .failed("child \(how)\(message.isEmpty ? "" : ": \(message)")")
@@ -77,6 +97,11 @@ public struct ChildRunner: Sendable {
               let measurement = try? JSONDecoder().decode(BenchMeasurement.self, from: Data(line.utf8)) else {
             return .failed("child printed no measurement")
         }
-        return .measured(measurement)
+        guard let profileFolder else { return .measured(measurement, nil) }
+        do {
+            return .measured(measurement, InstructionProfile(parts: try Callgrind.parts(in: profileFolder)))
+        } catch {
+            return .failed("cannot read the child's instruction profile: \(error)")
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Filmstrip
 import Foundation
 import CAllocationCounter
+import CInstructionMarks
 import Glibc
 
 /// Runs one ``BenchConfiguration`` once in this process and measures it: the body
@@ -81,7 +82,15 @@ public enum ConfigurationRunner {
 
         var snapshots: [Pipeline.Mark: ResourceSnapshot] = [:]
         snapshots.reserveCapacity(3)
-        let result = try await pipeline.run(request, options: StripOptions(), mark: { snapshots[$0] = ResourceSnapshot.now() })
+        let result = try await pipeline.run(request, options: StripOptions(), mark: { mark in
+            snapshots[mark] = ResourceSnapshot.now()
+            // After the snapshot, so an instruction count's phases end where the clocks' do.
+            switch mark {
+            case .started: filmstrip_mark_measured_begins()
+            case .extracted: filmstrip_mark_compose_begins()
+            case .composed: filmstrip_mark_measured_ends()
+            }
+        })
         guard let start = snapshots[.started], let extracted = snapshots[.extracted], let composed = snapshots[.composed] else {
             throw SetupError(description: "\(run.name) did not report its phases")
         }
@@ -117,8 +126,10 @@ public enum ConfigurationRunner {
         let layout = try StripLayout(thumbnails: thumbnails)
         var strip = layout.makeStrip()
         let start = ResourceSnapshot.now()
+        filmstrip_mark_measured_begins()
         try await composer.compose(thumbnails, layout: layout, into: &strip)
         let end = ResourceSnapshot.now()
+        filmstrip_mark_measured_ends()
         // Swift may free a value right after its last use: without this, the 500 thumbnails'
         // 16 MB were freed inside the timed region, and glibc handed them back to the kernel
         // there (a 1-2 ms madvise, measured: rowcopy looked 1.4-1.7× slower).
@@ -138,8 +149,10 @@ public enum ConfigurationRunner {
         }
         var strip = layout.makeStrip()
         let start = ResourceSnapshot.now()
+        filmstrip_mark_measured_begins()
         try memcpyFloor(from: source, into: &strip)
         let end = ResourceSnapshot.now()
+        filmstrip_mark_measured_ends()
         return BenchMeasurement(phases: [end.cost(since: start, phase: .compose, counters: nil)],
                                 checksum: StripChecksum.of(strip), maxFrameError: nil)
     }
@@ -156,8 +169,10 @@ public enum ConfigurationRunner {
         source.initializeMemory(as: UInt8.self, repeating: 0x5a)
         destination.initializeMemory(as: UInt8.self, repeating: 0)
         let start = ResourceSnapshot.now()
+        filmstrip_mark_measured_begins()
         destination.baseAddress!.copyMemory(from: source.baseAddress!, byteCount: count)
         let end = ResourceSnapshot.now()
+        filmstrip_mark_measured_ends()
         // Reading one byte back keeps the copy observable, so it cannot be optimised away.
         let checksum = String(destination[count - 1], radix: 16)
         return BenchMeasurement(phases: [end.cost(since: start, phase: .calibration, counters: nil)],

@@ -12,8 +12,8 @@ import Synchronization
 public final class Interruption: Sendable {
     private struct State {
         var signal: Int32?
-        /// The `bench-run` child being waited for.
-        var child: pid_t?
+        /// The `bench-run` children being waited for (several at once in an instruction run).
+        var children: Set<pid_t> = []
         /// Set while a reference video is being generated in this process.
         var generatingInto: URL?
     }
@@ -29,11 +29,11 @@ public final class Interruption: Sendable {
     /// generated (in this process, not stoppable midway) the process removes its own
     /// partial file and exits 128 + signal at once.
     public func interrupt(signal: Int32) {
-        let (child, generatingInto) = state.withLock { state -> (pid_t?, URL?) in
+        let (children, generatingInto) = state.withLock { state -> (Set<pid_t>, URL?) in
             state.signal = state.signal ?? signal
-            return (state.child, state.generatingInto)
+            return (state.children, state.generatingInto)
         }
-        if let child { ChildRunner.end(child) }
+        for child in children { ChildRunner.end(child) }
         if generatingInto != nil {
             // Its partial video is one of this process's registered temporary files.
             TemporaryFiles.removeAllForExit()
@@ -47,13 +47,13 @@ public final class Interruption: Sendable {
     /// Registers the running child; kills it at once when a signal already came.
     func childStarted(_ pid: pid_t) {
         let alreadyInterrupted = state.withLock { state -> Bool in
-            state.child = pid
+            state.children.insert(pid)
             return state.signal != nil
         }
         if alreadyInterrupted { ChildRunner.end(pid) }
     }
 
-    func childEnded() { state.withLock { $0.child = nil } }
+    func childEnded(_ pid: pid_t) { _ = state.withLock { $0.children.remove(pid) } }
 
     /// Runs `body` (generating reference videos into `directory`) so that a signal exits cleanly.
     func generating<T>(into directory: URL, _ body: () throws -> T) rethrows -> T {

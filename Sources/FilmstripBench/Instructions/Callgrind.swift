@@ -1,0 +1,97 @@
+import Filmstrip
+import Foundation
+
+/// Counts a `bench-run` child's instructions by running it under valgrind's callgrind
+/// (`bench --measure instructions`).
+///
+/// Why instructions: they do not depend on the machine's load or speed. One run per
+/// configuration and build is enough, runs may share the cores, and a 1 % change is visible
+/// where a time gate needs dozens of pairs. Why callgrind and not cachegrind: valgrind 3.19's
+/// cachegrind cannot start and stop counting, while callgrind's `--dump-before=FUNCTION`
+/// writes the counts so far as one profile part each time the child enters a mark function
+/// (`CInstructionMarks`), which gives per-phase counts from one run. Costs about 50× the
+/// native time (2–3 s for a quick-suite run).
+///
+/// Valgrind 3.19 cannot read the DWARF 5 debug information Swift 6.3 writes ("debuginfo
+/// reader: Possibly corrupted debuginfo file … Giving up"), so executables are run from copies
+/// made with `strip --strip-debug` (the symbol table stays, so functions keep their names). A
+/// wrapper script given as an executable cannot be stripped from outside: the binary it
+/// starts must have been stripped already; the failure says so.
+public struct Callgrind: Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Absolute path of `valgrind`.
+    public let valgrind: String
+
+    public init(valgrind: String) {
+        self.valgrind = valgrind
+    }
+
+    /// Valgrind on PATH, or the reason it cannot be used.
+    public static func find() throws(Failure) -> Callgrind {
+        guard let path = ChildProcess.find("valgrind") else {
+            throw Failure(description: "valgrind is not installed: `--measure instructions` runs every configuration under it (apt-get install valgrind; scripts/setup.sh installs it)")
+        }
+        return Callgrind(valgrind: path)
+    }
+
+    /// The command line that runs `program arguments` under callgrind, writing its parts into `folder`.
+    func commandLine(program: String, arguments: [String], folder: String) -> [String] {
+        [
+            "--tool=callgrind", "--quiet",
+            // A wrapper script (`LD_PRELOAD=… exec filmstrip "$@"`) is followed into the program it starts.
+            "--trace-children=yes",
+            "--callgrind-out-file=\(folder)/callgrind.%p",
+            // Full names on every line, so each part parses on its own.
+            "--compress-strings=no", "--compress-pos=no",
+        ] + InstructionProfile.marks.map { "--dump-before=\($0)" } + [program] + arguments
+    }
+
+    /// Every part written into `folder` by one run.
+    static func parts(in folder: URL) throws -> [CallgrindPart] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("callgrind.") }
+        return try names.map { name in
+            let path = folder.appendingPathComponent(name).path
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            return try CallgrindPart(text: text, file: path)
+        }
+    }
+
+    /// What valgrind printed when it could not read the program's debug information.
+    static func isDebugInfoFailure(_ errors: String) -> Bool {
+        errors.contains("debuginfo reader") || errors.contains("unhandled dwarf2 abbrev form")
+    }
+
+    static let debugInfoAdvice = "valgrind cannot read the executable's DWARF 5 debug information: a wrapper script must start a copy stripped with `strip --strip-debug` (filmstrip strips the executables it is given itself)"
+
+    /// A copy of `executable` valgrind can read: an ELF file stripped of its debug information
+    /// into `folder`; anything else (a wrapper script) is returned as it is.
+    public static func instrumentable(_ executable: URL, into folder: URL) throws(Failure) -> URL {
+        guard isELF(executable.path) else { return executable }
+        guard let strip = ChildProcess.find("strip") else {
+            throw Failure(description: "`strip` (binutils) is not installed: it makes the copy of \(executable.path) valgrind can read")
+        }
+        // Its own folder keeps the executable's name, which profiles show as the object's name:
+        // the same in both builds, so their functions can be matched.
+        let copy = folder.appendingPathComponent(UUID().uuidString).appendingPathComponent(executable.lastPathComponent)
+        let result: ChildProcess.Result
+        do {
+            try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+            result = try ChildProcess.run(strip, ["--strip-debug", "-o", copy.path, executable.path], standardError: .capture)
+        } catch {
+            throw Failure(description: "cannot strip a copy of \(executable.path): \(error)")
+        }
+        guard result.succeeded else {
+            throw Failure(description: "strip --strip-debug \(executable.path) failed: \(result.errors.split(separator: "\n").last ?? "status \(result.exitStatus)")")
+        }
+        return copy
+    }
+
+    private static func isELF(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 4)) == Data([0x7f, 0x45, 0x4c, 0x46])
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// Anytime-valid evidence about the centre of paired log ratios, by betting ("testing by
+/// betting"; e-processes), so a gate may add pairs until it can decide and still keep its
+/// error rates (``RegressionGate``, `bench --until-decided`).
+///
+/// A fixed-n test looked at after every new pair and stopped when it first says "different"
+/// calls unchanged code slower far more often than its level. A betting process does not: a
+/// gambler bets, pair by pair, on the sign of `xᵢ − shift` against the null; under the null
+/// no betting strategy fixed before seeing `xᵢ` expects to gain, so the wealth is a
+/// nonnegative supermartingale and, by Ville's inequality, reaches `1/α` with probability at
+/// most `α` **ever**, however long the sequence runs or wherever it is stopped. The wealth is
+/// the e-value; ``eValue(_:shift:direction:)`` returns its running maximum.
+///
+/// The null for `direction` +1 is "the pairs' log ratios are symmetric about a centre at most
+/// `shift`" (for `shift` 0: the candidate is not slower), so any odd, increasing, bounded
+/// function `g` of `xᵢ − shift` has a non-positive mean under it. Here `g(y) = clamp(y / sᵢ,
+/// −1, 1)`: bounded, so one wild pair (another process took the core) moves the wealth by a
+/// bounded factor, as ranks do in the fixed-n test. The scale `sᵢ` is twice a robust spread
+/// (1.4826 × MAD) of the *earlier* pairs, at least `floor`: computed before `xᵢ` is seen, so the
+/// bet stays fair. The stake is a mixture: the mean wealth of bettors staking fixed fractions
+/// ``stakes`` of their wealth, which grows nearly as fast as the best single stake (losing
+/// a factor of at most the number of stakes) without choosing it in advance.
+///
+/// Alternating build order (baseline first in one pair, candidate first in the next) leaves
+/// the A/A distribution symmetric only on average over two pairs; an order effect therefore
+/// weakens the bound slightly. The measured A/A false-alarm rates are in docs/gate.md.
+public enum BettingEvidence {
+    /// Fractions of wealth staked by the mixture's bettors.
+    static let stakes: [Double] = [0.1, 0.25, 0.5, 0.75, 0.9]
+
+    /// The running maximum of the mixture wealth betting that `x` (in collection order) is
+    /// centred above `shift` (`direction` +1) or below it (`direction` −1).
+    public static func eValue(_ x: [Double], shift: Double, direction: Double, floor: Double) -> Double {
+        var wealth = [Double](repeating: 1, count: stakes.count)
+        var best = 1.0
+        var earlier: [Double] = []
+        earlier.reserveCapacity(x.count)
+        for value in x {
+            let scale = max(floor, 2 * robustSpread(earlier))
+            let bet = min(1, max(-1, direction * (value - shift) / scale))
+            for index in wealth.indices { wealth[index] *= 1 + stakes[index] * bet }
+            best = max(best, wealth.reduce(0, +) / Double(wealth.count))
+            earlier.append(value)
+        }
+        return best
+    }
+
+    /// 1.4826 × the median absolute deviation from the median (the standard deviation of a
+    /// normal sample); 0 for fewer than three values.
+    static func robustSpread(_ values: [Double]) -> Double {
+        guard values.count >= 3 else { return 0 }
+        let median = Quantile.median(sorted: values.sorted())
+        return 1.4826 * Quantile.median(sorted: values.map { abs($0 - median) }.sorted())
+    }
+
+    /// Indices of the hypotheses rejected by the e-Benjamini–Hochberg procedure at level `alpha`:
+    /// the `k` largest e-values, for the largest `k` with `e₍ₖ₎ ≥ m / (alpha·k)`. It keeps the
+    /// expected share of false rejections among the rejections at most `alpha` under any
+    /// dependence between the tests; when nothing changed every rejection is false, so a whole
+    /// gate is wrong with probability at most `alpha`. Unlike Bonferroni it asks less of each
+    /// test the more of them are rejected: a change in every configuration is found with few pairs.
+    public static func rejected(eValues: [Double], alpha: Double) -> Set<Int> {
+        let m = Double(eValues.count)
+        let order = eValues.indices.sorted { eValues[$0] > eValues[$1] }
+        var accepted = 0
+        for (rank, index) in order.enumerated() where eValues[index] >= m / (alpha * Double(rank + 1)) {
+            accepted = rank + 1
+        }
+        return Set(order.prefix(accepted))
+    }
+}
