@@ -72,7 +72,8 @@ run() { # NAME CANDIDATE
     while true; do cut -d' ' -f1 /proc/loadavg >> "$out/$1-loadavg.txt"; sleep 15; done > /dev/null 2>&1 < /dev/null &
     sampler=$!
     trap "kill -KILL $sampler 2> /dev/null" EXIT
-    "$runner" bench "${matrix[@]}" "${fixtures[@]}" --repetitions "$repetitions" --warmup 0 \
+    # Fixed pairs (no --until-decided): the run is cut into blocks, each judged as one gate.
+    "$runner" bench "${matrix[@]}" "${fixtures[@]}" --repetitions "$repetitions" --warmup 0 --no-until-decided \
         --baseline-binary "$binary" --candidate-binary "$2" --out "$out/$1" > "$out/$1-bench.txt"
     kill -KILL "$sampler"
     trap - EXIT
@@ -80,11 +81,12 @@ run() { # NAME CANDIDATE
         "$(sort -g "$out/$1-loadavg.txt" | awk '{ v[NR] = $1; s += $1 } END { printf "%.1f (min) %.1f (mean) %.1f (max) over %d samples", v[1], s / NR, v[NR], NR }')"
 }
 
-# Splits NAME-raw.csv into GATES files by repetition block; prints how many gates exited 0, 2 and other.
+# Splits NAME-raw.csv into GATES files by repetition block; prints how many gates passed (exit 0),
+# regressed (2), were undecided (3 with outcome "undecided") and could not compare (any other).
 # NAME `aa+`: the A/A run with every candidate time multiplied by 1 + SLOWDOWN, an exact
 # slowdown on the machine's real noise (the shim's own slowdown is only near SLOWDOWN).
 judge() { # NAME METRIC
-    local header column block status passed=0 regressed=0 other=0 source=${1%+} factor=1
+    local header column block status passed=0 regressed=0 undecided=0 other=0 source=${1%+} factor=1
     [ "$1" = "aa+" ] && factor=$(awk -v s="$slowdown" 'BEGIN { print 1 + s }')
     header=$(head -1 "$out/$source-raw.csv")
     column=$(echo "$header" | tr ',' '\n' | grep -n '^repetition$' | cut -d: -f1)
@@ -101,10 +103,11 @@ judge() { # NAME METRIC
         case $status in
             0) passed=$((passed + 1)) ;;
             2) regressed=$((regressed + 1)) ;;
+            3) if grep -Eq '"outcome" *: *"undecided"' "$out/block-$1-$block-$2.json"; then undecided=$((undecided + 1)); else other=$((other + 1)); fi ;;
             *) other=$((other + 1)) ;;
         esac
     done
-    echo "$passed $regressed $other"
+    echo "$passed $regressed $undecided $other"
 }
 
 if ! $judge_only; then
@@ -114,12 +117,12 @@ if ! $judge_only; then
 fi
 echo "gates: $gates per experiment, $pairs pairs each, threshold $threshold, slowdown $slowdown of decoding"
 for metric in wall_s cpu_s; do
-    read -r aa_passed aa_regressed aa_other < <(judge aa $metric)
-    read -r ab_passed ab_regressed ab_other < <(judge ab $metric)
-    read -r exact_passed exact_regressed exact_other < <(judge aa+ $metric)
-    echo "$metric A/A:  false alarms $aa_regressed/$gates (passed $aa_passed, could not compare $aa_other)"
-    echo "$metric A/B': caught $ab_regressed/$gates (passed $ab_passed, could not compare $ab_other)"
-    echo "$metric A/A × (1 + $slowdown): caught $exact_regressed/$gates (passed $exact_passed, could not compare $exact_other)"
+    read -r aa_passed aa_regressed aa_undecided aa_other < <(judge aa $metric)
+    read -r ab_passed ab_regressed ab_undecided ab_other < <(judge ab $metric)
+    read -r exact_passed exact_regressed exact_undecided exact_other < <(judge aa+ $metric)
+    echo "$metric A/A:  false alarms $aa_regressed/$gates (passed $aa_passed, undecided $aa_undecided, could not compare $aa_other)"
+    echo "$metric A/B': caught $ab_regressed/$gates (passed $ab_passed, undecided $ab_undecided, could not compare $ab_other)"
+    echo "$metric A/A × (1 + $slowdown): caught $exact_regressed/$gates (passed $exact_passed, undecided $exact_undecided, could not compare $exact_other)"
 done
 # The slowdown the shim really made, from all pairs of the A/B' run at once (the same gate
 # on every pair), and which configurations the block gates called, from the JSON reports.

@@ -88,6 +88,19 @@ extension FilmstripCommand {
         @Option(help: "What each run measures: time (clocks, CPU time and work counters, repetitions interleaved) or instructions (every configuration once per build under valgrind's callgrind, per phase, several runs at a time; compare with `--metric instructions`).")
         var measure: Measure = .time
 
+        @Flag(name: .customLong("until-decided"), inversion: .prefixedNo,
+              help: "Two-build time runs: after the repetitions, add pairs to every configuration the gate cannot decide yet, until each is decided or --max-minutes is spent (anytime-valid evidence, so stopping early keeps the gate's error rates).")
+        var untilDecided = true
+
+        @Option(name: .customLong("max-minutes"), help: "Time budget of a two-build time run with --until-decided, repetitions included.")
+        var maxMinutes: Double = 20
+
+        @Option(name: .customLong("gate-metric"), help: "The metric --until-decided decides on; give `compare` the same (default: cpu_s).")
+        var gateMetric: Metric = .cpuSeconds
+
+        @Option(help: "The threshold --until-decided decides on, e.g. 5% (give `compare` the same).")
+        var threshold: GateThreshold?
+
         @Option(help: "Instruction runs at a time (default: one per core; counts do not depend on the load).")
         var jobs: Int?
 
@@ -107,6 +120,8 @@ extension FilmstripCommand {
                 throw ValidationError("\(path): not an executable file.")
             }
             if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
+            guard maxMinutes > 0, maxMinutes.isFinite else { throw ValidationError("--max-minutes must be positive.") }
+            if gateMetric == .instructions { throw ValidationError("--gate-metric takes a time (cpu_s, wall_s, …); instruction runs are decided exactly (--measure instructions).") }
             if jobs != nil && measure != .instructions { throw ValidationError("--jobs applies to --measure instructions (time runs go one at a time).") }
         }
 
@@ -240,6 +255,10 @@ extension FilmstripCommand {
                 var session = BenchSession(matrix: try matrix(), context: context, rawPath: rawPath, summaryPath: summaryPath,
                                            cache: cache, builds: try builds(progress: progress, callgrind: callgrind, scratch: scratch))
                 if measure == .instructions { session.measure = .instructions(parallel: jobs ?? machine.logicalCores) }
+                if measure == .time, untilDecided, session.builds.count > 1 {
+                    session.untilDecided = UntilDecided(gate: RegressionGate(metric: gateMetric, threshold: threshold?.fraction),
+                                                        maxSeconds: maxMinutes * 60)
+                }
                 try FileManager.default.createDirectory(at: URL(fileURLWithPath: rawPath).deletingLastPathComponent(),
                                                         withIntermediateDirectories: true)
                 result = try session.run(interruption: interruption, progress: progress)

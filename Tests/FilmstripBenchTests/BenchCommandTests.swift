@@ -127,6 +127,11 @@ import Testing
         #expect(try CLISupport.run(["compare", baseline, folder.appendingPathComponent("missing.csv").path]).status == 3)
         // Argument errors are not gate outcomes: ArgumentParser's usage error.
         #expect(try CLISupport.run(["compare", baseline, same, "--threshold", "lots"]).status == 64)
+        // A file compared with itself (here through a link) shows nothing: a usage error, not a pass.
+        let link = folder.appendingPathComponent("link.csv").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: baseline)
+        let itself = try CLISupport.run(["compare", baseline, link])
+        #expect(itself.status == 64 && itself.standardError.contains("same file"))
     }
 
     /// A two-build run: every configuration under both executables in every repetition,
@@ -137,7 +142,7 @@ import Testing
         let name = folder.appendingPathComponent("ab").path
         let executable = CLIProcess.executable.path
         let matrix = ["--videos", "h264-180p-3s", "--extractors", "sequential,forward", "--composers", "rowcopy",
-                      "--counts", "5", "--repetitions", "1", "--warmup", "0"]
+                      "--counts", "5", "--repetitions", "1", "--warmup", "0", "--no-until-decided"]
         let result = try CLISupport.run(["bench"] + matrix
             + ["--out", name, "--fixtures-dir", CLISupport.fixturesDirectory, "--baseline-binary", executable])
         #expect(result.status == 0, "\(result.standardError)")
@@ -162,10 +167,10 @@ import Testing
             let bytes = runs.compactMap(\.bytesRead)
             #expect(bytes.count == runs.count && bytes.max()! - bytes.min()! <= WorkCounter.bytesRead.jitter, "\(pipeline): \(bytes)")
         }
-        // One pair is too few for a 95 % verdict: the gate says so and passes.
+        // One pair is too few for any verdict: undecided, exit 3, never a pass.
         let compare = try CLISupport.run(["compare", name + "-raw.csv"])
-        #expect(compare.status == 0, "\(compare.standardOutput)\(compare.standardError)")
-        #expect(compare.standardOutput.contains("paired:") && compare.standardError.contains("no verdict"))
+        #expect(compare.status == 3, "\(compare.standardOutput)\(compare.standardError)")
+        #expect(compare.standardOutput.contains("paired:") && compare.standardOutput.hasPrefix("undecided: "))
     }
 
     /// Allocation counts are the micro-benchmark gate that a shared machine cannot make noisy:
@@ -189,7 +194,7 @@ import Testing
 
     /// The error-rate experiment in miniature (scripts/gate-error-rates.sh): both two-build runs,
     /// the slower candidate through the LD_PRELOAD shim, the split into gates, both metrics.
-    /// Only the mechanics are checked: two pairs per gate are too few for any verdict.
+    /// Only the mechanics are checked: two pairs per gate are too few for any verdict (undecided).
     @Test func gateErrorRateExperimentRunsEndToEnd() throws {
         let folder = try CLISupport.scratchDirectory()
         let process = Process()
@@ -206,8 +211,8 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(text)")
         for metric in ["wall_s", "cpu_s"] {
-            #expect(text.contains("\(metric) A/A:  false alarms 0/2 (passed 2, could not compare 0)"), "\(text)")
-            #expect(text.contains("\(metric) A/B': caught 0/2 (passed 2, could not compare 0)"), "\(text)")
+            #expect(text.contains("\(metric) A/A:  false alarms 0/2 (passed 0, undecided 2, could not compare 0)"), "\(text)")
+            #expect(text.contains("\(metric) A/B': caught 0/2 (passed 0, undecided 2, could not compare 0)"), "\(text)")
         }
         // The shim was loaded: the slower candidate's rows exist and came from the same commit.
         let rows = try ResultsFileReader.read(RawResultRow.self, from: folder.appendingPathComponent("ab-raw.csv").path)

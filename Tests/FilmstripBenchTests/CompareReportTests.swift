@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import FilmstripBench
 
-/// The paired gate's decision rule (Bonferroni over the file, estimate beyond the threshold)
-/// and the report's forms: verdict first, `--only-changed`, and the JSON shape read back
+/// The paired gate's decision rule (betting evidence judged by e-BH over the file, estimate
+/// beyond the threshold, undecided otherwise) and the report's forms: verdict first, `--only-changed`, and the JSON shape read back
 /// with a real JSON parser.
 struct CompareReportTests {
     /// Two configurations of a two-build run: `slowed` takes `ratios[r]` times the baseline in
@@ -24,37 +24,40 @@ struct CompareReportTests {
 
     /// 12 pairs around +8 %, spread ±8 %: the 95 % interval (+3.9 % … ) does not clear +5 %, so
     /// the rule "whole interval beyond the threshold" would pass it; it is clearly not noise
-    /// (the 97.5 % interval starts at +3.0 %) and its estimate is beyond 5 %, so the gate calls it.
+    /// (the evidence of a change is strong) and its estimate is beyond 5 %, so the gate calls it.
     static let eightPercent = [1.00, 1.16, 1.03, 1.13, 1.01, 1.15, 1.05, 1.11, 1.08, 1.14, 1.02, 1.09]
 
     @Test func callsAChangeBeyondTheThresholdThatIsNotNoise() throws {
-        let report = RegressionGate().comparePaired(Self.twoConfigurations(ratios: Self.eightPercent))
-        #expect(report.decisionLevel == 1 - 0.05 / 2)
+        let report = RegressionGate(metric: .wallSeconds).comparePaired(Self.twoConfigurations(ratios: Self.eightPercent))
+        #expect(report.familySize == 2)
         let slowed = try #require(report.comparisons.first { $0.key.pipeline == "forward+rowcopy" })
-        #expect(slowed.ratioLow < 1.05 && slowed.decisionLow > 1 && slowed.ratio > 1.05)
+        #expect(slowed.ratioLow < 1.05 && slowed.ratio > 1.05 && slowed.evidenceGrew >= 40)
         #expect(slowed.verdict == .slower)
         #expect(report.comparisons.first { $0.key.pipeline == "scan+rowcopy" }?.verdict == .same)
         #expect(report.outcome == .regressed)
     }
 
+    /// +2.6 % ± 3 %: real, but within the threshold; 24 pairs show it is within ±5 %.
     @Test func aRealChangeBelowTheThresholdPasses() {
-        let report = RegressionGate().comparePaired(Self.twoConfigurations(ratios: Self.eightPercent.map { 1 + ($0 - 1) / 3 }))
+        let report = RegressionGate(metric: .wallSeconds).comparePaired(
+            Self.twoConfigurations(ratios: (Self.eightPercent + Self.eightPercent).map { 1 + ($0 - 1) / 3 }))
         #expect(report.comparisons.allSatisfy { $0.verdict == .same })
         #expect(report.outcome == .passed)
     }
 
-    @Test func bonferroniNeedsMorePairsForMoreConfigurations() {
-        #expect(RegressionGate.pairsNeeded(decisionLevel: 0.95) == 6)
-        #expect(RegressionGate.pairsNeeded(decisionLevel: RegressionGate.decisionLevel(level: 0.95, comparisons: 7)) == 9)
-        #expect(RegressionGate.pairsNeeded(decisionLevel: RegressionGate.decisionLevel(level: 0.95, comparisons: 120)) == 13)
-        // 6 pairs are enough for one configuration but not for two at once: no verdict, said on stderr.
-        let report = RegressionGate().comparePaired(Self.twoConfigurations(ratios: Array(repeating: 1.5, count: 6)))
-        #expect(report.comparisons.allSatisfy { $0.verdict == .same })
-        #expect(report.warnings.contains { $0.contains("need 7 pairs") })
+    /// Too few pairs for the evidence is "undecided" (exit 3), never "same"; a few more decide.
+    @Test func tooFewPairsAreUndecidedThenDecided() {
+        let few = RegressionGate(metric: .wallSeconds).comparePaired(Self.twoConfigurations(ratios: Array(repeating: 1.5, count: 4)))
+        #expect(few.comparisons.allSatisfy { $0.verdict == .undecided })
+        #expect(few.outcome == .undecided && few.outcome.exitCode == 3)
+        #expect(few.text.hasPrefix("undecided: 2 configuration(s)"))
+        let more = RegressionGate(metric: .wallSeconds).comparePaired(Self.twoConfigurations(ratios: Array(repeating: 1.5, count: 10)))
+        #expect(more.comparisons.map(\.verdict).sorted { $0.rawValue < $1.rawValue } == [.same, .slower])
+        #expect(more.outcome == .regressed)
     }
 
     @Test func reportsLeadWithTheVerdictAndWhatChanged() {
-        var report = RegressionGate().comparePaired(Self.twoConfigurations(ratios: Self.eightPercent))
+        var report = RegressionGate(metric: .wallSeconds).comparePaired(Self.twoConfigurations(ratios: Self.eightPercent))
         let lines = report.text.split(separator: "\n").map(String.init)
         #expect(lines[0].hasPrefix("regressed: 1 configuration(s) slower"))
         #expect(lines[1].hasPrefix("slower: forward+rowcopy"))
@@ -66,12 +69,13 @@ struct CompareReportTests {
     }
 
     @Test func jsonHasTheDocumentedShape() throws {
-        var report = RegressionGate(metric: .cpuSeconds).comparePaired(Self.twoConfigurations(ratios: Self.eightPercent))
+        var report = RegressionGate(metric: .wallSeconds).comparePaired(Self.twoConfigurations(ratios: Self.eightPercent))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])
-        #expect(object["schema_version"] as? Int == 1)
+        #expect(object["schema_version"] as? Int == 2)
         #expect(object["outcome"] as? String == "regressed" && object["exit_status"] as? Int == 2)
-        #expect(object["form"] as? String == "paired" && object["metric"] as? String == "cpu_s")
-        #expect(object["threshold"] as? Double == 0.05 && object["decision_level"] as? Double == 0.975)
+        #expect(object["form"] as? String == "paired" && object["metric"] as? String == "wall_s")
+        #expect(object["threshold"] as? Double == 0.05 && object["family_size"] as? Int == 2)
+        #expect((object["undecided"] as? [String])?.isEmpty == true)
         #expect(object["error"] is NSNull && object["machines"] is NSNull)
         #expect(object["candidate_commits"] as? [String] == ["bbbb"] && object["configurations_compared"] as? Int == 2)
         let configurations = try #require(object["configurations"] as? [[String: Any]])
@@ -80,11 +84,13 @@ struct CompareReportTests {
         for key in ["configuration", "config_id", "extractor", "composer", "video_id", "accuracy", "phase", "verdict"] {
             #expect(slowed[key] is String, "\(key)")
         }
-        for key in ["baseline_median", "candidate_median", "ratio", "ratio_low", "ratio_high", "coverage", "decision_low", "decision_high"] {
+        for key in ["baseline_median", "candidate_median", "ratio", "ratio_low", "ratio_high", "coverage", "decision_low", "decision_high",
+                    "evidence_grew", "evidence_shrank", "evidence_within"] {
             #expect(slowed[key] is Double, "\(key)")
         }
         #expect(slowed["n"] as? Int == 12 && slowed["verdict"] as? String == "slower" && slowed["options"] as? [String: String] == ["threads": "2"])
         #expect(slowed["normalised_by"] is NSNull && slowed["unnormalised"] is NSNull)
+        #expect(slowed["gated"] as? Bool == true && (slowed["attribution"] as? [Any])?.isEmpty == true)
         #expect((object["work_changes"] as? [Any])?.isEmpty == true)
         report.onlyChanged = true
         let changed = try #require(try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])

@@ -61,7 +61,7 @@ struct PairedGateTests {
     static let drift = [1.0, 1.3, 0.8, 1.1, 0.7, 1.25, 0.9, 1.2, 0.75, 1.05]
 
     @Test func pairsCancelTheMachinesDrift() throws {
-        let slower = RegressionGate().comparePaired(Self.twoBuildRows(Self.drift, ratio: 1.10))
+        let slower = RegressionGate(metric: .wallSeconds).comparePaired(Self.twoBuildRows(Self.drift, ratio: 1.10))
         let comparison = try #require(slower.comparisons.first)
         #expect(abs(comparison.ratio - 1.10) < 1e-9)
         #expect(comparison.count == 10)
@@ -69,15 +69,16 @@ struct PairedGateTests {
         #expect(slower.outcome.exitCode == 2)
         #expect(slower.text.contains("built from aaaa, candidate from bbbb-dirty"))
 
-        let equal = RegressionGate().comparePaired(Self.twoBuildRows(Self.drift, ratio: 1.0))
+        let equal = RegressionGate(metric: .wallSeconds).comparePaired(Self.twoBuildRows(Self.drift, ratio: 1.0))
         #expect(equal.comparisons.first?.verdict == .same)
         #expect(equal.outcome == .passed)
 
-        // The same samples as two separate runs: the drift hides the slowdown.
+        // The same samples as two separate runs: the drift hides the slowdown, and the gate says it cannot tell.
         let rows = Self.twoBuildRows(Self.drift, ratio: 1.10)
-        let unpaired = RegressionGate().compare(baseline: rows.filter { $0.build == .baseline }.map { var row = $0; row.build = nil; return row },
-                                                candidate: rows.filter { $0.build == .candidate }.map { var row = $0; row.build = nil; return row })
-        #expect(unpaired.comparisons.first?.verdict == .same)
+        let unpaired = RegressionGate(metric: .wallSeconds).compare(baseline: rows.filter { $0.build == .baseline }.map { var row = $0; row.build = nil; return row },
+                                                                    candidate: rows.filter { $0.build == .candidate }.map { var row = $0; row.build = nil; return row })
+        #expect(unpaired.comparisons.first?.verdict == .undecided)
+        #expect(unpaired.outcome == .undecided)
     }
 
     @Test func oneFileWithoutBuildsIsBadInput() {
@@ -86,13 +87,13 @@ struct PairedGateTests {
     }
 
     @Test func changedWorkIsReportedWhateverTheNoise() {
-        let report = RegressionGate().comparePaired(Self.twoBuildRows(Self.drift, ratio: 1.0, candidateFrames: 5869))
+        let report = RegressionGate(metric: .wallSeconds).comparePaired(Self.twoBuildRows(Self.drift, ratio: 1.0, candidateFrames: 5869))
         #expect(report.comparisons.first?.verdict == .same)
         #expect(report.workChanges.map(\.counter) == [.framesDecoded])
         #expect(report.outcome.exitCode == 2)
         #expect(report.text.contains("work changed: ") && report.text.contains("frames_decoded 5868 → 5869"))
         // Less work is reported but passes.
-        let less = RegressionGate().comparePaired(Self.twoBuildRows(Self.drift, ratio: 1.0, candidateFrames: 100))
+        let less = RegressionGate(metric: .wallSeconds).comparePaired(Self.twoBuildRows(Self.drift, ratio: 1.0, candidateFrames: 100))
         #expect(less.workChanges.count == 1 && less.outcome == .passed)
     }
 
@@ -154,7 +155,7 @@ struct CommittedResultsTests {
     @Test func anotherDayIsNotARegression() throws {
         let day2 = Self.shared.appendingPathComponent("standard-epyc-2c-day2-raw.csv").path
         try #require(FileManager.default.fileExists(atPath: day2), "needs /work/shared/results")
-        let report = RegressionGate(threshold: 0.10).compareFiles(
+        let report = RegressionGate(metric: .wallSeconds, threshold: 0.10).compareFiles(
             baselinePath: Self.repository.appendingPathComponent("results/standard-epyc-2c-r2-raw.csv").path, candidatePath: day2)
         #expect(report.normalizedToCalibration)
         #expect(report.comparisons.filter { $0.verdict == .slower }.count <= 5)
@@ -164,7 +165,7 @@ struct CommittedResultsTests {
         let day2 = Self.shared.appendingPathComponent("standard-epyc-2c-day2-raw.csv").path
         let xeon = Self.shared.appendingPathComponent("standard-xeon-16c-raw.csv").path
         try #require(FileManager.default.fileExists(atPath: xeon), "needs /work/shared/results")
-        let report = RegressionGate().compareFiles(baselinePath: day2, candidatePath: xeon)
+        let report = RegressionGate(metric: .wallSeconds).compareFiles(baselinePath: day2, candidatePath: xeon)
         let taskgroup = try #require(report.comparisons.first {
             $0.key.pipeline == "taskgroup+rowcopy" && $0.key.videoID == "h264-720p-60s" && $0.key.thumbnailCount == 100 && $0.key.phase == .total
         })

@@ -17,7 +17,7 @@ struct RegressionGateTests {
         (1.00, .same, 0),
     ]))
     func verdicts(candidateCenter: Double, verdict: Verdict, exitCode: Int32) throws {
-        let report = RegressionGate().compare(
+        let report = RegressionGate(metric: .wallSeconds).compare(
             baseline: Fixtures.rows(Self.samples(1.0)),
             candidate: Fixtures.rows(Self.samples(candidateCenter))
         )
@@ -49,18 +49,19 @@ struct RegressionGateTests {
         #expect(first.map(\.ratioLow) == second.map(\.ratioLow) && first.map(\.ratioHigh) == second.map(\.ratioHigh))
     }
 
-    @Test func noisyChangeBeyondThresholdIsNotCalled() throws {
-        // Median +8 %, but the samples spread ±30 %: the interval reaches into the noise band.
+    @Test func noisyChangeBeyondThresholdIsUndecided() throws {
+        // Median +8 %, but the samples spread ±30 %: the interval reaches into the noise band,
+        // so the gate can say neither "slower" nor "same" (exit 3, not a pass).
         let noisy = [0.7, 1.3, 1.08, 0.75, 1.25, 1.1, 0.8, 1.2]
-        let report = RegressionGate().compare(
+        let report = RegressionGate(metric: .wallSeconds).compare(
             baseline: Fixtures.rows(noisy.map { $0 / 1.08 }),
             candidate: Fixtures.rows(noisy)
         )
         let comparison = try #require(report.comparisons.first)
         #expect(comparison.ratio > 1.05)
         #expect(comparison.ratioLow < 1.05)
-        #expect(comparison.verdict == .same)
-        #expect(report.outcome == .passed)
+        #expect(comparison.verdict == .undecided)
+        #expect(report.outcome == .undecided && report.outcome.exitCode == 3)
     }
 
     @Test func unreadableOrMismatchedFilesAreBadInput() throws {
@@ -126,7 +127,7 @@ struct RegressionGateTests {
     }
 
     @Test func renderings() {
-        let report = RegressionGate().compare(
+        let report = RegressionGate(metric: .wallSeconds).compare(
             baseline: Fixtures.rows(Self.samples(1.0)),
             candidate: Fixtures.rows(Self.samples(1.2))
         )

@@ -51,6 +51,13 @@ public struct RegressionGate: Sendable {
         metric == .instructions ? 0.005 : 0.05
     }
 
+    /// Instruction metric: a change smaller than this many instructions is never called, whatever
+    /// its share. Small phases (a fused pipeline's compose: ~1,400 instructions; a multithreaded
+    /// compose: ~465,000, of which glibc's malloc moves ~5,000 with which thread freed what)
+    /// move by more than the threshold's share between identical runs; 20,000 instructions
+    /// are about 10 µs of work.
+    public static let instructionFloor = 20_000.0
+
     /// The metric a gate uses when none is named: instruction counts for a file measured under
     /// callgrind, else CPU time (on a shared machine wall time mostly measures the wait for a core).
     public static func automaticMetric(for rows: [RawResultRow]) -> Metric {
@@ -203,10 +210,11 @@ public struct RegressionGate: Sendable {
         return paired.map { key, before, after in
             let baselineMedian = Quantile.median(sorted: before.sorted()), candidateMedian = Quantile.median(sorted: after.sorted())
             let ratio = candidateMedian / baselineMedian
+            let large = abs(candidateMedian - baselineMedian) >= Self.instructionFloor
             var entry = ConfigurationComparison(
                 key: key, baselineMedian: baselineMedian, candidateMedian: candidateMedian, count: before.count,
                 ratio: ratio, ratioLow: ratio, ratioHigh: ratio, coverage: 1,
-                verdict: ratio > 1 + threshold ? .slower : ratio < 1 - threshold ? .faster : .same)
+                verdict: !large ? .same : ratio > 1 + threshold ? .slower : ratio < 1 - threshold ? .faster : .same)
             entry.decisionLow = ratio
             entry.decisionHigh = ratio
             entry.decisionCoverage = 1

@@ -29,11 +29,16 @@ public struct Callgrind: Sendable {
         self.valgrind = valgrind
     }
 
-    /// Valgrind on PATH, or the reason it cannot be used.
+    /// Valgrind on PATH, or the reason it cannot be used. Also asks OpenMP's runtime, for the
+    /// children this process starts, to put idle threads to sleep at once: its default spins
+    /// for a while, and the number of spins depends on the scheduling, not on the work (measured
+    /// A/A: the OpenMP composer's count moved by 2.2 % between identical runs).
     public static func find() throws(Failure) -> Callgrind {
         guard let path = ChildProcess.find("valgrind") else {
             throw Failure(description: "valgrind is not installed: `--measure instructions` runs every configuration under it (apt-get install valgrind; scripts/setup.sh installs it)")
         }
+        setenv("OMP_WAIT_POLICY", "PASSIVE", 1)
+        setenv("KMP_BLOCKTIME", "0", 1)
         return Callgrind(valgrind: path)
     }
 

@@ -58,7 +58,7 @@ public struct InstructionProfile: Sendable, Hashable {
             default: .teardown
             }
             instructions[name, default: 0] += part.instructions
-            functions[name, default: [:]].merge(part.selfInstructions, uniquingKeysWith: +)
+            if !part.selfInstructions.isEmpty { functions[name, default: [:]].merge(part.selfInstructions, uniquingKeysWith: +) }
         }
         self.init(instructions: instructions, functions: functions, processInstructions: parts.map(\.instructions).reduce(0, +))
     }

@@ -137,6 +137,13 @@ extension BenchSession {
         for phase in [Phase.startup, .process] {
             var row = first
             row.phase = phase
+            // The counters belong to the measured phases; these rows count instructions only.
+            row.framesDecoded = nil
+            row.packetsRead = nil
+            row.seeks = nil
+            row.bytesRead = nil
+            row.heapAllocations = nil
+            row.maxFrameError = nil
             result.append(row)
         }
         for index in result.indices {
@@ -148,6 +155,8 @@ extension BenchSession {
             result[index].thumbnailsPerSecond = nil
             result[index].peakRSSBytes = nil
             result[index].bound = nil
+            // `rchar` under valgrind counts valgrind's own reading of the libraries' symbol tables.
+            result[index].bytesRead = nil
         }
         // A phase the profile has no part for (an executable built before the marks) has no row.
         return result.filter { $0.instructions != nil }

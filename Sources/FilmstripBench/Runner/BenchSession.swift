@@ -39,6 +39,8 @@ public struct BenchSession {
     public var builds: [Build]
     /// What each run measures.
     public var measure: BenchMeasure = .time
+    /// Two-build time runs: add pairs to undecided configurations after the planned repetitions.
+    public var untilDecided: UntilDecided?
 
     public init(matrix: BenchMatrix, context: RunContext, rawPath: String, summaryPath: String,
                 cache: ReferenceVideoCache, builds: [Build]) {
@@ -75,18 +77,28 @@ public struct BenchSession {
         var failures = 0
         var dropped = Set<Int>()
         var lastSeconds: [Int: Double] = [:]
-        let rounds = (0..<matrix.warmup).map { (warmup: true, index: $0) }
-            + (0..<matrix.repetitions).map { (warmup: false, index: $0) }
-        let totalRuns = rounds.count * configurations.count * builds.count
+        var rounds = (0..<matrix.warmup).map { Round(warmup: true, index: $0, positions: nil) }
+            + (0..<matrix.repetitions).map { Round(warmup: false, index: $0, positions: nil) }
+        let plannedRounds = rounds.count
+        var totalRuns = rounds.count * configurations.count * builds.count
         var doneRuns = 0
         let sessionStart = ContinuousClock.now
+        // Which configuration made each key's rows, for adding pairs to the undecided ones.
+        var positionOfKey: [ConfigurationKey: Int] = [:]
         progress.milestone("bench: \(configurations.count) configurations × \(matrix.repetitions) repetitions"
             + (matrix.warmup > 0 ? " (+\(matrix.warmup) warm-up)" : "")
-            + (builds.count > 1 ? " × \(builds.count) builds" : "") + " = \(totalRuns) child runs")
+            + (builds.count > 1 ? " × \(builds.count) builds" : "") + " = \(totalRuns) child runs"
+            + (untilDecided != nil && builds.count > 1 ? ", then pairs for the undecided configurations" : ""))
 
-        for (roundNumber, round) in rounds.enumerated() {
-            let roundName = round.warmup ? "warm-up \(round.index + 1)/\(matrix.warmup)" : "rep \(round.index + 1)/\(matrix.repetitions)"
-            for (slot, position) in Self.order(count: configurations.count, round: roundNumber, rounds: rounds.count).enumerated() {
+        var roundNumber = 0
+        while roundNumber < rounds.count {
+            let round = rounds[roundNumber]
+            defer { roundNumber += 1 }
+            let roundName = round.warmup ? "warm-up \(round.index + 1)/\(matrix.warmup)"
+                : round.positions == nil ? "rep \(round.index + 1)/\(matrix.repetitions)" : "pair \(round.index + 1) (undecided)"
+            let members = round.positions ?? Array(configurations.indices)
+            let order = Self.order(count: members.count, round: roundNumber, rounds: max(plannedRounds, roundNumber + 1)).map { members[$0] }
+            for (slot, position) in order.enumerated() {
                 // Which build goes first alternates from pair to pair and from round to round.
                 let buildOrder = (slot + roundNumber) % 2 == 0 ? Array(builds.indices) : builds.indices.reversed()
                 for buildIndex in buildOrder {
@@ -135,10 +147,26 @@ public struct BenchSession {
                     }
                     for index in newRows.indices { newRows[index].build = build.role }
                     for row in newRows { try writer.append(row) }
+                    for row in newRows { positionOfKey[row.configurationKey] = position }
                     rows += newRows
                 }
             }
             progress.milestone("bench: \(roundName) done after \(BenchProgress.clock((ContinuousClock.now - sessionStart).seconds))")
+            // After the planned rounds, one more pair for each configuration still undecided.
+            if roundNumber + 1 == rounds.count, let untilDecided, builds.count > 1 {
+                let next = untilDecided.nextRound(rows: rows, positionOfKey: positionOfKey, dropped: dropped,
+                                                  pairsSoFar: rounds.filter { !$0.warmup }.count,
+                                                  elapsed: (ContinuousClock.now - sessionStart).seconds)
+                switch next {
+                case .decided:
+                    progress.milestone("bench: every gated configuration decided after \(rounds.filter { !$0.warmup }.count) pair(s) at most")
+                case .stopped(let reason):
+                    progress.note("bench: \(reason); `compare` will list the undecided configurations")
+                case .more(let positions):
+                    rounds.append(Round(warmup: false, index: rounds.filter { !$0.warmup }.count, positions: positions))
+                    totalRuns += positions.count * builds.count
+                }
+            }
         }
         progress.clear()
 
@@ -147,6 +175,14 @@ public struct BenchSession {
         let summaryWriter = try ResultsFileWriter<SummaryRow>(path: summaryPath)
         for row in summary { try summaryWriter.append(row) }
         return Result(rows: rows, summary: summary, interruptedBy: nil, disagreements: checker.problemCount, failures: failures)
+    }
+
+    /// One pass over the configurations (all of them, or those `positions` still undecided).
+    struct Round {
+        var warmup: Bool
+        /// The repetition index its rows get.
+        var index: Int
+        var positions: [Int]?
     }
 
     /// Configuration order for `round`: the base order rotated by an equal share per round,

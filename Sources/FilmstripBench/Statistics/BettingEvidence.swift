@@ -16,11 +16,13 @@ import Foundation
 /// `shift`" (for `shift` 0: the candidate is not slower), so any odd, increasing, bounded
 /// function `g` of `xᵢ − shift` has a non-positive mean under it. Here `g(y) = clamp(y / sᵢ,
 /// −1, 1)`: bounded, so one wild pair (another process took the core) moves the wealth by a
-/// bounded factor, as ranks do in the fixed-n test. The scale `sᵢ` is twice a robust spread
+/// bounded factor, as ranks do in the fixed-n test. The scale `sᵢ` is a robust spread
 /// (1.4826 × MAD) of the *earlier* pairs, at least `floor`: computed before `xᵢ` is seen, so the
-/// bet stays fair. The stake is a mixture: the mean wealth of bettors staking fixed fractions
-/// ``stakes`` of their wealth, which grows nearly as fast as the best single stake (losing
-/// a factor of at most the number of stakes) without choosing it in advance.
+/// bet stays fair. The stake is a mixture, the mean wealth of several bettors: some stake fixed
+/// fractions ``stakes`` of their wealth, one stakes what the earlier bets suggest (the
+/// growth-optimal fraction for their mean and variance, "aGRAPA"). The mixture grows nearly as
+/// fast as its best bettor (losing a factor of at most their number) without choosing one in
+/// advance; each bettor's stake is fixed before `xᵢ` is seen, so the mixture stays fair.
 ///
 /// Alternating build order (baseline first in one pair, candidate first in the next) leaves
 /// the A/A distribution symmetric only on average over two pairs; an order effect therefore
@@ -32,18 +34,32 @@ public enum BettingEvidence {
     /// The running maximum of the mixture wealth betting that `x` (in collection order) is
     /// centred above `shift` (`direction` +1) or below it (`direction` −1).
     public static func eValue(_ x: [Double], shift: Double, direction: Double, floor: Double) -> Double {
-        var wealth = [Double](repeating: 1, count: stakes.count)
+        // The fixed-stake bettors, then the adaptive one.
+        var wealth = [Double](repeating: 1, count: stakes.count + 1)
         var best = 1.0
-        var earlier: [Double] = []
+        var earlier: [Double] = [], outcomes: [Double] = []
         earlier.reserveCapacity(x.count)
         for value in x {
-            let scale = max(floor, 2 * robustSpread(earlier))
+            let scale = max(floor, robustSpread(earlier))
             let bet = min(1, max(-1, direction * (value - shift) / scale))
-            for index in wealth.indices { wealth[index] *= 1 + stakes[index] * bet }
+            for index in stakes.indices { wealth[index] *= 1 + stakes[index] * bet }
+            wealth[stakes.count] *= 1 + adaptiveStake(outcomes) * bet
             best = max(best, wealth.reduce(0, +) / Double(wealth.count))
             earlier.append(value)
+            outcomes.append(bet)
         }
         return best
+    }
+
+    /// The growth-optimal fraction for bets with the earlier outcomes' mean `m` and variance
+    /// `v`, `m / (v + m²)`, kept in `0…0.95` (never betting against the alternative, never all in).
+    static func adaptiveStake(_ outcomes: [Double]) -> Double {
+        guard !outcomes.isEmpty else { return 0 }
+        let count = Double(outcomes.count)
+        let mean = outcomes.reduce(0, +) / count
+        let variance = outcomes.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / count
+        guard mean > 0 else { return 0 }
+        return min(0.95, mean / (variance + mean * mean))
     }
 
     /// 1.4826 × the median absolute deviation from the median (the standard deviation of a

@@ -1,0 +1,43 @@
+import Foundation
+
+/// `bench --until-decided`: after the planned repetitions of a two-build time run, one more
+/// pair for every configuration the gate cannot decide yet, round after round, until each is
+/// decided, the time budget is spent or a configuration has `maxPairs` pairs.
+///
+/// Stopping when the evidence suffices is valid only because the gate's evidence is
+/// anytime-valid (``BettingEvidence``): the same fixed-n test applied after every pair would
+/// call unchanged code slower far more often than its level. The rule here is the gate's own
+/// (`compare FILE` with the same metric and threshold reaches the same verdicts).
+public struct UntilDecided: Sendable {
+    public var gate: RegressionGate
+    /// Wall-clock budget of the whole run, planned repetitions included.
+    public var maxSeconds: Double
+    public var maxPairs: Int
+
+    public init(gate: RegressionGate, maxSeconds: Double, maxPairs: Int = 100) {
+        self.gate = gate
+        self.maxSeconds = maxSeconds
+        self.maxPairs = maxPairs
+    }
+
+    enum Next: Equatable {
+        case decided
+        case stopped(String)
+        /// Run these configurations (positions in the session's list) once more under each build.
+        case more([Int])
+    }
+
+    func nextRound(rows: [RawResultRow], positionOfKey: [ConfigurationKey: Int], dropped: Set<Int>,
+                   pairsSoFar: Int, elapsed: Double) -> Next {
+        let report = gate.comparePaired(rows)
+        let positions = Set(report.undecided.compactMap { positionOfKey[$0.key] }).subtracting(dropped).sorted()
+        guard !positions.isEmpty else { return .decided }
+        if pairsSoFar >= maxPairs {
+            return .stopped("\(positions.count) configuration(s) still undecided after \(pairsSoFar) pairs (the most per configuration)")
+        }
+        if elapsed >= maxSeconds {
+            return .stopped("\(positions.count) configuration(s) still undecided when the \(Int(maxSeconds / 60)) min budget ran out")
+        }
+        return .more(positions)
+    }
+}
