@@ -24,6 +24,8 @@ struct PacketTimeline: Sendable {
     var keyframeDecodeTimes: [Int64] = []
     /// True when reading stopped at the packet asked for rather than at the end of the data.
     var stoppedBeforeRequestedPacket = false
+    /// True when the decode times were counted from the frame rate (`InputFile.timesFromFrameRate`).
+    var timesFromFrameRate = false
 
     /// Reads the packets of `input`'s video stream from its current position to the end of the
     /// data, or up to (not including) the packet at byte position `stopPosition`.
@@ -36,6 +38,7 @@ struct PacketTimeline: Sendable {
             }
             record(packet)
         }
+        timesFromFrameRate = input.timesFromFrameRate
         sortTimes()
     }
 
@@ -94,7 +97,10 @@ struct PacketTimeline: Sendable {
         let frameDuration = max(1, decodeTimes[decodeTimes.count - 1] - decodeTimes[decodeTimes.count - 2])
         var display = [Int64](repeating: 0, count: packets.count)
         var waitingReference: Int?
-        for (index, packet) in packets.enumerated() {
+        // Counted times number the frames in decode order, and there are as many display slots:
+        // the frames shown at them are the same times sorted. A keyframe of a closed GOP is shown
+        // after every frame decoded before it and before every frame decoded after it, so at its own.
+        for (index, packet) in packets.enumerated() where !timesFromFrameRate {
             if let pts = packet.pts, pts == packet.dts, !packet.isKeyframe {
                 display[index] = pts
                 continue
@@ -103,6 +109,7 @@ struct PacketTimeline: Sendable {
             waitingReference = nil
             if let pts = packet.pts { display[index] = pts } else { waitingReference = index }
         }
+        if timesFromFrameRate { display = decodeTimes }
         if let waiting = waitingReference { display[waiting] = decodeTimes.last! + frameDuration }
         frameTimes = display.sorted()
         var keys: [(display: Int64, dts: Int64, position: Int64?)] = []
