@@ -1,14 +1,22 @@
 /// The video stream's packets as the demuxer hands them out, read for their timing only:
 /// presentation times, keyframe flags and durations (no decoding).
 struct PacketTimeline: Sendable {
-    /// Presentation times of the keyframes, ascending (stream time base).
+    /// Presentation times of the keyframes, ascending (stream time base), those of hidden
+    /// (discarded) keyframes included: decoding starts there for the frames shown after them.
     var keyframes: [Int64] = []
     /// Byte position of each keyframe packet, by presentation time (absent when the demuxer does not say).
     var keyframePositions: [Int64: Int64] = [:]
-    /// Presentation times of every packet that has one, ascending.
+    /// Presentation times of every shown packet that has one, ascending.
     var frameTimes: [Int64] = []
+    /// Packets read, shown or not.
     var packetCount = 0
-    /// The earliest presentation time, `Int64.max` when no packet had a time.
+    /// Packets whose frames are decoded but not shown (`Packet.isDiscarded`: cut off by an edit list).
+    var hiddenCount = 0
+    /// Frames shown: the packets less the hidden ones.
+    var shownCount: Int { packetCount - hiddenCount }
+    /// The earliest presentation time of a shown frame, `Int64.max` when no such packet had a time.
+    /// Times of the frames shown and the end below leave hidden frames out, so the timeline
+    /// follows the container's edit list as players do.
     var firstTime = Int64.max
     /// The latest `pts + duration` over the packets.
     var endTime = Int64.min
@@ -66,6 +74,14 @@ struct PacketTimeline: Sendable {
         packets.append((packet.decodeTime, packet.hasPresentationTime ? packet.pts : nil, packet.isKeyframe, packet.position))
         if !packet.hasPresentationTime { everyPacketHadPresentationTime = false }
         guard let pts = packet.pts else { return }
+        if packet.isDiscarded {
+            hiddenCount += 1
+            if packet.isKeyframe {
+                keyframes.append(pts)
+                if let position = packet.position { keyframePositions[pts] = position }
+            }
+            return
+        }
         frameTimes.append(pts)
         firstTime = min(firstTime, pts)
         endTime = max(endTime, pts + max(packet.duration, 0))
@@ -131,6 +147,7 @@ struct PacketTimeline: Sendable {
         packets += later.packets
         frameTimes += later.frameTimes
         packetCount += later.packetCount
+        hiddenCount += later.hiddenCount
         firstTime = min(firstTime, later.firstTime)
         endTime = max(endTime, later.endTime)
         lastTime = max(lastTime, later.lastTime)
