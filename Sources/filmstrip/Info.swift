@@ -32,7 +32,7 @@ extension FilmstripCommand {
                 let probe = try VideoProbe(path: video)
                 // What `strip` needs beyond the probe: one frame that decodes and scales.
                 try FirstFrameCheck.run(path: video)
-                print(json ? try Self.json(probe) : Self.text(probe))
+                print(json ? FileSystemName.repaired(try Self.json(probe)) : FileSystemName.display(Self.text(probe)))
                 if probe.dataEndsEarly {
                     FileHandle.standardError.write(Data("filmstrip: warning: \(video): data ends early (file truncated?): the container promises more frames than it holds\n".utf8))
                 }

@@ -268,7 +268,7 @@ extension FilmstripCommand {
                 let substituted = result.thumbnails.filter(\.substituted).count
                 let note = substituted > 0 ? ", \(substituted) shown by a neighbouring frame (damaged data)" : ""
                 if quiet || writesToStandardOutput { return }
-                print("\(output): \(result.pixels.width)x\(result.pixels.height), \(plan.count) thumbnails via \(pipeline.name)\(note)")
+                print("\(FileSystemName.display(output)): \(result.pixels.width)x\(result.pixels.height), \(plan.count) thumbnails via \(pipeline.name)\(note)")
             } catch let error as PlanError {
                 throw Failure(message: "\(video): \(error)")
             } catch let error as LayoutError {

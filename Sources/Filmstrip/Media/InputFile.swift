@@ -59,7 +59,8 @@ public struct InputFile: ~Copyable {
         var options = InputPolicy.openOptions(containers: containers)
         let url = InputPolicy.url(forFileAt: path)
         // On failure avformat_open_input frees the context it was given.
-        let openResult = avformat_open_input(&opened, url, nil, &options)
+        // The URL's bytes are the path's (FileSystemName): FFmpeg's file protocol opens them as they are.
+        let openResult = FileSystemName.withCString(url) { avformat_open_input(&opened, $0, nil, &options) }
         av_dict_free(&options)
         guard openResult >= 0, let context = opened else {
             throw MediaError(file: path, reason: Self.openFailure(openResult, url: url, containers: containers))
@@ -350,10 +351,9 @@ public struct InputFile: ~Copyable {
     /// Plain `stat` and `access`: Foundation's `attributesOfItem` also looks up the owner's
     /// account name (NSS), which costs about a millisecond per call at start-up.
     private static func checkIsReadableFile(_ path: String) throws(MediaError) {
-        var status = stat()
-        guard stat(path, &status) == 0 else { throw MediaError(file: path, reason: .fileNotFound) }
+        guard let status = System.status(path) else { throw MediaError(file: path, reason: .fileNotFound) }
         if status.st_mode & S_IFMT == S_IFDIR { throw MediaError(file: path, reason: .isDirectory) }
-        guard access(path, R_OK) == 0 else { throw MediaError(file: path, reason: .unreadable("permission denied")) }
+        guard FileSystemName.withCString(path, { access($0, R_OK) }) == 0 else { throw MediaError(file: path, reason: .unreadable("permission denied")) }
         if status.st_size == 0 { throw MediaError(file: path, reason: .emptyFile) }
     }
 
