@@ -58,6 +58,8 @@ struct LibraryScanTests {
         #expect(sprite.standardOutput.contains("caf\\xE9.mp4"), "named with its byte shown: \(sprite.standardOutput)")
         // WebVTT names its sheets in UTF-8 text: the outputs' name is the repaired one.
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/sub/caf\u{FFFD}/thumbnails.vtt").path))
+        let again = try BoundedCLI.run(["sprite", library.path, "-o", folder.appendingPathComponent("out").path, "--recursive", "--format", "vtt"])
+        #expect(again.standardOutput.contains("0 made, 1 up to date"), "its time is read by its bytes: \(again.standardOutput)")
 
         // Named on the command line, by its bytes: info describes it, strip writes next to it under its own bytes.
         let info = try Self.runThroughShell(#""$0" info "sub/$(printf 'caf\351.mp4')""#, in: library)

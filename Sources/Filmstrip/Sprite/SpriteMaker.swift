@@ -175,7 +175,9 @@ public struct SpriteMaker: Sendable {
         return !settings.html || current(target.html)
     }
 
+    /// `stat`'s modification time: the path may carry bytes that are not UTF-8 (`FileSystemName`).
     static func modificationTime(_ path: String) -> Date? {
-        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+        guard let status = System.status(path) else { return nil }
+        return Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9)
     }
 }
