@@ -47,6 +47,14 @@ extension FilmstripCommand {
             return String(decoding: try encoder.encode(probe), as: UTF8.self)
         }
 
+        /// "go back 1 time (at 3.000 s, byte 106408): …", for a stream of joined recordings.
+        static func resets(_ probe: VideoProbe) -> String {
+            let places = probe.timestampResets.prefix(4).map { "\(seconds(Rational($0.start) * probe.timeBase)), byte \($0.position)" }
+            let count = probe.timestampResets.count
+            return "go back \(count) \(count == 1 ? "time" : "times") (at \(places.joined(separator: "; "))\(count > 4 ? "; …" : "")):"
+                + " later parts follow on, as players show them"
+        }
+
         static func text(_ probe: VideoProbe) -> String {
             let display = probe.displaySize
             let keyframeTimes = probe.keyframes.prefix(12).map { seconds(Rational($0) * probe.timeBase) }
@@ -69,7 +77,7 @@ extension FilmstripCommand {
                 ("bit rate", probe.bitRate.map { "\($0 / 1000) kb/s" } ?? "unknown"),
                 ("file size", "\(probe.fileSizeBytes) bytes"),
                 ("data", probe.dataEndsEarly ? "ENDS EARLY (truncated: fewer frames than the container promises)" : "complete"),
-            ]
+            ] + (probe.timestampResets.isEmpty ? [] : [("timestamps", Self.resets(probe))])
             let width = rows.map(\.0.count).max() ?? 0
             return rows.map { "\($0.0.padded(to: width))  \($0.1)" }.joined(separator: "\n")
         }

@@ -99,4 +99,31 @@ struct TimelineTests {
             #expect(outcome.status == 0 && !outcome.timedOut, "\(arguments): \(outcome.standardError)")
         }
     }
+
+    /// Two transport streams joined end to end (`cat a.ts b.ts`), the second a negative of the
+    /// first made by the CLI, so that showing the first part in place of the second shows: the
+    /// times go back at the join, and players (and the CLI's decode) play the second part after
+    /// the first. The probe, the thumbnails and `info` must too.
+    @Test("a transport stream of two recordings joined shows both, in the CLI's order")
+    func joinedTransportStreams() async throws {
+        let folder = try TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = try TestSupport.video("ts-h264")
+        let second = folder.appendingPathComponent("negative.ts").path
+        _ = try Self.tool("ffmpeg", ["-i", first, "-vf", "negate", "-c:v", "libx264", "-bf", "2", "-g", "25", "-y", second])
+        let path = folder.appendingPathComponent("joined.ts").path
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: first))
+        bytes.append(try Data(contentsOf: URL(fileURLWithPath: second)))
+        try bytes.write(to: URL(fileURLWithPath: path))
+
+        let probe = try VideoProbe(path: path)
+        let frames = TestSupport.spec("ts-h264").frameCount
+        #expect(probe.frameCount == 2 * frames)
+        #expect(probe.timestampResets.count == 1)
+        #expect(probe.duration.seconds == Rational(Int64(2 * frames), 25), "\(probe.duration.seconds.doubleValue) s")
+        #expect(Set(probe.frameTimes).count == probe.frameTimes.count, "no two frames at one time")
+        try await Self.checkThumbnails(path, probe: probe, count: 8, markerOffset: nil)
+        let info = try BoundedCLI.run(["info", path])
+        #expect(info.status == 0 && info.standardOutput.contains("go back 1 time"), "\(info.standardOutput)")
+    }
 }

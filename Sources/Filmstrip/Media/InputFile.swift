@@ -17,7 +17,7 @@ public struct InputFile: ~Copyable {
     /// (see `PacketData.timingWhereIndexed`); such an input is for reading timing only.
     private(set) var readsTimingOnly = false
     /// Decode times counted from the frame rate where the demuxer gives none (see `timesFromFrameRate`).
-    private let untimedClock = UntimedClock()
+    private let timeFixes = PacketTimeFixes()
 
     /// What reading a packet fills in.
     enum PacketData {
@@ -251,6 +251,7 @@ public struct InputFile: ~Copyable {
             }
             if packet.pointer.pointee.stream_index == streamIndex {
                 countTimesIfUntimed(packet)
+                shiftAfterResets(packet)
                 return .packet
             }
         }
@@ -262,7 +263,25 @@ public struct InputFile: ~Copyable {
     /// times such frames. Raw H.264 and HEVC with B-frames are like that: their parsers cannot
     /// tell a decode time without knowing the reorder depth. Such times hold only counted from
     /// the first packet, so `seek` then goes back to the start.
-    var timesFromFrameRate: Bool { untimedClock.counts }
+    var timesFromFrameRate: Bool { timeFixes.counts }
+
+    /// True for containers whose timestamps may go back mid-stream (`AVFMT_TS_DISCONT`: MPEG-TS, MPEG-PS).
+    var allowsTimestampResets: Bool { context.pointee.iformat.pointee.flags & AVFMT_TS_DISCONT != 0 }
+
+    /// Makes `read` shift packet times after each of `resets` (from the probe) as the probe
+    /// did, and `seek` take shifted times, so that decoded frames carry the probe's times.
+    func followTimestampResets(_ resets: [TimestampReset]) {
+        timeFixes.resets = resets
+    }
+
+    private func shiftAfterResets(_ packet: borrowing Packet) {
+        guard !timeFixes.resets.isEmpty, let position = packet.position else { return }
+        let shift = TimestampReset.shift(at: position, in: timeFixes.resets)
+        let nopts = filmstrip_nopts_value()
+        let raw = packet.pointer
+        if raw.pointee.pts != nopts { raw.pointee.pts += shift }
+        if raw.pointee.dts != nopts { raw.pointee.dts += shift }
+    }
 
     /// Elementary-stream demuxers: the only containers whose packets may all come without times.
     private static let elementaryStreamDemuxers: Set<String> = ["h264", "hevc", "mpegvideo", "m4v", "obu"]
@@ -271,20 +290,20 @@ public struct InputFile: ~Copyable {
     private func countTimesIfUntimed(_ packet: borrowing Packet) {
         let nopts = filmstrip_nopts_value()
         let raw = packet.pointer
-        if !untimedClock.hasRead {
-            untimedClock.hasRead = true
-            untimedClock.counts = raw.pointee.pts == nopts && raw.pointee.dts == nopts
+        if !timeFixes.hasRead {
+            timeFixes.hasRead = true
+            timeFixes.counts = raw.pointee.pts == nopts && raw.pointee.dts == nopts
                 && Self.elementaryStreamDemuxers.contains(containerName)
         }
-        guard untimedClock.counts else { return }
+        guard timeFixes.counts else { return }
         // One clock for every packet: a time a parser guessed for some packets would not fit the count.
         raw.pointee.pts = nopts
-        raw.pointee.dts = untimedClock.next
-        untimedClock.next += raw.pointee.duration > 0 ? raw.pointee.duration : nominalFrameTicks
+        raw.pointee.dts = timeFixes.next
+        timeFixes.next += raw.pointee.duration > 0 ? raw.pointee.duration : nominalFrameTicks
     }
 
     /// One frame at the stream's stated rate (25 fps when it states none), in time-base ticks.
-    private var nominalFrameTicks: Int64 {
+    var nominalFrameTicks: Int64 {
         let stream = stream.pointee
         let rate = stream.avg_frame_rate.num > 0 && stream.avg_frame_rate.den > 0 ? stream.avg_frame_rate : stream.r_frame_rate
         let frameRate = rate.num > 0 && rate.den > 0 ? Rational(Int64(rate.num), Int64(rate.den)) : Rational(25)
@@ -299,10 +318,12 @@ public struct InputFile: ~Copyable {
     public func seek(toKeyframeAtOrBefore pts: Int64) throws(MediaError) {
         // Counted times are known only by reading from the start; an elementary stream not yet
         // read may turn out to be untimed, and going to its start then costs nothing.
-        if untimedClock.counts || (!untimedClock.hasRead && Self.elementaryStreamDemuxers.contains(containerName)) {
+        if timeFixes.counts || (!timeFixes.hasRead && Self.elementaryStreamDemuxers.contains(containerName)) {
             try rewind()
             return
         }
+        // Resets make the file's own times go back: the demuxer searches by those.
+        let pts = pts - TimestampReset.shift(ofTime: pts, in: timeFixes.resets)
         let result = avformat_seek_file(context, streamIndex, Int64.min, pts, pts, 0)
         if result < 0 {
             // Some demuxers cannot seek to an exact bound; fall back to the classic backward seek.
@@ -319,8 +340,8 @@ public struct InputFile: ~Copyable {
         if result < 0 {
             throw MediaError(file: path, reason: .ffmpeg(FFmpegError(code: result, call: "avformat_seek_file", file: path)))
         }
-        untimedClock.next = 0
-        untimedClock.hasRead = false
+        timeFixes.next = 0
+        timeFixes.hasRead = false
     }
 
     /// A keyframe of the demuxer's packet index about `fraction` of the way through the video
@@ -385,13 +406,16 @@ public struct InputFile: ~Copyable {
     }
 }
 
-/// The running decode time of an untimed stream, kept by reference so that reading a borrowed
-/// `InputFile` can advance it; each `InputFile` has its own and uses it on one thread at a time.
-private final class UntimedClock {
+/// How `read` fixes up packet times (an untimed stream's running decode time, the shifts after
+/// timestamp resets), kept by reference so that reading a borrowed `InputFile` can advance it;
+/// each `InputFile` has its own and uses it on one thread at a time.
+private final class PacketTimeFixes {
     /// True once the first packet was read since opening or rewinding.
     var hasRead = false
     /// True when the stream's packets carry no times and `next` numbers them.
     var counts = false
     /// The decode time of the next packet, in the stream's time base.
     var next: Int64 = 0
+    /// Where the probe found the stream's times going back (`InputFile.followTimestampResets`).
+    var resets: [TimestampReset] = []
 }

@@ -34,10 +34,16 @@ struct PacketTimeline: Sendable {
     var stoppedBeforeRequestedPacket = false
     /// True when the decode times were counted from the frame rate (`InputFile.timesFromFrameRate`).
     var timesFromFrameRate = false
+    /// Where the times went back and were shifted to follow on (containers that allow it, MPEG-TS).
+    var timestampResets: [TimestampReset] { resetFinder?.resets ?? [] }
+    private var resetFinder: TimestampResetFinder?
 
     /// Reads the packets of `input`'s video stream from its current position to the end of the
     /// data, or up to (not including) the packet at byte position `stopPosition`.
     init(scanning input: borrowing InputFile, stoppingAt stopPosition: Int64? = nil) throws(MediaError) {
+        if input.allowsTimestampResets {
+            resetFinder = TimestampResetFinder(tolerance: max(1, (Rational(1, 10) / input.timeBase).rounded), frameTicks: input.nominalFrameTicks)
+        }
         var packet = Packet()
         while try input.read(into: &packet) == .packet {
             if let stopPosition, packet.position == stopPosition {
@@ -71,9 +77,11 @@ struct PacketTimeline: Sendable {
 
     private mutating func record(_ packet: borrowing Packet) {
         packetCount += 1
-        packets.append((packet.decodeTime, packet.hasPresentationTime ? packet.pts : nil, packet.isKeyframe, packet.position))
+        let shift = resetFinder?.shift(for: packet) ?? 0
+        packets.append((packet.decodeTime.map { $0 + shift }, packet.hasPresentationTime ? packet.pts.map { $0 + shift } : nil,
+                        packet.isKeyframe, packet.position))
         if !packet.hasPresentationTime { everyPacketHadPresentationTime = false }
-        guard let pts = packet.pts else { return }
+        guard let pts = packet.pts.map({ $0 + shift }) else { return }
         if packet.isDiscarded {
             hiddenCount += 1
             if packet.isKeyframe {

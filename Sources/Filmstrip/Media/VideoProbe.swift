@@ -61,6 +61,9 @@ public struct VideoProbe: Sendable, Codable, Equatable {
     public var dataEndsEarly: Bool
     /// Size of the file in bytes.
     public var fileSizeBytes: Int64
+    /// Where the container's times go back (MPEG-TS of joined recordings): later times are
+    /// shifted to follow on, as players and the ffmpeg CLI do; empty for most files.
+    public var timestampResets: [TimestampReset]
 
     /// Picture size after the sample aspect ratio and rotation are applied.
     public var displaySize: (width: Int, height: Int) {
@@ -291,6 +294,7 @@ extension VideoProbe {
         self.dataEndsEarly = description.promisedFrames > timeline.packetCount
             || (containerDuration > 0 && containerDuration - coveredMicroseconds > 2 * frameMicroseconds + 100_000)
         self.fileSizeBytes = fileSizeBytes
+        self.timestampResets = timeline.timestampResets
         guard width > 0, height > 0 else {
             throw MediaError(file: path, reason: .notAVideo("video stream has no picture size"))
         }
