@@ -123,9 +123,7 @@ extension FilmstripCommand {
             limits.apply()
             let signalSources = SignalCleanup.install(doing: "making previews in \(output)")
             defer { signalSources.forEach { $0.cancel() } }
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) ? isDirectory.boolValue
-                    : (try? FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)) != nil else {
+            guard System.isDirectory(output) || (System.status(output) == nil && (try? System.createDirectories(output)) != nil) else {
                 throw failWithMessage("\(output): cannot be created as the output folder")
             }
             let scan = SpriteLibrary.scan(inputs: inputs, outputRoot: output, recursive: recursive)

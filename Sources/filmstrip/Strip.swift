@@ -148,8 +148,7 @@ extension FilmstripCommand {
             if let interval, !(interval > 0) { throw failWithMessage("--interval must be positive, got \(interval).") }
             if !(1...100).contains(quality) { throw failWithMessage("--quality must be 1 to 100, got \(quality).") }
             if let outDir {
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: outDir, isDirectory: &isDirectory), isDirectory.boolValue else {
+                guard System.isDirectory(outDir) else {
                     throw failWithMessage("\(outDir): --out-dir is not an existing folder")
                 }
             }

@@ -69,6 +69,11 @@ struct LibraryScanTests {
         #expect(strip.status == 0, "\(strip.standardError)")
         let written = Array("caf".utf8) + [0xE9] + Array(".strip.png".utf8)
         #expect(try System.directoryEntries(library.appendingPathComponent("sub").path).contains(FileSystemName.string(fromBytes: written)))
+        // An output folder named by bytes that are not UTF-8 is that folder.
+        let elsewhere = try Self.runThroughShell(#""$0" sprite sub -o "$(printf 'out\376')" --format vtt"#, in: library)
+        #expect(elsewhere.status == 0, "\(elsewhere.standardError)")
+        let outputFolder = FileSystemName.string(fromBytes: Array(library.path.utf8) + Array("/out".utf8) + [0xFE])
+        #expect(try System.directoryEntries(outputFolder + "/caf\u{FFFD}").contains("thumbnails.vtt"))
     }
 
     @Test("an unreadable subfolder or input folder is a failure named on stderr, as an unprivileged user",

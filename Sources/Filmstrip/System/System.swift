@@ -187,6 +187,23 @@ package enum System {
         }
     }
 
+    /// Creates folder `path` and any missing folders above it (`mkdir -p`), on the path's bytes;
+    /// a folder already there is fine.
+    package static func createDirectories(_ path: String) throws(SystemError) {
+        if let status = status(path), status.st_mode & S_IFMT == S_IFDIR { return }
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        if parent != path && parent != "/" { try createDirectories(parent) }
+        let result = FileSystemName.withCString(path) { mkdir($0, 0o777) }
+        if result != 0 && (errno != EEXIST || !isDirectory(path)) {
+            throw SystemError(call: "mkdir", path: path, code: errno == EEXIST ? ENOTDIR : errno)
+        }
+    }
+
+    /// True when `path` names a folder (following links).
+    package static func isDirectory(_ path: String) -> Bool {
+        status(path).map { $0.st_mode & S_IFMT == S_IFDIR } ?? false
+    }
+
     /// Device and inode of the file `path` names, following symbolic links; nil when it does not exist.
     static func identity(_ path: String) -> FileIdentity? {
         guard let status = status(path) else { return nil }
