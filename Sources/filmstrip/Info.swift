@@ -34,7 +34,7 @@ extension FilmstripCommand {
                 try FirstFrameCheck.run(path: video)
                 print(json ? FileSystemName.repaired(try Self.json(probe)) : FileSystemName.display(Self.text(probe)))
                 if probe.dataEndsEarly {
-                    FileHandle.standardError.write(Data("filmstrip: warning: \(video): data ends early (file truncated?): the container promises more frames than it holds\n".utf8))
+                    FileHandle.standardError.write(Data("filmstrip: warning: \(FileSystemName.display(video)): data ends early (file truncated?): the container promises more frames than it holds\n".utf8))
                 }
             } catch {
                 throw failWithMessage(error)

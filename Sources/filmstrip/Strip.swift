@@ -203,7 +203,7 @@ extension FilmstripCommand {
                 while let (index, failure) = await group.next() {
                     budget.finishVideo(releasing: coresPerVideo, videosStillWaiting: jobs.count - next)
                     if let failure {
-                        FileHandle.standardError.write(Data("filmstrip: \(failure.message)\n".utf8))
+                        FileHandle.standardError.write(Data("filmstrip: \(FileSystemName.display(failure.message))\n".utf8))
                         failed.append(index)
                     }
                     startNext()
@@ -227,7 +227,7 @@ extension FilmstripCommand {
                 if let manifest { try StripWriter.checkWritable(manifest) }
                 let probe = try VideoProbe(path: video)
                 if probe.dataEndsEarly {
-                    FileHandle.standardError.write(Data("filmstrip: warning: \(video): data ends early (file truncated?): the strip covers the \(String(format: "%.3f", probe.durationSeconds)) s that can be read\n".utf8))
+                    FileHandle.standardError.write(Data("filmstrip: warning: \(FileSystemName.display(video)): data ends early (file truncated?): the strip covers the \(String(format: "%.3f", probe.durationSeconds)) s that can be read\n".utf8))
                 }
                 let plan = try SamplePlan(probe: probe, count: thumbnailCount(probe: probe), from: from.flatMap(TimeParsing.seconds),
                                           to: to.flatMap(TimeParsing.seconds), accuracy: accuracy)
@@ -251,7 +251,7 @@ extension FilmstripCommand {
                 }
                 if verbose {
                     let phases = String(format: "extract %.3f s, compose %.3f s", result.extractSeconds, result.composeSeconds)
-                    FileHandle.standardError.write(Data("\(video): \(probe.width)x\(probe.height), \(String(format: "%.3f", probe.durationSeconds)) s; \(pipeline.name); \(phases); \(result.counters.framesDecoded) frames decoded\n".utf8))
+                    FileHandle.standardError.write(Data("\(FileSystemName.display(video)): \(probe.width)x\(probe.height), \(String(format: "%.3f", probe.durationSeconds)) s; \(pipeline.name); \(phases); \(result.counters.framesDecoded) frames decoded\n".utf8))
                 }
                 if stats {
                     let measurements: [String: Double] = [

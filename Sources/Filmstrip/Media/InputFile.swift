@@ -16,7 +16,8 @@ public struct InputFile: ~Copyable {
     /// True when packets come back with their times, flags and positions but not their bytes
     /// (see `PacketData.timingWhereIndexed`); such an input is for reading timing only.
     private(set) var readsTimingOnly = false
-    /// Decode times counted from the frame rate where the demuxer gives none (see `timesFromFrameRate`).
+    /// What `read` does to packet times: counts them where the demuxer gives none
+    /// (`timesFromFrameRate`), shifts them after timestamp resets (`followTimestampResets`).
     private let timeFixes = PacketTimeFixes()
 
     /// What reading a packet fills in.

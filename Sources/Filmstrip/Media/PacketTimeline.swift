@@ -121,19 +121,23 @@ struct PacketTimeline: Sendable {
         let frameDuration = max(1, decodeTimes[decodeTimes.count - 1] - decodeTimes[decodeTimes.count - 2])
         var display = [Int64](repeating: 0, count: packets.count)
         var waitingReference: Int?
-        // Counted times number the frames in decode order, and there are as many display slots:
-        // the frames shown at them are the same times sorted. A keyframe of a closed GOP is shown
-        // after every frame decoded before it and before every frame decoded after it, so at its own.
-        for (index, packet) in packets.enumerated() where !timesFromFrameRate {
-            if let pts = packet.pts, pts == packet.dts, !packet.isKeyframe {
-                display[index] = pts
-                continue
+        if timesFromFrameRate {
+            // Counted times number the frames in decode order, and there are as many display
+            // slots: the frames shown at them are the same times sorted. A keyframe of a closed
+            // GOP is shown after every frame decoded before it and before every frame decoded
+            // after it, so at its own count (open GOPs' leading frames are not told apart here).
+            display = decodeTimes
+        } else {
+            for (index, packet) in packets.enumerated() {
+                if let pts = packet.pts, pts == packet.dts, !packet.isKeyframe {
+                    display[index] = pts
+                    continue
+                }
+                if let waiting = waitingReference { display[waiting] = decodeTimes[index] }
+                waitingReference = nil
+                if let pts = packet.pts { display[index] = pts } else { waitingReference = index }
             }
-            if let waiting = waitingReference { display[waiting] = decodeTimes[index] }
-            waitingReference = nil
-            if let pts = packet.pts { display[index] = pts } else { waitingReference = index }
         }
-        if timesFromFrameRate { display = decodeTimes }
         if let waiting = waitingReference { display[waiting] = decodeTimes.last! + frameDuration }
         frameTimes = display.sorted()
         var keys: [(display: Int64, dts: Int64, position: Int64?)] = []
