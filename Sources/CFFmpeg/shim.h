@@ -26,6 +26,7 @@ static inline int filmstrip_averror_encoder_not_found(void) { return AVERROR_ENC
 static inline int64_t filmstrip_nopts_value(void) { return AV_NOPTS_VALUE; }
 static inline int filmstrip_packet_flag_key(void) { return AV_PKT_FLAG_KEY; }
 static inline int filmstrip_packet_flag_corrupt(void) { return AV_PKT_FLAG_CORRUPT; }
+static inline int filmstrip_packet_flag_discard(void) { return AV_PKT_FLAG_DISCARD; }
 static inline int filmstrip_frame_flag_corrupt(void) { return AV_FRAME_FLAG_CORRUPT; }
 
 /// Whether an entry of a stream's packet index is a keyframe (AVIndexEntry.flags is a 2-bit field).

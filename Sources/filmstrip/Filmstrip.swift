@@ -16,13 +16,14 @@ struct FilmstripCommand: AsyncParsableCommand {
     /// completion, the bench matrix and the bench child all see one registry.
     static func main() async {
         FilmstripOpenMP.register()
-        await main(nil)
+        // Arguments with their exact bytes: a file name that is not UTF-8 names that file.
+        await main(Array(FileSystemName.commandLineArguments.dropFirst()))
     }
 }
 
 /// Prints `message` as one line on stderr and returns the exit code to throw.
 func failWithMessage(_ message: String) -> ExitCode {
-    FileHandle.standardError.write(Data("filmstrip: \(message)\n".utf8))
+    FileHandle.standardError.write(Data("filmstrip: \(FileSystemName.display(message))\n".utf8))
     return ExitCode.failure
 }
 

@@ -32,9 +32,9 @@ extension FilmstripCommand {
                 let probe = try VideoProbe(path: video)
                 // What `strip` needs beyond the probe: one frame that decodes and scales.
                 try FirstFrameCheck.run(path: video)
-                print(json ? try Self.json(probe) : Self.text(probe))
+                print(json ? FileSystemName.repaired(try Self.json(probe)) : FileSystemName.display(Self.text(probe)))
                 if probe.dataEndsEarly {
-                    FileHandle.standardError.write(Data("filmstrip: warning: \(video): data ends early (file truncated?): the container promises more frames than it holds\n".utf8))
+                    FileHandle.standardError.write(Data("filmstrip: warning: \(FileSystemName.display(video)): data ends early (file truncated?): the container promises more frames than it holds\n".utf8))
                 }
             } catch {
                 throw failWithMessage(error)
@@ -45,6 +45,14 @@ extension FilmstripCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             return String(decoding: try encoder.encode(probe), as: UTF8.self)
+        }
+
+        /// "go back 1 time (at 3.000 s, byte 106408): …", for a stream of joined recordings.
+        static func resets(_ probe: VideoProbe) -> String {
+            let places = probe.timestampResets.prefix(4).map { "\(seconds(Rational($0.start) * probe.timeBase)), byte \($0.position)" }
+            let count = probe.timestampResets.count
+            return "go back \(count) \(count == 1 ? "time" : "times") (at \(places.joined(separator: "; "))\(count > 4 ? "; …" : "")):"
+                + " later parts follow on, as players show them"
         }
 
         static func text(_ probe: VideoProbe) -> String {
@@ -69,7 +77,7 @@ extension FilmstripCommand {
                 ("bit rate", probe.bitRate.map { "\($0 / 1000) kb/s" } ?? "unknown"),
                 ("file size", "\(probe.fileSizeBytes) bytes"),
                 ("data", probe.dataEndsEarly ? "ENDS EARLY (truncated: fewer frames than the container promises)" : "complete"),
-            ]
+            ] + (probe.timestampResets.isEmpty ? [] : [("timestamps", Self.resets(probe))])
             let width = rows.map(\.0.count).max() ?? 0
             return rows.map { "\($0.0.padded(to: width))  \($0.1)" }.joined(separator: "\n")
         }

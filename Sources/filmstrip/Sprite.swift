@@ -123,12 +123,11 @@ extension FilmstripCommand {
             limits.apply()
             let signalSources = SignalCleanup.install(doing: "making previews in \(output)")
             defer { signalSources.forEach { $0.cancel() } }
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) ? isDirectory.boolValue
-                    : (try? FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)) != nil else {
+            guard System.isDirectory(output) || (System.status(output) == nil && (try? System.createDirectories(output)) != nil) else {
                 throw failWithMessage("\(output): cannot be created as the output folder")
             }
-            var targets = SpriteLibrary.targets(inputs: inputs, outputRoot: output, recursive: recursive)
+            let scan = SpriteLibrary.scan(inputs: inputs, outputRoot: output, recursive: recursive)
+            var targets = scan.targets
             if let shard = shard.flatMap(Self.shard) {
                 targets = targets.filter { SpriteLibrary.shard(of: $0.shardKey, count: shard.count) == shard.index }
             }
@@ -149,7 +148,9 @@ extension FilmstripCommand {
                 if let first = claimed[key] { duplicates[index] = first } else { claimed[key] = target.input }
             }
 
-            var made = 0, skipped = 0, failed = 0, videoSeconds = 0.0
+            // A folder the scan could not read may hold videos: each is a failure, as a video's is.
+            var made = 0, skipped = 0, failed = scan.failures.count, videoSeconds = 0.0
+            for failure in scan.failures { progress.printError("filmstrip: \(failure)") }
             try await withThrowingTaskGroup(of: (Int, Outcome).self) { group in
                 var next = 0
                 func startNext() {
@@ -172,7 +173,7 @@ extension FilmstripCommand {
                         }
                     }
                 }
-                for _ in 0..<jobs { startNext() }
+                if ignoreErrors || failed == 0 { for _ in 0..<jobs { startNext() } }
                 while let (index, outcome) = try await group.next() {
                     let target = targets[index]
                     if case .failed = outcome { failed += 1 }
@@ -203,9 +204,11 @@ extension FilmstripCommand {
             progress.clear()
             let elapsed = (clock.now - start).seconds
             let speed = videoSeconds > 0 && elapsed > 0 ? String(format: "; %@ of video in %.1f s (x%.0f realtime)", Self.clock(videoSeconds), elapsed, videoSeconds / elapsed) : ""
-            let notStarted = targets.count - made - skipped - failed
+            let videosFailed = failed - scan.failures.count
+            let notStarted = targets.count - made - skipped - videosFailed
             let stopped = notStarted > 0 ? ", \(notStarted) not made (stopped at the first failure; --ignore-errors goes on)" : ""
-            print("sprite: \(targets.count) videos: \(made) made, \(skipped) up to date, \(failed) failed\(stopped)\(speed)")
+            let unread = scan.failures.isEmpty ? "" : ", \(scan.failures.count) \(scan.failures.count == 1 ? "path" : "paths") not read"
+            print("sprite: \(targets.count) videos: \(made) made, \(skipped) up to date, \(videosFailed) failed\(unread)\(stopped)\(speed)")
             if failed > 0 { throw ExitCode.failure }
         }
 
@@ -268,13 +271,13 @@ final class SpriteProgress: Sendable {
 
     func print(_ line: String) {
         clear()
-        FileHandle.standardOutput.write(Data("\(line)\n".utf8))
+        FileHandle.standardOutput.write(Data("\(FileSystemName.display(line))\n".utf8))
         redraw()
     }
 
     func printError(_ line: String) {
         clear()
-        FileHandle.standardError.write(Data("\(line)\n".utf8))
+        FileHandle.standardError.write(Data("\(FileSystemName.display(line))\n".utf8))
         redraw()
     }
 

@@ -148,8 +148,7 @@ extension FilmstripCommand {
             if let interval, !(interval > 0) { throw failWithMessage("--interval must be positive, got \(interval).") }
             if !(1...100).contains(quality) { throw failWithMessage("--quality must be 1 to 100, got \(quality).") }
             if let outDir {
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: outDir, isDirectory: &isDirectory), isDirectory.boolValue else {
+                guard System.isDirectory(outDir) else {
                     throw failWithMessage("\(outDir): --out-dir is not an existing folder")
                 }
             }
@@ -204,7 +203,7 @@ extension FilmstripCommand {
                 while let (index, failure) = await group.next() {
                     budget.finishVideo(releasing: coresPerVideo, videosStillWaiting: jobs.count - next)
                     if let failure {
-                        FileHandle.standardError.write(Data("filmstrip: \(failure.message)\n".utf8))
+                        FileHandle.standardError.write(Data("filmstrip: \(FileSystemName.display(failure.message))\n".utf8))
                         failed.append(index)
                     }
                     startNext()
@@ -228,7 +227,7 @@ extension FilmstripCommand {
                 if let manifest { try StripWriter.checkWritable(manifest) }
                 let probe = try VideoProbe(path: video)
                 if probe.dataEndsEarly {
-                    FileHandle.standardError.write(Data("filmstrip: warning: \(video): data ends early (file truncated?): the strip covers the \(String(format: "%.3f", probe.durationSeconds)) s that can be read\n".utf8))
+                    FileHandle.standardError.write(Data("filmstrip: warning: \(FileSystemName.display(video)): data ends early (file truncated?): the strip covers the \(String(format: "%.3f", probe.durationSeconds)) s that can be read\n".utf8))
                 }
                 let plan = try SamplePlan(probe: probe, count: thumbnailCount(probe: probe), from: from.flatMap(TimeParsing.seconds),
                                           to: to.flatMap(TimeParsing.seconds), accuracy: accuracy)
@@ -252,7 +251,7 @@ extension FilmstripCommand {
                 }
                 if verbose {
                     let phases = String(format: "extract %.3f s, compose %.3f s", result.extractSeconds, result.composeSeconds)
-                    FileHandle.standardError.write(Data("\(video): \(probe.width)x\(probe.height), \(String(format: "%.3f", probe.durationSeconds)) s; \(pipeline.name); \(phases); \(result.counters.framesDecoded) frames decoded\n".utf8))
+                    FileHandle.standardError.write(Data("\(FileSystemName.display(video)): \(probe.width)x\(probe.height), \(String(format: "%.3f", probe.durationSeconds)) s; \(pipeline.name); \(phases); \(result.counters.framesDecoded) frames decoded\n".utf8))
                 }
                 if stats {
                     let measurements: [String: Double] = [
@@ -268,7 +267,7 @@ extension FilmstripCommand {
                 let substituted = result.thumbnails.filter(\.substituted).count
                 let note = substituted > 0 ? ", \(substituted) shown by a neighbouring frame (damaged data)" : ""
                 if quiet || writesToStandardOutput { return }
-                print("\(output): \(result.pixels.width)x\(result.pixels.height), \(plan.count) thumbnails via \(pipeline.name)\(note)")
+                print("\(FileSystemName.display(output)): \(result.pixels.width)x\(result.pixels.height), \(plan.count) thumbnails via \(pipeline.name)\(note)")
             } catch let error as PlanError {
                 throw Failure(message: "\(video): \(error)")
             } catch let error as LayoutError {

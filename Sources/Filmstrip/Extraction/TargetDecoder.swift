@@ -48,6 +48,7 @@ struct TargetDecoder: ~Copyable {
 
     init(request: ExtractionRequest) throws(MediaError) {
         let input = try InputFile(path: request.path, analyzeStreams: false)
+        input.followTimestampResets(request.probe.timestampResets)
         decoder = try Decoder(for: input, options: request.options.decoder, codecSetup: request.probe.codecSetup)
         self.input = input
         renderer = ThumbnailRenderer(request: request)
@@ -132,6 +133,7 @@ struct TargetDecoder: ~Copyable {
             if attempt == attempts.count - 1 {
                 // The last resort is certain: a freshly opened file reads from its first packet.
                 input = try InputFile(path: request.path, analyzeStreams: false)
+                input.followTimestampResets(request.probe.timestampResets)
             } else if (try? input.seek(toKeyframeAtOrBefore: target)) == nil {
                 continue
             }

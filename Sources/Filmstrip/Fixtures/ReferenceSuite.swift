@@ -20,7 +20,7 @@ public enum ReferenceSuite: String, Sendable, Codable, CaseIterable {
     static let framesBeforeTimestampWrap = Int((Int64(1) << 33) / 90_000 - 2) * 25
 
     /// Every common container and codec beside MP4 and Matroska, CI-sized (320x180, 2–3 s, 25 fps):
-    /// transport and program streams, AVI with B-frames, MOV with an edit list, FLV, Ogg, ASF,
+    /// transport and program streams, AVI with B-frames, MOV with an edit list, FLV, raw H.264 and HEVC, Ogg, ASF,
     /// MJPEG, VP8, interlaced H.264, 10-bit HEVC and AV1, and full-range video. Also in the quick
     /// suite's tests (FormatConformanceTests).
     static let formatSpecs: [ReferenceVideoSpec] = {
@@ -43,6 +43,9 @@ public enum ReferenceSuite: String, Sendable, Codable, CaseIterable {
             // A first frame at 0.4 s: the MOV muxer writes an empty edit that delays it.
             spec("mov-h264-editlist", .h264, .mov, startOffsetFrames: 10),
             spec("flv-h264", .h264, .flv),
+            // Elementary streams with B-frames: no timestamps at all, times come from the frame rate.
+            spec("raw-h264", .h264, .h264Stream),
+            spec("raw-hevc", .hevc, .hevcStream),
             spec("ogg-theora", .theora, .ogg),
             spec("wmv-wmv2", .wmv2, .asf, gop: 12),
             spec("avi-mjpeg", .mjpeg, .avi, gop: 1),

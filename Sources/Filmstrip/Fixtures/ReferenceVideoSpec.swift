@@ -39,6 +39,8 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
         case avi, mov, flv, ogg
         /// Advanced Systems Format (`.wmv`).
         case asf
+        /// Raw H.264 and HEVC elementary streams (Annex B): packets carry no timestamps.
+        case h264Stream, hevcStream
 
         /// The usual file extension for this container, without the dot (`mkv`, `ts`, `wmv`, …).
         public var fileExtension: String {
@@ -54,6 +56,8 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
             case .flv: "flv"
             case .ogg: "ogv"
             case .asf: "wmv"
+            case .h264Stream: "h264"
+            case .hevcStream: "hevc"
             }
         }
 
@@ -63,6 +67,8 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
             case .mpegts, .m2ts: "mpegts"
             case .mpegps: "vob"
             case .ogg: "ogg"
+            case .h264Stream: "h264"
+            case .hevcStream: "hevc"
             default: rawValue
             }
         }

@@ -16,6 +16,9 @@ public struct InputFile: ~Copyable {
     /// True when packets come back with their times, flags and positions but not their bytes
     /// (see `PacketData.timingWhereIndexed`); such an input is for reading timing only.
     private(set) var readsTimingOnly = false
+    /// What `read` does to packet times: counts them where the demuxer gives none
+    /// (`timesFromFrameRate`), shifts them after timestamp resets (`followTimestampResets`).
+    private let timeFixes = PacketTimeFixes()
 
     /// What reading a packet fills in.
     enum PacketData {
@@ -57,7 +60,8 @@ public struct InputFile: ~Copyable {
         var options = InputPolicy.openOptions(containers: containers)
         let url = InputPolicy.url(forFileAt: path)
         // On failure avformat_open_input frees the context it was given.
-        let openResult = avformat_open_input(&opened, url, nil, &options)
+        // The URL's bytes are the path's (FileSystemName): FFmpeg's file protocol opens them as they are.
+        let openResult = FileSystemName.withCString(url) { avformat_open_input(&opened, $0, nil, &options) }
         av_dict_free(&options)
         guard openResult >= 0, let context = opened else {
             throw MediaError(file: path, reason: Self.openFailure(openResult, url: url, containers: containers))
@@ -215,6 +219,8 @@ public struct InputFile: ~Copyable {
     /// Damaged container data past the point that could be read ends the file, as far as callers
     /// can tell; `dataEndedEarly` says so.
     public func read(into packet: inout Packet) throws(MediaError) -> ReadOutcome {
+        var stalledRetries = 0
+        var lastPosition = Int64.min
         while true {
             packet.unreference()
             // Demuxers that find nothing to return loop inside av_read_frame without reading, and
@@ -222,6 +228,21 @@ public struct InputFile: ~Copyable {
             if InputPolicy.deadlineHasPassed { throw MediaError(file: path, reason: .timedOut(seconds: InputPolicy.timeout)) }
             let result = av_read_frame(context, packet.pointer)
             if result == FFmpegError.endOfFile { return .endOfFile }
+            if result == FFmpegError.tryAgain {
+                // "Read again": MPEG-TS says so after skipping 64 KB of bytes that are not packets
+                // (zero padding, garbage between segments). Each such call moves through the file;
+                // calls that move nothing are retried a bounded number of times, then the data is
+                // taken to end there, as after any unreadable tail.
+                let position = context.pointee.pb.map { avio_tell($0) } ?? Int64.min
+                if position != lastPosition {
+                    lastPosition = position
+                    stalledRetries = 0
+                    continue
+                }
+                stalledRetries += 1
+                if stalledRetries < Self.stalledReadRetries { continue }
+                return .endOfFile
+            }
             if result == FFmpegError.exit { throw MediaError(file: path, reason: .timedOut(seconds: InputPolicy.timeout)) }
             if result < 0 {
                 // A read error in the middle of a file is truncation or corruption: treat as the end,
@@ -229,12 +250,81 @@ public struct InputFile: ~Copyable {
                 if result == FFmpegError.invalidData || result == filmstrip_averror(EIO) { return .endOfFile }
                 throw MediaError(file: path, reason: .ffmpeg(FFmpegError(code: result, call: "av_read_frame", file: path)))
             }
-            if packet.pointer.pointee.stream_index == streamIndex { return .packet }
+            if packet.pointer.pointee.stream_index == streamIndex {
+                countTimesIfUntimed(packet)
+                shiftAfterResets(packet)
+                return .packet
+            }
         }
     }
 
+    /// True when the video stream's packets come with no times at all and `read` numbers them
+    /// instead: decode time = the sum of the earlier packets' durations (one frame at the
+    /// stream's rate where a packet states none) from the start of the data, as the ffmpeg CLI
+    /// times such frames. Raw H.264 and HEVC with B-frames are like that: their parsers cannot
+    /// tell a decode time without knowing the reorder depth. Such times hold only counted from
+    /// the first packet, so `seek` then goes back to the start.
+    var timesFromFrameRate: Bool { timeFixes.counts }
+
+    /// True for containers whose timestamps may go back mid-stream (`AVFMT_TS_DISCONT`: MPEG-TS, MPEG-PS).
+    var allowsTimestampResets: Bool { context.pointee.iformat.pointee.flags & AVFMT_TS_DISCONT != 0 }
+
+    /// Makes `read` shift packet times after each of `resets` (from the probe) as the probe
+    /// did, and `seek` take shifted times, so that decoded frames carry the probe's times.
+    func followTimestampResets(_ resets: [TimestampReset]) {
+        timeFixes.resets = resets
+    }
+
+    private func shiftAfterResets(_ packet: borrowing Packet) {
+        guard !timeFixes.resets.isEmpty, let position = packet.position else { return }
+        let shift = TimestampReset.shift(at: position, in: timeFixes.resets)
+        let nopts = filmstrip_nopts_value()
+        let raw = packet.pointer
+        if raw.pointee.pts != nopts { raw.pointee.pts += shift }
+        if raw.pointee.dts != nopts { raw.pointee.dts += shift }
+    }
+
+    /// Elementary-stream demuxers: the only containers whose packets may all come without times.
+    private static let elementaryStreamDemuxers: Set<String> = ["h264", "hevc", "mpegvideo", "m4v", "obu"]
+
+    /// Fills in the decode time of a packet of an untimed stream (decided at its first packet).
+    private func countTimesIfUntimed(_ packet: borrowing Packet) {
+        let nopts = filmstrip_nopts_value()
+        let raw = packet.pointer
+        if !timeFixes.hasRead {
+            timeFixes.hasRead = true
+            timeFixes.counts = raw.pointee.pts == nopts && raw.pointee.dts == nopts
+                && Self.elementaryStreamDemuxers.contains(containerName)
+        }
+        guard timeFixes.counts else { return }
+        // One clock for every packet: a time a parser guessed for some packets would not fit the count.
+        raw.pointee.pts = nopts
+        raw.pointee.dts = timeFixes.next
+        timeFixes.next += raw.pointee.duration > 0 ? raw.pointee.duration : nominalFrameTicks
+    }
+
+    /// One frame at the stream's stated rate (25 fps when it states none), in time-base ticks.
+    var nominalFrameTicks: Int64 {
+        let stream = stream.pointee
+        let rate = stream.avg_frame_rate.num > 0 && stream.avg_frame_rate.den > 0 ? stream.avg_frame_rate : stream.r_frame_rate
+        let frameRate = rate.num > 0 && rate.den > 0 ? Rational(Int64(rate.num), Int64(rate.den)) : Rational(25)
+        return max(1, (Rational(1) / frameRate / timeBase).rounded)
+    }
+
+    /// Consecutive "read again" answers without the file position moving before the data is
+    /// taken to end: a file offers nothing new to a read that made no progress.
+    private static let stalledReadRetries = 16
+
     /// Seeks so that the next packet read is the keyframe at or before `pts` (stream time base).
     public func seek(toKeyframeAtOrBefore pts: Int64) throws(MediaError) {
+        // Counted times are known only by reading from the start; an elementary stream not yet
+        // read may turn out to be untimed, and going to its start then costs nothing.
+        if timeFixes.counts || (!timeFixes.hasRead && Self.elementaryStreamDemuxers.contains(containerName)) {
+            try rewind()
+            return
+        }
+        // Resets make the file's own times go back: the demuxer searches by those.
+        let pts = pts - TimestampReset.shift(ofTime: pts, in: timeFixes.resets)
         let result = avformat_seek_file(context, streamIndex, Int64.min, pts, pts, 0)
         if result < 0 {
             // Some demuxers cannot seek to an exact bound; fall back to the classic backward seek.
@@ -243,6 +333,16 @@ public struct InputFile: ~Copyable {
                 throw MediaError(file: path, reason: .ffmpeg(FFmpegError(code: fallback, call: "av_seek_frame", file: path)))
             }
         }
+    }
+
+    /// Goes back to the first byte of the data, where counted times start again.
+    private func rewind() throws(MediaError) {
+        let result = avformat_seek_file(context, -1, Int64.min, 0, Int64.max, AVSEEK_FLAG_BYTE)
+        if result < 0 {
+            throw MediaError(file: path, reason: .ffmpeg(FFmpegError(code: result, call: "avformat_seek_file", file: path)))
+        }
+        timeFixes.next = 0
+        timeFixes.hasRead = false
     }
 
     /// A keyframe of the demuxer's packet index about `fraction` of the way through the video
@@ -273,10 +373,9 @@ public struct InputFile: ~Copyable {
     /// Plain `stat` and `access`: Foundation's `attributesOfItem` also looks up the owner's
     /// account name (NSS), which costs about a millisecond per call at start-up.
     private static func checkIsReadableFile(_ path: String) throws(MediaError) {
-        var status = stat()
-        guard stat(path, &status) == 0 else { throw MediaError(file: path, reason: .fileNotFound) }
+        guard let status = System.status(path) else { throw MediaError(file: path, reason: .fileNotFound) }
         if status.st_mode & S_IFMT == S_IFDIR { throw MediaError(file: path, reason: .isDirectory) }
-        guard access(path, R_OK) == 0 else { throw MediaError(file: path, reason: .unreadable("permission denied")) }
+        guard FileSystemName.withCString(path, { access($0, R_OK) }) == 0 else { throw MediaError(file: path, reason: .unreadable("permission denied")) }
         if status.st_size == 0 { throw MediaError(file: path, reason: .emptyFile) }
     }
 
@@ -306,4 +405,18 @@ public struct InputFile: ~Copyable {
         if best >= 0, isMovingVideo(Int(best)) { return best }
         return (0..<Int(context.pointee.nb_streams)).first(where: isMovingVideo).map { Int32($0) }
     }
+}
+
+/// How `read` fixes up packet times (an untimed stream's running decode time, the shifts after
+/// timestamp resets), kept by reference so that reading a borrowed `InputFile` can advance it;
+/// each `InputFile` has its own and uses it on one thread at a time.
+private final class PacketTimeFixes {
+    /// True once the first packet was read since opening or rewinding.
+    var hasRead = false
+    /// True when the stream's packets carry no times and `next` numbers them.
+    var counts = false
+    /// The decode time of the next packet, in the stream's time base.
+    var next: Int64 = 0
+    /// Where the probe found the stream's times going back (`InputFile.followTimestampResets`).
+    var resets: [TimestampReset] = []
 }

@@ -52,12 +52,13 @@ public enum InputPolicy {
         var options: OpaquePointer?
         av_dict_set(&options, "protocol_whitelist", "file", 0)
         var io: UnsafeMutablePointer<AVIOContext>?
-        let opened = avio_open2(&io, url, AVIO_FLAG_READ, &callback, &options)
+        let opened = FileSystemName.withCString(url) { avio_open2(&io, $0, AVIO_FLAG_READ, &callback, &options) }
         av_dict_free(&options)
         guard opened >= 0, let io else { return nil }
         defer { var toClose: UnsafeMutablePointer<AVIOContext>? = io; avio_closep(&toClose) }
         var format: UnsafePointer<AVInputFormat>?
-        guard av_probe_input_buffer2(io, &format, url, nil, 0, 0) >= 0, let format else { return nil }
+        let probed = FileSystemName.withCString(url) { av_probe_input_buffer2(io, &format, $0, nil, 0, 0) }
+        guard probed >= 0, let format else { return nil }
         let name = String(cString: format.pointee.name)
         let names = name.split(separator: ",").map(String.init)
         guard !names.contains(where: accepted.contains) else { return nil }

@@ -32,6 +32,10 @@ public struct Packet: ~Copyable {
     public var isKeyframe: Bool { pointer.pointee.flags & filmstrip_packet_flag_key() != 0 }
     /// Whether the demuxer flagged the packet as damaged (`AV_PKT_FLAG_CORRUPT`).
     public var isCorrupt: Bool { pointer.pointee.flags & filmstrip_packet_flag_corrupt() != 0 }
+    /// Whether the packet's frame is decoded but not shown (`AV_PKT_FLAG_DISCARD`): MP4's demuxer
+    /// marks so the frames an edit list cuts off, such as the pre-roll from a keyframe before
+    /// the edit's start; decoders drop their pictures, as players do.
+    public var isDiscarded: Bool { pointer.pointee.flags & filmstrip_packet_flag_discard() != 0 }
     /// Payload size in bytes.
     public var size: Int { Int(pointer.pointee.size) }
     /// Byte position in the file, when the demuxer knows it.

@@ -1,14 +1,22 @@
 /// The video stream's packets as the demuxer hands them out, read for their timing only:
 /// presentation times, keyframe flags and durations (no decoding).
 struct PacketTimeline: Sendable {
-    /// Presentation times of the keyframes, ascending (stream time base).
+    /// Presentation times of the keyframes, ascending (stream time base), those of hidden
+    /// (discarded) keyframes included: decoding starts there for the frames shown after them.
     var keyframes: [Int64] = []
     /// Byte position of each keyframe packet, by presentation time (absent when the demuxer does not say).
     var keyframePositions: [Int64: Int64] = [:]
-    /// Presentation times of every packet that has one, ascending.
+    /// Presentation times of every shown packet that has one, ascending.
     var frameTimes: [Int64] = []
+    /// Packets read, shown or not.
     var packetCount = 0
-    /// The earliest presentation time, `Int64.max` when no packet had a time.
+    /// Packets whose frames are decoded but not shown (`Packet.isDiscarded`: cut off by an edit list).
+    var hiddenCount = 0
+    /// Frames shown: the packets less the hidden ones.
+    var shownCount: Int { packetCount - hiddenCount }
+    /// The earliest presentation time of a shown frame, `Int64.max` when no such packet had a time.
+    /// Times of the frames shown and the end below leave hidden frames out, so the timeline
+    /// follows the container's edit list as players do.
     var firstTime = Int64.max
     /// The latest `pts + duration` over the packets.
     var endTime = Int64.min
@@ -24,10 +32,18 @@ struct PacketTimeline: Sendable {
     var keyframeDecodeTimes: [Int64] = []
     /// True when reading stopped at the packet asked for rather than at the end of the data.
     var stoppedBeforeRequestedPacket = false
+    /// True when the decode times were counted from the frame rate (`InputFile.timesFromFrameRate`).
+    var timesFromFrameRate = false
+    /// Where the times went back and were shifted to follow on (containers that allow it, MPEG-TS).
+    var timestampResets: [TimestampReset] { resetFinder?.resets ?? [] }
+    private var resetFinder: TimestampResetFinder?
 
     /// Reads the packets of `input`'s video stream from its current position to the end of the
     /// data, or up to (not including) the packet at byte position `stopPosition`.
     init(scanning input: borrowing InputFile, stoppingAt stopPosition: Int64? = nil) throws(MediaError) {
+        if input.allowsTimestampResets {
+            resetFinder = TimestampResetFinder(tolerance: max(1, (Rational(1, 10) / input.timeBase).rounded), frameTicks: input.nominalFrameTicks)
+        }
         var packet = Packet()
         while try input.read(into: &packet) == .packet {
             if let stopPosition, packet.position == stopPosition {
@@ -36,6 +52,7 @@ struct PacketTimeline: Sendable {
             }
             record(packet)
         }
+        timesFromFrameRate = input.timesFromFrameRate
         sortTimes()
     }
 
@@ -60,9 +77,19 @@ struct PacketTimeline: Sendable {
 
     private mutating func record(_ packet: borrowing Packet) {
         packetCount += 1
-        packets.append((packet.decodeTime, packet.hasPresentationTime ? packet.pts : nil, packet.isKeyframe, packet.position))
+        let shift = resetFinder?.shift(for: packet) ?? 0
+        packets.append((packet.decodeTime.map { $0 + shift }, packet.hasPresentationTime ? packet.pts.map { $0 + shift } : nil,
+                        packet.isKeyframe, packet.position))
         if !packet.hasPresentationTime { everyPacketHadPresentationTime = false }
-        guard let pts = packet.pts else { return }
+        guard let pts = packet.pts.map({ $0 + shift }) else { return }
+        if packet.isDiscarded {
+            hiddenCount += 1
+            if packet.isKeyframe {
+                keyframes.append(pts)
+                if let position = packet.position { keyframePositions[pts] = position }
+            }
+            return
+        }
         frameTimes.append(pts)
         firstTime = min(firstTime, pts)
         endTime = max(endTime, pts + max(packet.duration, 0))
@@ -94,14 +121,22 @@ struct PacketTimeline: Sendable {
         let frameDuration = max(1, decodeTimes[decodeTimes.count - 1] - decodeTimes[decodeTimes.count - 2])
         var display = [Int64](repeating: 0, count: packets.count)
         var waitingReference: Int?
-        for (index, packet) in packets.enumerated() {
-            if let pts = packet.pts, pts == packet.dts, !packet.isKeyframe {
-                display[index] = pts
-                continue
+        if timesFromFrameRate {
+            // Counted times number the frames in decode order, and there are as many display
+            // slots: the frames shown at them are the same times sorted. A keyframe of a closed
+            // GOP is shown after every frame decoded before it and before every frame decoded
+            // after it, so at its own count (open GOPs' leading frames are not told apart here).
+            display = decodeTimes
+        } else {
+            for (index, packet) in packets.enumerated() {
+                if let pts = packet.pts, pts == packet.dts, !packet.isKeyframe {
+                    display[index] = pts
+                    continue
+                }
+                if let waiting = waitingReference { display[waiting] = decodeTimes[index] }
+                waitingReference = nil
+                if let pts = packet.pts { display[index] = pts } else { waitingReference = index }
             }
-            if let waiting = waitingReference { display[waiting] = decodeTimes[index] }
-            waitingReference = nil
-            if let pts = packet.pts { display[index] = pts } else { waitingReference = index }
         }
         if let waiting = waitingReference { display[waiting] = decodeTimes.last! + frameDuration }
         frameTimes = display.sorted()
@@ -124,6 +159,7 @@ struct PacketTimeline: Sendable {
         packets += later.packets
         frameTimes += later.frameTimes
         packetCount += later.packetCount
+        hiddenCount += later.hiddenCount
         firstTime = min(firstTime, later.firstTime)
         endTime = max(endTime, later.endTime)
         lastTime = max(lastTime, later.lastTime)

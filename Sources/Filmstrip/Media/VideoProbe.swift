@@ -61,6 +61,9 @@ public struct VideoProbe: Sendable, Codable, Equatable {
     public var dataEndsEarly: Bool
     /// Size of the file in bytes.
     public var fileSizeBytes: Int64
+    /// Where the container's times go back (MPEG-TS of joined recordings): later times are
+    /// shifted to follow on, as players and the ffmpeg CLI do; empty for most files.
+    public var timestampResets: [TimestampReset]
 
     /// Picture size after the sample aspect ratio and rotation are applied.
     public var displaySize: (width: Int, height: Int) {
@@ -248,7 +251,7 @@ extension VideoProbe {
     private init(path: String, description: StreamDescription, timeline scanned: PacketTimeline, fileSizeBytes: Int64) throws(MediaError) {
         var timeline = scanned
         timeline.deriveTimesFromDecodeOrder()
-        guard timeline.packetCount > 0, timeline.firstTime != Int64.max else { throw MediaError(file: path, reason: .noFrames) }
+        guard timeline.shownCount > 0, timeline.firstTime != Int64.max else { throw MediaError(file: path, reason: .noFrames) }
         let timeBase = description.timeBase
         let frameRate = description.frameRate
         // The last frame lasts at least one nominal frame: packet durations are missing in raw
@@ -271,7 +274,7 @@ extension VideoProbe {
         self.startTime = Timestamp(pts: timeline.firstTime, timeBase: timeBase)
         self.duration = Timestamp(pts: duration, timeBase: timeBase)
         self.frameRate = frameRate
-        self.frameCount = timeline.packetCount
+        self.frameCount = timeline.shownCount
         self.frameCountIsExact = true
         self.keyframes = timeline.keyframes
         self.keyframePositions = timeline.keyframes.map { timeline.keyframePositions[$0] ?? -1 }
@@ -283,11 +286,15 @@ extension VideoProbe {
         // The container promises more than the data holds: a frame count (MP4) or a duration
         // (Matroska's segment header) beyond what the packets cover, by more than one frame.
         let containerDuration = description.containerDuration
-        let coveredMicroseconds = (Rational(duration) * timeBase * Rational(1_000_000)).floor
+        // MP4's movie duration runs from its time 0, an empty edit before the first frame (a
+        // delayed start) included; other containers' from the first frame.
+        let coveredFrom = description.container == InputFile.mp4DemuxerName ? min(timeline.firstTime, 0) : timeline.firstTime
+        let coveredMicroseconds = (Rational(endTime - coveredFrom) * timeBase * Rational(1_000_000)).floor
         let frameMicroseconds = (Rational(1_000_000) / frameRate).rounded
         self.dataEndsEarly = description.promisedFrames > timeline.packetCount
             || (containerDuration > 0 && containerDuration - coveredMicroseconds > 2 * frameMicroseconds + 100_000)
         self.fileSizeBytes = fileSizeBytes
+        self.timestampResets = timeline.timestampResets
         guard width > 0, height > 0 else {
             throw MediaError(file: path, reason: .notAVideo("video stream has no picture size"))
         }

@@ -118,11 +118,17 @@ public struct SamplePlan: Sendable, Hashable {
 struct FrameTable {
     let times: [Int64]
     let keyframes: [Int64]
+    /// The keyframes that are shown, which alone can stand for a time in keyframe accuracy: a
+    /// keyframe an edit list cuts off (pre-roll) starts decoding but is never displayed.
+    let shownKeyframes: [Int64]
     let timeBase: Rational
 
     init(probe: VideoProbe) {
         times = probe.frameTimes
         keyframes = probe.keyframes.isEmpty ? [probe.frameTimes[0]] : probe.keyframes
+        let times = probe.frameTimes
+        let shown = keyframes.filter { keyframe in Self.lastIndex(in: times, atOrBefore: keyframe).map { times[$0] == keyframe } ?? false }
+        shownKeyframes = shown.isEmpty ? keyframes : shown
         timeBase = probe.timeBase
     }
 
@@ -166,6 +172,7 @@ struct FrameTable {
     }
 
     private func nearestKeyframe(to pts: Int64, within window: ClosedRange<Int64>?) -> Int64 {
+        let keyframes = shownKeyframes
         let before = Self.lastIndex(in: keyframes, atOrBefore: pts)
         let candidates = [before, before.map { $0 + 1 } ?? 0].compactMap { $0 }.filter { $0 < keyframes.count }.map { keyframes[$0] }
         let inWindow = window.map { range in candidates.filter(range.contains) } ?? candidates

@@ -123,14 +123,13 @@ public enum StripWriter {
     /// Checks, before any work is done, that `path` can be created: its folder exists and is writable.
     public static func checkWritable(_ path: String) throws(OutputError) {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard let folderStatus = System.status(folder), folderStatus.st_mode & S_IFMT == S_IFDIR else {
             throw OutputError(file: path, reason: "folder \(folder) does not exist")
         }
-        guard FileManager.default.isWritableFile(atPath: folder) else {
+        guard FileSystemName.withCString(folder, { access($0, W_OK) }) == 0 else {
             throw OutputError(file: path, reason: "folder \(folder) is not writable")
         }
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        if let status = System.status(path), status.st_mode & S_IFMT == S_IFDIR {
             throw OutputError(file: path, reason: "is a directory")
         }
     }

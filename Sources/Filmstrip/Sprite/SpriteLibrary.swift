@@ -7,46 +7,71 @@ public enum SpriteLibrary {
         "mp4", "m4v", "mkv", "webm", "mov", "avi", "ts", "m2ts", "mts", "wmv", "flv", "mpg", "mpeg", "ogv", "3gp",
     ]
 
+    /// What scanning the inputs found: the videos, and every path that could not be read.
+    public struct Scan: Sendable {
+        /// The videos, in a stable order.
+        public var targets: [SpriteTarget] = []
+        /// Folders (inputs or subfolders) whose entries could not be listed, and entries whose
+        /// type could not be read, each with the failed call and `errno`.
+        public var failures: [SystemError] = []
+    }
+
     /// The videos named by `inputs`: files as they are, folders scanned for video files
     /// (into subfolders when `recursive`), in a stable order. Outputs of a video found in a
     /// folder go to the same relative folder under `outputRoot`. A path that does not exist
-    /// stays a target, so it fails with its own one-line reason like any unreadable video.
-    public static func targets(inputs: [String], outputRoot: String, recursive: Bool) -> [SpriteTarget] {
-        var targets: [SpriteTarget] = []
+    /// stays a target, so it fails with its own one-line reason like any unreadable video; a
+    /// folder that cannot be listed is a failure of the scan, never an empty folder. Names are
+    /// read as bytes (`FileSystemName`), so a name that is not UTF-8 opens as itself; the
+    /// output names made from it are repaired to UTF-8, since WebVTT and HTML name them in text.
+    public static func scan(inputs: [String], outputRoot: String, recursive: Bool) -> Scan {
+        var scan = Scan()
         for input in inputs {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue else {
+            guard let status = System.status(input), status.st_mode & S_IFMT == S_IFDIR else {
                 let url = URL(fileURLWithPath: input)
-                targets.append(SpriteTarget(input: input, outputFolder: outputRoot, name: url.deletingPathExtension().lastPathComponent,
-                                            shardKey: url.lastPathComponent))
+                scan.targets.append(SpriteTarget(input: input, outputFolder: outputRoot,
+                                                 name: FileSystemName.repaired(url.deletingPathExtension().lastPathComponent),
+                                                 shardKey: url.lastPathComponent))
                 continue
             }
             let root = URL(fileURLWithPath: input, isDirectory: true).standardizedFileURL
-            for relative in videoFiles(in: root, recursive: recursive) {
+            let found = videoFiles(in: root, recursive: recursive)
+            scan.failures += found.failures
+            for relative in found.files {
                 // `relative` is "a/b/x.mp4": its folder part, if any, is kept under the output folder.
-                let components = relative.split(separator: "/").map(String.init)
+                let components = relative.split(separator: "/").map { FileSystemName.repaired(String($0)) }
                 let outputFolder = components.dropLast().reduce(URL(fileURLWithPath: outputRoot)) { $0.appendingPathComponent($1) }.path
                 let name = URL(fileURLWithPath: components.last!).deletingPathExtension().lastPathComponent
-                targets.append(SpriteTarget(input: root.appendingPathComponent(relative).path, outputFolder: outputFolder,
-                                            name: name, shardKey: relative))
+                scan.targets.append(SpriteTarget(input: root.appendingPathComponent(relative).path, outputFolder: outputFolder,
+                                                 name: name, shardKey: relative))
             }
         }
-        return targets
+        return scan
     }
 
-    /// Paths relative to `root` of the video files in it, sorted; hidden files and folders, and linked folders, are skipped.
-    static func videoFiles(in root: URL, recursive: Bool) -> [String] {
-        var found: [String] = []
+    /// Paths relative to `root` of the video files in it, sorted; hidden files and folders, and
+    /// linked folders, are skipped. Folders that cannot be listed come back as failures.
+    static func videoFiles(in root: URL, recursive: Bool) -> (files: [String], failures: [SystemError]) {
+        var found: [String] = [], failures: [SystemError] = []
         func visit(_ relative: String) {
-            let folder = relative.isEmpty ? root : root.appendingPathComponent(relative)
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+            let folder = relative.isEmpty ? root.path : root.appendingPathComponent(relative).path
+            let names: [String]
+            do {
+                names = try System.directoryEntries(folder)
+            } catch {
+                failures.append(error)
+                return
+            }
             for name in names.sorted() where !name.hasPrefix(".") {
                 let path = relative.isEmpty ? name : "\(relative)/\(name)"
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory) else { continue }
-                if isDirectory.boolValue {
+                let full = root.appendingPathComponent(path).path
+                guard let status = System.status(full) else {
+                    // A dangling link is no video; anything else that cannot be read is a failure.
+                    if errno != ENOENT { failures.append(SystemError(call: "stat", path: full, code: errno)) }
+                    continue
+                }
+                if status.st_mode & S_IFMT == S_IFDIR {
                     // Linked folders are not followed: a link to an ancestor would never end.
-                    let isLink = (try? FileManager.default.destinationOfSymbolicLink(atPath: root.appendingPathComponent(path).path)) != nil
+                    let isLink = System.status(full, followingLinks: false).map { $0.st_mode & S_IFMT == S_IFLNK } ?? false
                     if recursive && !isLink { visit(path) }
                 } else if videoExtensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased()) {
                     found.append(path)
@@ -54,7 +79,7 @@ public enum SpriteLibrary {
             }
         }
         visit("")
-        return found
+        return (found, failures)
     }
 
     /// The shard (0..<count) `key` belongs to: 64-bit FNV-1a of its UTF-8 bytes modulo the

@@ -64,12 +64,10 @@ public struct SpriteMaker: Sendable {
         let formats = Set(settings.formats)
         let vtt = formats.contains(.vtt), jellyfin = formats.contains(.jellyfin), bif = formats.contains(.bif), html = settings.html
         let resolution = SpriteTarget.trickplayResolution(width: grid.tile.width, columns: grid.columns, rows: grid.rows)
-        if vtt { try FileManager.default.createDirectory(atPath: target.vttFolder, withIntermediateDirectories: true) }
-        if jellyfin {
-            try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: target.trickplayFolder).appendingPathComponent(resolution).path,
-                                                    withIntermediateDirectories: true)
-        }
-        if bif || html { try FileManager.default.createDirectory(atPath: target.outputFolder, withIntermediateDirectories: true) }
+        // On the paths' bytes, as the files in them are written: the output folder may not be UTF-8.
+        if vtt { try System.createDirectories(target.vttFolder) }
+        if jellyfin { try System.createDirectories(URL(fileURLWithPath: target.trickplayFolder).appendingPathComponent(resolution).path) }
+        if bif || html { try System.createDirectories(target.outputFolder) }
 
         var bifImages: [[UInt8]] = [], pageSheets: [[UInt8]] = []
         for index in 0..<grid.sheetCount {
@@ -175,7 +173,9 @@ public struct SpriteMaker: Sendable {
         return !settings.html || current(target.html)
     }
 
+    /// `stat`'s modification time: the path may carry bytes that are not UTF-8 (`FileSystemName`).
     static func modificationTime(_ path: String) -> Date? {
-        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+        guard let status = System.status(path) else { return nil }
+        return Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9)
     }
 }

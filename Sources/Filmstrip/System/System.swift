@@ -28,7 +28,7 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
 package enum System {
     package static func open(_ path: String, flags: Int32, mode: mode_t) throws(SystemError) -> Int32 {
         while true {
-            let descriptor = Foundation.open(path, flags, mode)
+            let descriptor = FileSystemName.withCString(path) { Foundation.open($0, flags, mode) }
             if descriptor >= 0 { return descriptor }
             if errno != EINTR { throw SystemError(call: "open", path: path, code: errno) }
         }
@@ -54,12 +54,13 @@ package enum System {
     }
 
     static func rename(_ from: String, to: String) throws(SystemError) {
-        if Foundation.rename(from, to) != 0 { throw SystemError(call: "rename", path: to, code: errno) }
+        let result = FileSystemName.withCString(from) { from in FileSystemName.withCString(to) { Foundation.rename(from, $0) } }
+        if result != 0 { throw SystemError(call: "rename", path: to, code: errno) }
     }
 
     /// Removes `path`, ignoring a file already gone.
     static func unlink(_ path: String) {
-        _ = Foundation.unlink(path)
+        _ = FileSystemName.withCString(path) { Foundation.unlink($0) }
     }
 
     /// Holds an exclusive `flock` on `descriptor`, waiting for another holder's.
@@ -158,10 +159,54 @@ package enum System {
         return (status, usage)
     }
 
+    /// `stat` of `path` (following symbolic links, `lstat` with `followingLinks: false`); nil with `errno` set when it fails.
+    package static func status(_ path: String, followingLinks: Bool = true) -> stat? {
+        var status = stat()
+        let result = FileSystemName.withCString(path) { followingLinks ? stat($0, &status) : lstat($0, &status) }
+        return result == 0 ? status : nil
+    }
+
+    /// The names in folder `path` (without "." and ".."), as `FileSystemName` strings that
+    /// carry their exact bytes: Foundation's listing drops names that are not UTF-8.
+    package static func directoryEntries(_ path: String) throws(SystemError) -> [String] {
+        guard let directory = FileSystemName.withCString(path, { opendir($0) }) else {
+            throw SystemError(call: "opendir", path: path, code: errno)
+        }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 { throw SystemError(call: "readdir", path: path, code: errno) }
+                return names
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                FileSystemName.string(fromBytes: raw.prefix { $0 != 0 })
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+    }
+
+    /// Creates folder `path` and any missing folders above it (`mkdir -p`), on the path's bytes;
+    /// a folder already there is fine.
+    package static func createDirectories(_ path: String) throws(SystemError) {
+        if let status = status(path), status.st_mode & S_IFMT == S_IFDIR { return }
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        if parent != path && parent != "/" { try createDirectories(parent) }
+        let result = FileSystemName.withCString(path) { mkdir($0, 0o777) }
+        if result != 0 && (errno != EEXIST || !isDirectory(path)) {
+            throw SystemError(call: "mkdir", path: path, code: errno == EEXIST ? ENOTDIR : errno)
+        }
+    }
+
+    /// True when `path` names a folder (following links).
+    package static func isDirectory(_ path: String) -> Bool {
+        status(path).map { $0.st_mode & S_IFMT == S_IFDIR } ?? false
+    }
+
     /// Device and inode of the file `path` names, following symbolic links; nil when it does not exist.
     static func identity(_ path: String) -> FileIdentity? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
+        guard let status = status(path) else { return nil }
         return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }
 }
