@@ -74,6 +74,8 @@ extension FilmstripCommand {
 
         @OptionGroup var limits: InputLimitOptions
 
+        @OptionGroup var memory: MemoryLimitOptions
+
         func validate() throws {
             if interval != nil && count != nil { throw ValidationError("Give --interval or --count, not both.") }
             if let interval, !(interval >= 0.001 && interval <= 86_400) { throw ValidationError("--interval must be between 0.001 and 86400 seconds, got \(interval).") }
@@ -139,30 +141,28 @@ extension FilmstripCommand {
             let coresPerVideo = budget.workersPerVideo(requested: workers, videosAtATime: jobs)
             let maker = SpriteMaker(settings: settings(workersPerVideo: coresPerVideo))
             let sharedBudget = workers == nil ? budget : nil
+            // One limit for every video in flight: each reserves its estimate before allocating.
+            let memoryBudget = MemoryBudget(limitBytes: memory.bytes)
             let progress = SpriteProgress(total: targets.count)
             let clock = ContinuousClock(), start = clock.now
 
-            // Two videos whose outputs would land on the same names: the later one fails.
-            var claimed: [String: String] = [:], duplicates: [Int: String] = [:]
-            for (index, target) in targets.enumerated() {
-                let key = URL(fileURLWithPath: target.outputFolder).appendingPathComponent(target.name).standardizedFileURL.path
-                if let first = claimed[key] { duplicates[index] = first } else { claimed[key] = target.input }
-            }
+            // Two videos whose outputs would land on the same names, or on a video: the later one fails.
+            let conflicts = SpriteLibrary.conflicts(in: targets, settings: maker.settings)
 
             var made = 0, skipped = 0, failed = 0, videoSeconds = 0.0
             try await withThrowingTaskGroup(of: (Int, Outcome).self) { group in
                 var next = 0
                 func startNext() {
                     guard next < targets.count else { return }
-                    let index = next, target = targets[index], duplicate = duplicates[index]
+                    let index = next, target = targets[index], conflict = conflicts[index]
                     next += 1
                     budget.startVideo(claiming: coresPerVideo, videosStillWaiting: targets.count - next)
                     group.addTask {
-                        if let duplicate { return (index, .failed(String(describing: SpriteError.sameOutput(as: duplicate)))) }
+                        if let conflict { return (index, .failed(String(describing: conflict))) }
                         if !force && maker.outputsAreCurrent(for: target) { return (index, .skipped) }
                         let fileStart = ContinuousClock.now
                         do {
-                            let report = try await maker.make(target, sharing: sharedBudget) { done, total in progress.update(target.input, fraction: Double(done) / Double(total)) }
+                            let report = try await maker.make(target, sharing: sharedBudget, memory: memoryBudget) { done, total in progress.update(target.input, fraction: Double(done) / Double(total)) }
                             return (index, .made(report, (ContinuousClock.now - fileStart).seconds))
                         } catch is CancellationError {
                             // Stopped because another video failed (without --ignore-errors).
@@ -184,11 +184,11 @@ extension FilmstripCommand {
                         made += 1
                         videoSeconds += report.durationSeconds
                         progress.finished(target.input)
-                        progress.print(Self.line(target, report: report, seconds: seconds))
+                        try progress.print(Self.line(target, report: report, seconds: seconds))
                     case .skipped:
                         skipped += 1
                         progress.finished(target.input)
-                        progress.print("\(target.input): outputs up to date, skipped")
+                        try progress.print("\(target.input): outputs up to date, skipped")
                     case .failed(let message):
                         progress.finished(target.input)
                         let reason = message.hasPrefix(target.input) ? message : "\(target.input): \(message)"
@@ -205,7 +205,7 @@ extension FilmstripCommand {
             let speed = videoSeconds > 0 && elapsed > 0 ? String(format: "; %@ of video in %.1f s (x%.0f realtime)", Self.clock(videoSeconds), elapsed, videoSeconds / elapsed) : ""
             let notStarted = targets.count - made - skipped - failed
             let stopped = notStarted > 0 ? ", \(notStarted) not made (stopped at the first failure; --ignore-errors goes on)" : ""
-            print("sprite: \(targets.count) videos: \(made) made, \(skipped) up to date, \(failed) failed\(stopped)\(speed)")
+            try Console.out("sprite: \(targets.count) videos: \(made) made, \(skipped) up to date, \(failed) failed\(stopped)\(speed)")
             if failed > 0 { throw ExitCode.failure }
         }
 
@@ -266,22 +266,22 @@ final class SpriteProgress: Sendable {
         }
     }
 
-    func print(_ line: String) {
+    func print(_ line: String) throws(StandardOutputFailed) {
         clear()
-        FileHandle.standardOutput.write(Data("\(line)\n".utf8))
+        try Console.out(line)
         redraw()
     }
 
     func printError(_ line: String) {
         clear()
-        FileHandle.standardError.write(Data("\(line)\n".utf8))
+        Console.err("\(line)")
         redraw()
     }
 
     func clear() {
         guard isTerminal else { return }
         state.withLock { state in
-            if state.lineShown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            if state.lineShown { Console.err("\r\u{1B}[K", terminator: "") }
             state.lineShown = false
         }
     }
@@ -292,7 +292,7 @@ final class SpriteProgress: Sendable {
             let progress = Double(state.done) + state.running.values.reduce(0, +)
             let elapsed = (ContinuousClock.now - start).seconds
             let eta = progress > 0 ? " ETA \(FilmstripCommand.Sprite.clock(elapsed * (Double(total) - progress) / progress))" : ""
-            FileHandle.standardError.write(Data("\r\u{1B}[K[\(state.done)/\(total) videos, \(state.running.count) running]\(eta)".utf8))
+            Console.err("\r\u{1B}[K[\(state.done)/\(total) videos, \(state.running.count) running]\(eta)", terminator: "")
             state.lineShown = true
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The limits a strip request is held to before any work starts, so that no number from the
 /// command line or from a file can make filmstrip allocate without bound, overflow, or run
@@ -56,6 +57,12 @@ public struct MemoryEstimate: Sendable, Hashable, CustomStringConvertible {
     ///   - fused: the composer scales straight into the strip (no separate thumbnails).
     ///   - jpeg: the strip is written as JPEG.
     public init(request: ExtractionRequest, layout: StripLayout, fused: Bool, jpeg: Bool) {
+        self.init(request: request, layout: layout, fused: fused, writingBytes: { strip in jpeg ? strip.multipliedClamped(by: 2) : 0 })
+    }
+
+    /// The same estimate with the memory writing the outputs takes given by `writingBytes`,
+    /// called with the strip's bytes (`sprite` writes sheets and index files, not one strip).
+    public init(request: ExtractionRequest, layout: StripLayout, fused: Bool, writingBytes: (Int) -> Int) {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let (width, height) = request.thumbnailPixels
         let thumbnail = width.multipliedClamped(by: height).multipliedClamped(by: 4)
@@ -69,7 +76,12 @@ public struct MemoryEstimate: Sendable, Hashable, CustomStringConvertible {
         decoderBytes = picture.multipliedClamped(by: Self.referenceFramesPerDecoder + threads).multipliedClamped(by: decoders)
             .addingClamped(thumbnail.multipliedClamped(by: decoders))
         bookkeepingBytes = count.multipliedClamped(by: 1024)
-        outputBytes = jpeg ? stripBytes.multipliedClamped(by: 2) : 0
+        outputBytes = writingBytes(stripBytes)
+    }
+
+    /// Throws `MemoryLimitExceeded` when the estimate is above `limitBytes`.
+    public func check(limitBytes: Int) throws(MemoryLimitExceeded) {
+        if totalBytes > limitBytes { throw MemoryLimitExceeded(estimate: self, limitBytes: limitBytes) }
     }
 
     /// The total and its parts in megabytes, for the message that refuses a run over the limit.
@@ -90,5 +102,51 @@ extension Int {
     func addingClamped(_ other: Int) -> Int {
         let (sum, overflow) = addingReportingOverflow(other)
         return overflow ? .max : sum
+    }
+}
+
+/// A request whose estimated memory exceeds the limit (`--max-memory`).
+public struct MemoryLimitExceeded: Error, CustomStringConvertible {
+    /// The request's estimate.
+    public let estimate: MemoryEstimate
+    /// The limit it exceeds, in bytes.
+    public let limitBytes: Int
+
+    /// One line: the estimate with its parts, the limit, and what to change.
+    public var description: String {
+        "the request needs an estimated \(estimate), more than --max-memory \(limitBytes / 1_000_000) MB; "
+            + "ask for fewer or smaller thumbnails, fewer workers or threads, or raise --max-memory"
+    }
+}
+
+/// The memory the videos of one batch (`sprite` on a library, `--jobs N`) may be estimated to
+/// need together: each video reserves its estimate before it allocates its strip or decoders,
+/// waits while the videos in flight hold too much of it, and gives it back when it ends. A
+/// video whose estimate alone is over the limit fails at once; any other one starts at the
+/// latest when the videos before it have finished.
+public final class MemoryBudget: Sendable {
+    /// The limit in bytes.
+    public let limitBytes: Int
+    private let reserved = Mutex(0)
+
+    /// A budget of `limitBytes` for the whole batch.
+    public init(limitBytes: Int) { self.limitBytes = limitBytes }
+
+    /// Reserves `estimate` until `body` returns; throws `MemoryLimitExceeded` when it exceeds
+    /// the whole limit, and `CancellationError` when the task is cancelled while it waits.
+    public func reserving<T>(_ estimate: MemoryEstimate, _ body: () async throws -> T) async throws -> T {
+        try estimate.check(limitBytes: limitBytes)
+        let bytes = estimate.totalBytes
+        // Polled rather than queued: a batch runs a few videos at a time for seconds or minutes
+        // each, so a look every 50 ms costs nothing, and `Task.sleep` ends the wait on cancellation.
+        while !reserved.withLock({ (reserved: inout Int) -> Bool in
+            guard reserved == 0 || reserved <= limitBytes - bytes else { return false }
+            reserved += bytes
+            return true
+        }) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        defer { reserved.withLock { $0 -= bytes } }
+        return try await body()
     }
 }

@@ -11,6 +11,7 @@ public enum SpriteLibrary {
     /// (into subfolders when `recursive`), in a stable order. Outputs of a video found in a
     /// folder go to the same relative folder under `outputRoot`. A path that does not exist
     /// stays a target, so it fails with its own one-line reason like any unreadable video.
+    /// A video named twice (the same path, a link to it, or found again in a folder) is made once.
     public static func targets(inputs: [String], outputRoot: String, recursive: Bool) -> [SpriteTarget] {
         var targets: [SpriteTarget] = []
         for input in inputs {
@@ -31,7 +32,33 @@ public enum SpriteLibrary {
                                             name: name, shardKey: relative))
             }
         }
-        return targets
+        var seen: Set<String> = []
+        return targets.filter { seen.insert(resolved($0.input)).inserted }
+    }
+
+    /// `path` absolute, with `.`, `..` and symbolic links resolved: two inputs with the same
+    /// resolved path are one video.
+    static func resolved(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    /// For each target (by index) whose outputs would land on a path another target writes
+    /// first, or on one of the videos, why it must fail; checked before any video is opened
+    /// (`x.mp4` writes the file `x.bif`, which `x.bif.mp4` wants as its WebVTT folder).
+    public static func conflicts(in targets: [SpriteTarget], settings: SpriteSettings) -> [Int: SpriteError] {
+        var claimed: [String: String] = [:], conflicts: [Int: SpriteError] = [:]
+        let videos = Dictionary(targets.map { (resolved($0.input), $0.input) }) { first, _ in first }
+        for (index, target) in targets.enumerated() {
+            let paths = target.outputPaths(formats: settings.formats, html: settings.html).map(resolved)
+            if let video = paths.lazy.compactMap({ videos[$0] }).first {
+                conflicts[index] = .sameOutput(as: video)
+            } else if let first = paths.lazy.compactMap({ claimed[$0] }).first {
+                conflicts[index] = .sameOutput(as: first)
+            } else {
+                for path in paths { claimed[path] = target.input }
+            }
+        }
+        return conflicts
     }
 
     /// Paths relative to `root` of the video files in it, sorted; hidden files and folders, and linked folders, are skipped.
