@@ -146,8 +146,14 @@ extension FilmstripCommand {
             let progress = SpriteProgress(total: targets.count)
             let clock = ContinuousClock(), start = clock.now
 
-            // Two videos whose outputs would land on the same names, or on a video: the later one fails.
+            // Two videos whose outputs would land on the same names, or on a video: the later one
+            // fails, and without --ignore-errors the run stops before any video is made.
             let conflicts = SpriteLibrary.conflicts(in: targets, settings: maker.settings)
+            if !conflicts.isEmpty && !ignoreErrors {
+                for (index, conflict) in conflicts.sorted(by: { $0.key < $1.key }) { Console.err("filmstrip: \(targets[index].input): \(conflict)") }
+                try Console.out("sprite: \(targets.count) videos: 0 made, \(conflicts.count) failed before any work (outputs that collide; --ignore-errors makes the others)")
+                throw ExitCode.failure
+            }
 
             var made = 0, skipped = 0, failed = 0, videoSeconds = 0.0
             try await withThrowingTaskGroup(of: (Int, Outcome).self) { group in

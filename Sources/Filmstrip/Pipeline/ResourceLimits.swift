@@ -26,10 +26,13 @@ public enum ResourceLimits {
 }
 
 /// What a strip request will need in memory at its peak, estimated from its sizes before
-/// anything is decoded. It errs high: decoders are counted at their worst (every reference
-/// frame plus one frame per thread held at once).
+/// anything is decoded. It errs high, within twice the measured peak (`MemoryEstimateTests`):
+/// decoders are counted at their codec's worst (`DecoderMemory`: every reference picture plus
+/// one picture per codec thread and two in hand), as many as the plan has GOPs to give them.
 public struct MemoryEstimate: Sendable, Hashable, CustomStringConvertible {
-    /// The strip itself (RGBA with row padding, or the fused RGB canvas, counted as RGBA).
+    /// The process before any video: code, the Swift runtime, FFmpeg's libraries and tables.
+    public var processBytes: Int
+    /// The strip itself (RGBA with row padding, or the fused canvas: RGB when opaque).
     public var stripBytes: Int
     /// Thumbnails held between extraction and composition (none when scaling into the strip).
     public var thumbnailBytes: Int
@@ -42,12 +45,21 @@ public struct MemoryEstimate: Sendable, Hashable, CustomStringConvertible {
 
     /// The whole estimate in bytes, clamped at `Int.max` instead of overflowing.
     public var totalBytes: Int {
+        processBytes.addingClamped(videoBytes)
+    }
+
+    /// The estimate without the process's own share: what one more video in flight adds.
+    public var videoBytes: Int {
         stripBytes.addingClamped(thumbnailBytes).addingClamped(decoderBytes).addingClamped(bookkeepingBytes).addingClamped(outputBytes)
     }
 
-    /// Frames one decoder may hold at once besides its threads' own: H.264 and HEVC keep up
-    /// to 16 reference frames, plus the frame being output.
-    static let referenceFramesPerDecoder = 17
+    /// 55 to 57 MB resident for a 180p strip before its few small frames count (the
+    /// optimised debug build; the release build links the runtime statically and is smaller).
+    static let baseProcessBytes = 64_000_000
+
+    /// Pictures a decoder holds besides its references and threads' own: the one being
+    /// decoded and the one handed out to be scaled.
+    static let picturesInHand = 2
 
     /// Estimates the peak memory of running `request` into `layout`, before any of it is allocated.
     ///
@@ -67,14 +79,17 @@ public struct MemoryEstimate: Sendable, Hashable, CustomStringConvertible {
         let (width, height) = request.thumbnailPixels
         let thumbnail = width.multipliedClamped(by: height).multipliedClamped(by: 4)
         let count = request.plan.count
-        stripBytes = layout.height.multipliedClamped(by: layout.width).multipliedClamped(by: 4)
+        processBytes = Self.baseProcessBytes
+        let format = fused ? StripCanvas.pixelFormat(layout: layout, for: request) : .rgba
+        stripBytes = layout.height.multipliedClamped(by: format.alignedRowBytes(forWidth: layout.width))
         thumbnailBytes = fused ? 0 : thumbnail.multipliedClamped(by: count)
-        // A decoded picture: 4 bytes a pixel covers 4:2:0 to 4:4:4 at up to 10 bits, with padding.
-        let picture = max(1, request.probe.width).multipliedClamped(by: max(1, request.probe.height)).multipliedClamped(by: 4)
+        let decoder = DecoderMemory(probe: request.probe)
         let threads = request.options.decoder.threads == 0 ? min(cores, 16) : request.options.decoder.threads
-        let decoders = max(1, request.options.workers ?? cores)
-        decoderBytes = picture.multipliedClamped(by: Self.referenceFramesPerDecoder + threads).multipliedClamped(by: decoders)
-            .addingClamped(thumbnail.multipliedClamped(by: decoders))
+        // No more decoders than GOPs to decode: each worker opens its own only to take one.
+        let gops = Set(request.plan.targets.map(\.keyframePts)).count
+        let decoders = max(1, min(request.options.workers ?? GOPCostModel.workersPerCoreLimit * cores, gops))
+        decoderBytes = decoder.pictureBytes.multipliedClamped(by: decoder.referencePictures + threads + Self.picturesInHand)
+            .addingClamped(thumbnail).multipliedClamped(by: decoders)
         bookkeepingBytes = count.multipliedClamped(by: 1024)
         outputBytes = writingBytes(stripBytes)
     }
@@ -87,7 +102,7 @@ public struct MemoryEstimate: Sendable, Hashable, CustomStringConvertible {
     /// The total and its parts in megabytes, for the message that refuses a run over the limit.
     public var description: String {
         func megabytes(_ bytes: Int) -> String { "\(bytes / 1_000_000) MB" }
-        return "\(megabytes(totalBytes)) (strip \(megabytes(stripBytes)), thumbnails \(megabytes(thumbnailBytes)), "
+        return "\(megabytes(totalBytes)) (process \(megabytes(processBytes)), strip \(megabytes(stripBytes)), thumbnails \(megabytes(thumbnailBytes)), "
             + "decoders \(megabytes(decoderBytes)), per-thumbnail records \(megabytes(bookkeepingBytes)), writing \(megabytes(outputBytes)))"
     }
 }
@@ -136,11 +151,12 @@ public final class MemoryBudget: Sendable {
     /// the whole limit, and `CancellationError` when the task is cancelled while it waits.
     public func reserving<T>(_ estimate: MemoryEstimate, _ body: () async throws -> T) async throws -> T {
         try estimate.check(limitBytes: limitBytes)
-        let bytes = estimate.totalBytes
+        // The process's own share is counted once for the whole batch.
+        let bytes = estimate.videoBytes, room = limitBytes - estimate.processBytes
         // Polled rather than queued: a batch runs a few videos at a time for seconds or minutes
         // each, so a look every 50 ms costs nothing, and `Task.sleep` ends the wait on cancellation.
         while !reserved.withLock({ (reserved: inout Int) -> Bool in
-            guard reserved == 0 || reserved <= limitBytes - bytes else { return false }
+            guard reserved == 0 || reserved <= room - bytes else { return false }
             reserved += bytes
             return true
         }) {

@@ -13,7 +13,7 @@ public enum SpriteError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .tooShort(let milliseconds): "video lasts \(milliseconds) ms: too short for a thumbnail track"
-        case .sameOutput(let other): "its outputs would overwrite those of \(other) (same name)"
+        case .sameOutput(let other): "its outputs would land on the paths of \(other)"
         case .tooManyCues(let count, let duration, let limit):
             "the video claims to last \(SpriteTiming.clock(duration)), which needs \(count) thumbnails at this interval, more than \(limit); "
                 + "give a longer --interval or a --count"
