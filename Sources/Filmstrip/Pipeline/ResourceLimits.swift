@@ -28,7 +28,7 @@ public enum ResourceLimits {
 /// What a strip request will need in memory at its peak, estimated from its sizes before
 /// anything is decoded. It errs high, within twice the measured peak (`MemoryEstimateTests`):
 /// decoders are counted at their codec's worst (`DecoderMemory`: every reference picture plus
-/// one picture per codec thread and two in hand), as many as the plan has GOPs to give them.
+/// one picture per codec thread and the one being decoded), as many as the plan has GOPs to give them.
 public struct MemoryEstimate: Sendable, Hashable, CustomStringConvertible {
     /// The process before any video: code, the Swift runtime, FFmpeg's libraries and tables.
     public var processBytes: Int
@@ -58,8 +58,8 @@ public struct MemoryEstimate: Sendable, Hashable, CustomStringConvertible {
     static let baseProcessBytes = 64_000_000
 
     /// Pictures a decoder holds besides its references and threads' own: the one being
-    /// decoded and the one handed out to be scaled.
-    static let picturesInHand = 2
+    /// decoded (the one handed out to be scaled is a reference to a picture already counted).
+    static let picturesInHand = 1
 
     /// Estimates the peak memory of running `request` into `layout`, before any of it is allocated.
     ///

@@ -51,7 +51,7 @@ public enum SpriteLibrary {
         for (index, target) in targets.enumerated() {
             let paths = target.outputPaths(formats: settings.formats, html: settings.html).map(resolved)
             if let video = paths.lazy.compactMap({ videos[$0] }).first {
-                conflicts[index] = .sameOutput(as: video)
+                conflicts[index] = .outputIsVideo(video)
             } else if let first = paths.lazy.compactMap({ claimed[$0] }).first {
                 conflicts[index] = .sameOutput(as: first)
             } else {

@@ -4,6 +4,8 @@ public enum SpriteError: Error, Hashable, Sendable, CustomStringConvertible {
     case tooShort(milliseconds: Int64)
     /// Another video of the run would write the same output paths (the named one).
     case sameOutput(as: String)
+    /// One of the video's outputs is another video of the run (the named one).
+    case outputIsVideo(String)
     /// The video's claimed duration over the interval gives more cues than a track may hold.
     case tooManyCues(count: Int64, durationMilliseconds: Int64, limit: Int)
     /// A sheet larger than its image format can describe.
@@ -14,6 +16,7 @@ public enum SpriteError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .tooShort(let milliseconds): "video lasts \(milliseconds) ms: too short for a thumbnail track"
         case .sameOutput(let other): "its outputs would land on the paths of \(other)"
+        case .outputIsVideo(let video): "its outputs would overwrite the video \(video)"
         case .tooManyCues(let count, let duration, let limit):
             "the video claims to last \(SpriteTiming.clock(duration)), which needs \(count) thumbnails at this interval, more than \(limit); "
                 + "give a longer --interval or a --count"
