@@ -25,7 +25,10 @@ public enum SpriteIndex {
         let tileSeconds = decimal(milliseconds: timing.intervalMilliseconds)
         for sheet in 0..<grid.sheetCount {
             let thumbnails = grid.thumbnails(onSheet: sheet).count
-            lines.append("#EXTINF:\(decimal(milliseconds: timing.intervalMilliseconds * Int64(thumbnails))),")
+            // A sheet's share of a duration near 2⁶³ ms (a --count over a lying header) overflows; its cues' span does not.
+            let (sheetMilliseconds, overflow) = timing.intervalMilliseconds.multipliedReportingOverflow(by: Int64(thumbnails))
+            let span = overflow ? timing.end(ofCue: grid.thumbnails(onSheet: sheet).upperBound - 1) - timing.start(ofCue: grid.thumbnails(onSheet: sheet).lowerBound) : sheetMilliseconds
+            lines.append("#EXTINF:\(decimal(milliseconds: span)),")
             lines.append("#EXT-X-TILES:RESOLUTION=\(grid.tile.width)x\(grid.tile.height),LAYOUT=\(grid.columns)x\(grid.rows),DURATION=\(tileSeconds)")
             lines.append(sheetURL(sheet))
         }
