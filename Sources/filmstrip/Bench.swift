@@ -266,23 +266,23 @@ extension FilmstripCommand {
                 throw failWithMessage(error)
             }
             if let signal = result.interruptedBy {
-                FileHandle.standardError.write(Data("filmstrip: interrupted by signal \(signal); \(result.rows.count) complete row(s) kept in \(rawPath), no summary written\n".utf8))
+                Console.err("filmstrip: interrupted by signal \(signal); \(result.rows.count) complete row(s) kept in \(rawPath), no summary written")
                 throw ExitCode(128 + signal)
             }
             if measure == .time {
-                if machine.buildConfiguration == "debug" { print("note: debug build; timings are not comparable with release builds") }
-                print(FastestTable.text(result.summary))
-                print("")
+                if machine.buildConfiguration == "debug" { try Console.out("note: debug build; timings are not comparable with release builds") }
+                try Console.out(FastestTable.text(result.summary))
+                try Console.out("")
             }
-            print("run \(context.runID): \(result.rows.count) raw row(s) appended to \(rawPath)")
-            print("\(result.summary.count) summary row(s) appended to \(summaryPath)")
+            try Console.out("run \(context.runID): \(result.rows.count) raw row(s) appended to \(rawPath)")
+            try Console.out("\(result.summary.count) summary row(s) appended to \(summaryPath)")
             if baselineBinary != nil || baselineRevision != nil {
-                print("two builds: judge the candidate with `filmstrip compare \(rawPath)\(measure == .instructions ? " --metric instructions" : "")`")
+                try Console.out("two builds: judge the candidate with `filmstrip compare \(rawPath)\(measure == .instructions ? " --metric instructions" : "")`")
             }
-            if result.failures > 0 { print("\(result.failures) run(s) failed or timed out; see the status and error columns") }
+            if result.failures > 0 { try Console.out("\(result.failures) run(s) failed or timed out; see the status and error columns") }
             try ExportWriter.writeRequests(exports, rows: result.rows, inputs: [rawPath, summaryPath])
             if result.disagreements > 0 {
-                FileHandle.standardError.write(Data("filmstrip: \(result.disagreements) disagreement(s) between exact strategies; see the disagreement column\n".utf8))
+                Console.err("filmstrip: \(result.disagreements) disagreement(s) between exact strategies; see the disagreement column")
                 if failOnDisagreement { throw ExitCode.failure }
             }
         }

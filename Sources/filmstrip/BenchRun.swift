@@ -22,7 +22,7 @@ extension FilmstripCommand {
                 var measurement = try await ConfigurationRunner.run(configuration)
                 measurement.executableCommit = BuildInfo.commitDescription
                 measurement.buildConfiguration = BuildInfo.configuration
-                print(String(decoding: try JSONEncoder().encode(measurement), as: UTF8.self))
+                try Console.out(String(decoding: try JSONEncoder().encode(measurement), as: UTF8.self))
             } catch {
                 throw failWithMessage(error)
             }

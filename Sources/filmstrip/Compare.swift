@@ -54,17 +54,16 @@ extension FilmstripCommand {
             var report = new.map { gate.compareFiles(baselinePath: baseline, candidatePath: $0) }
                 ?? gate.compareFile(path: baseline)
             report.onlyChanged = onlyChanged
-            let standardError = FileHandle.standardError
-            for warning in report.warnings { standardError.write(Data("filmstrip: warning: \(warning)\n".utf8)) }
+            for warning in report.warnings { Console.err("filmstrip: warning: \(warning)") }
             if case .badInput = report.outcome {
-                standardError.write(Data("filmstrip: \(report.outcomeLine)\n".utf8))
+                Console.err("filmstrip: \(report.outcomeLine)")
                 // A JSON reader gets its object whatever the outcome; the text forms print nothing.
-                if format == .json { print(report.json) }
+                if format == .json { try Console.out(report.json) }
             } else {
                 switch format {
-                case .text: print(report.text)
-                case .markdown: print(report.markdown)
-                case .json: print(report.json)
+                case .text: try Console.out(report.text)
+                case .markdown: try Console.out(report.markdown)
+                case .json: try Console.out(report.json)
                 }
             }
             let code = report.outcome.exitCode

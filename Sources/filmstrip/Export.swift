@@ -52,7 +52,7 @@ enum ExportWriter {
         guard !configurations.isEmpty else { throw ExportError.nothingToExport }
         let text = try ResultsExport.render(configurations, as: format)
         guard let path, path != "-" else {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            try Console.out(text, terminator: "")
             return
         }
         let target = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
@@ -71,7 +71,7 @@ enum ExportWriter {
             } catch {
                 throw failWithMessage("--export \(request): \(oneLineMessage(error))")
             }
-            print("\(format.rawValue) export written to \(path)")
+            try Console.out("\(format.rawValue) export written to \(path)")
         }
     }
 

@@ -14,16 +14,44 @@ struct FilmstripCommand: AsyncParsableCommand {
 
     /// Registers the composers built outside the library before any option is parsed, so help,
     /// completion, the bench matrix and the bench child all see one registry.
+    ///
+    /// argument-parser's own `main` is not used because it prints help and errors with stdio,
+    /// whose failures are never seen: here they go through `Console`, and a failed write to
+    /// standard output anywhere ends the run with one line on stderr, the temporary files
+    /// removed, and exit status 1.
     static func main() async {
+        Console.ignoreBrokenPipes()
         FilmstripOpenMP.register()
-        // Arguments with their exact bytes: a file name that is not UTF-8 names that file.
-        await main(Array(FileSystemName.commandLineArguments.dropFirst()))
+        do {
+            // Arguments with their exact bytes: a file name that is not UTF-8 names that file.
+            var command = try await asyncParseAsRoot(Array(FileSystemName.commandLineArguments.dropFirst()))
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let failure as StandardOutputFailed {
+            TemporaryFiles.removeAllForExit()
+            Console.err("filmstrip: \(failure)")
+            Console.exit(ExitCode.failure.rawValue)
+        } catch {
+            let message = fullMessage(for: error), code = exitCode(for: error)
+            if !message.isEmpty {
+                if code == .success {
+                    do { try Console.out(message) } catch { Console.err("filmstrip: \(error)"); Console.exit(ExitCode.failure.rawValue) }
+                } else {
+                    Console.err(message)
+                }
+            }
+            Console.exit(code.rawValue)
+        }
+        Console.exit(ExitCode.success.rawValue)
     }
 }
 
 /// Prints `message` as one line on stderr and returns the exit code to throw.
 func failWithMessage(_ message: String) -> ExitCode {
-    FileHandle.standardError.write(Data("filmstrip: \(FileSystemName.display(message))\n".utf8))
+    Console.err("filmstrip: \(FileSystemName.display(message))")
     return ExitCode.failure
 }
 

@@ -23,7 +23,7 @@ extension FilmstripCommand {
             for spec in suite.specs {
                 let properties = "\(spec.codec.rawValue) \(spec.width)x\(spec.height) \(spec.framesPerSecond) fps \(spec.frameCount) frames (\(spec.durationSeconds) s) GOP \(spec.keyframeInterval)"
                 if list {
-                    print("\(spec.id)\t\(properties)\t\(cache.url(for: spec).path)")
+                    try Console.out("\(spec.id)\t\(properties)\t\(cache.url(for: spec).path)")
                     continue
                 }
                 let start = ContinuousClock.now
@@ -31,14 +31,14 @@ extension FilmstripCommand {
                     let (url, generated) = try cache.ensure(spec)
                     let elapsed = ContinuousClock.now - start
                     let state = generated ? "generated in \(elapsed.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow)))" : "cached"
-                    print("\(spec.id)\t\(properties)\t\(state)\t\(url.path)")
+                    try Console.out("\(spec.id)\t\(properties)\t\(state)\t\(url.path)")
                 } catch {
                     throw failWithMessage(error)
                 }
             }
             if !list {
                 let total = ContinuousClock.now - suiteStart
-                print("suite \(suite.rawValue): \(suite.specs.count) videos ready in \(total.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow)))")
+                try Console.out("suite \(suite.rawValue): \(suite.specs.count) videos ready in \(total.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow)))")
             }
         }
     }

@@ -24,7 +24,7 @@ extension FilmstripCommand {
 
         func run() throws {
             guard let video else {
-                print(json ? try MachineReport.json() : MachineReport.text())
+                try Console.out(json ? try MachineReport.json() : MachineReport.text())
                 return
             }
             do {
@@ -32,9 +32,9 @@ extension FilmstripCommand {
                 let probe = try VideoProbe(path: video)
                 // What `strip` needs beyond the probe: one frame that decodes and scales.
                 try FirstFrameCheck.run(path: video)
-                print(json ? FileSystemName.repaired(try Self.json(probe)) : FileSystemName.display(Self.text(probe)))
+                try Console.out(json ? FileSystemName.repaired(try Self.json(probe)) : FileSystemName.display(Self.text(probe)))
                 if probe.dataEndsEarly {
-                    FileHandle.standardError.write(Data("filmstrip: warning: \(FileSystemName.display(video)): data ends early (file truncated?): the container promises more frames than it holds\n".utf8))
+                    Console.err("filmstrip: warning: \(FileSystemName.display(video)): data ends early (file truncated?): the container promises more frames than it holds")
                 }
             } catch {
                 throw failWithMessage(error)

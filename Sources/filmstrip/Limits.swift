@@ -23,16 +23,23 @@ struct InputLimitOptions: ParsableArguments {
     }
 }
 
-/// `strip`'s limits: the input's, plus the memory a request may be estimated to need.
-struct StripLimitOptions: ParsableArguments {
-    @OptionGroup var input: InputLimitOptions
-
-    @Option(help: "Refuse requests estimated to need more memory than this, in MB (default \(ResourceLimits.defaultMemoryBytes / 1_000_000)).")
+/// The memory a request (`strip`) or a batch's videos in flight (`sprite`) may be estimated to need.
+struct MemoryLimitOptions: ParsableArguments {
+    @Option(help: "Refuse requests estimated to need more memory than this, in MB (default \(ResourceLimits.defaultMemoryBytes / 1_000_000)); videos made at the same time share it.")
     var maxMemory = ResourceLimits.defaultMemoryBytes / 1_000_000
 
     func validate() throws {
         guard (1...1_000_000_000).contains(maxMemory) else { throw ValidationError("--max-memory must be 1 to 1000000000 MB, got \(maxMemory).") }
     }
+
+    var bytes: Int { maxMemory * 1_000_000 }
+}
+
+/// `strip`'s limits: the input's, plus the memory a request may be estimated to need.
+struct StripLimitOptions: ParsableArguments {
+    @OptionGroup var input: InputLimitOptions
+
+    @OptionGroup var memory: MemoryLimitOptions
 
     /// Before anything is decoded: the strip's layout fits its format (JPEG: 65535 px a side)
     /// and the request's estimated memory fits `--max-memory`.
@@ -40,18 +47,8 @@ struct StripLimitOptions: ParsableArguments {
         let layout = try Pipeline.layout(for: request, options: stripOptions)
         let jpeg = StripFormat(path: output) == .jpeg
         if jpeg { try StripWriter.checkJPEGSize(width: layout.width, height: layout.height, file: output) }
-        let estimate = MemoryEstimate(request: request, layout: layout, fused: pipeline.destination.isCanvas, jpeg: jpeg)
-        if estimate.totalBytes / 1_000_000 > maxMemory { throw RequestTooLarge(estimate: estimate, limitMegabytes: maxMemory) }
-    }
-}
-
-/// A request whose estimated memory exceeds `--max-memory`.
-struct RequestTooLarge: Error, CustomStringConvertible {
-    let estimate: MemoryEstimate
-    let limitMegabytes: Int
-    var description: String {
-        "the request needs an estimated \(estimate), more than --max-memory \(limitMegabytes) MB; "
-            + "ask for fewer or smaller thumbnails, fewer workers or threads, or raise --max-memory"
+        try MemoryEstimate(request: request, layout: layout, fused: pipeline.destination.isCanvas, jpeg: jpeg)
+            .check(limitBytes: memory.bytes)
     }
 }
 
@@ -92,7 +89,7 @@ enum SignalCleanup {
             source.setEventHandler {
                 let removed = TemporaryFiles.removeAllForExit()
                 let files = removed == 1 ? "1 temporary file" : "\(removed) temporary files"
-                FileHandle.standardError.write(Data("filmstrip: interrupted by \(name) while \(doing); removed \(files)\n".utf8))
+                Console.err("filmstrip: interrupted by \(name) while \(doing); removed \(files)")
                 // `_exit`: decoding threads are still running, and atexit handlers must not tear state down under them.
                 _exit(128 + number)
             }

@@ -26,7 +26,7 @@ extension FilmstripCommand {
             defer { signalSources.forEach { $0.cancel() } }
             do {
                 let report = try Plotter(outputDirectory: output, gnuplotPath: gnuplot).plot(files: results)
-                report.lines.forEach { print($0) }
+                for line in report.lines { try Console.out(line) }
             } catch {
                 throw failWithMessage(error)
             }

@@ -33,7 +33,7 @@ extension FilmstripCommand {
                 throw failWithMessage(error.description)
             }
             if output == "-" {
-                print(report.html, terminator: "")
+                try Console.out(report.html, terminator: "")
                 return
             }
             do {
@@ -43,7 +43,7 @@ extension FilmstripCommand {
             } catch {
                 throw failWithMessage("\(output): \(oneLineMessage(error))")
             }
-            print("\(output): \(report.rows.count) rows from \(results.count) file(s)")
+            try Console.out("\(output): \(report.rows.count) rows from \(results.count) file(s)")
         }
     }
 }

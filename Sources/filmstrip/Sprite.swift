@@ -74,6 +74,8 @@ extension FilmstripCommand {
 
         @OptionGroup var limits: InputLimitOptions
 
+        @OptionGroup var memory: MemoryLimitOptions
+
         func validate() throws {
             if interval != nil && count != nil { throw ValidationError("Give --interval or --count, not both.") }
             if let interval, !(interval >= 0.001 && interval <= 86_400) { throw ValidationError("--interval must be between 0.001 and 86400 seconds, got \(interval).") }
@@ -138,14 +140,18 @@ extension FilmstripCommand {
             let coresPerVideo = budget.workersPerVideo(requested: workers, videosAtATime: jobs)
             let maker = SpriteMaker(settings: settings(workersPerVideo: coresPerVideo))
             let sharedBudget = workers == nil ? budget : nil
+            // One limit for every video in flight: each reserves its estimate before allocating.
+            let memoryBudget = MemoryBudget(limitBytes: memory.bytes)
             let progress = SpriteProgress(total: targets.count)
             let clock = ContinuousClock(), start = clock.now
 
-            // Two videos whose outputs would land on the same names: the later one fails.
-            var claimed: [String: String] = [:], duplicates: [Int: String] = [:]
-            for (index, target) in targets.enumerated() {
-                let key = URL(fileURLWithPath: target.outputFolder).appendingPathComponent(target.name).standardizedFileURL.path
-                if let first = claimed[key] { duplicates[index] = first } else { claimed[key] = target.input }
+            // Two videos whose outputs would land on the same names, or on a video: the later one
+            // fails, and without --ignore-errors the run stops before any video is made.
+            let conflicts = SpriteLibrary.conflicts(in: targets, settings: maker.settings)
+            if !conflicts.isEmpty && !ignoreErrors {
+                for (index, conflict) in conflicts.sorted(by: { $0.key < $1.key }) { Console.err("filmstrip: \(targets[index].input): \(conflict)") }
+                try Console.out("sprite: \(targets.count) videos: 0 made, \(conflicts.count) failed before any work (outputs that collide; --ignore-errors makes the others)")
+                throw ExitCode.failure
             }
 
             // A folder the scan could not read may hold videos: each is a failure, as a video's is.
@@ -155,15 +161,15 @@ extension FilmstripCommand {
                 var next = 0
                 func startNext() {
                     guard next < targets.count else { return }
-                    let index = next, target = targets[index], duplicate = duplicates[index]
+                    let index = next, target = targets[index], conflict = conflicts[index]
                     next += 1
                     budget.startVideo(claiming: coresPerVideo, videosStillWaiting: targets.count - next)
                     group.addTask {
-                        if let duplicate { return (index, .failed(String(describing: SpriteError.sameOutput(as: duplicate)))) }
+                        if let conflict { return (index, .failed(String(describing: conflict))) }
                         if !force && maker.outputsAreCurrent(for: target) { return (index, .skipped) }
                         let fileStart = ContinuousClock.now
                         do {
-                            let report = try await maker.make(target, sharing: sharedBudget) { done, total in progress.update(target.input, fraction: Double(done) / Double(total)) }
+                            let report = try await maker.make(target, sharing: sharedBudget, memory: memoryBudget) { done, total in progress.update(target.input, fraction: Double(done) / Double(total)) }
                             return (index, .made(report, (ContinuousClock.now - fileStart).seconds))
                         } catch is CancellationError {
                             // Stopped because another video failed (without --ignore-errors).
@@ -185,11 +191,11 @@ extension FilmstripCommand {
                         made += 1
                         videoSeconds += report.durationSeconds
                         progress.finished(target.input)
-                        progress.print(Self.line(target, report: report, seconds: seconds))
+                        try progress.print(Self.line(target, report: report, seconds: seconds))
                     case .skipped:
                         skipped += 1
                         progress.finished(target.input)
-                        progress.print("\(target.input): outputs up to date, skipped")
+                        try progress.print("\(target.input): outputs up to date, skipped")
                     case .failed(let message):
                         progress.finished(target.input)
                         let reason = message.hasPrefix(target.input) ? message : "\(target.input): \(message)"
@@ -208,7 +214,7 @@ extension FilmstripCommand {
             let notStarted = targets.count - made - skipped - videosFailed
             let stopped = notStarted > 0 ? ", \(notStarted) not made (stopped at the first failure; --ignore-errors goes on)" : ""
             let unread = scan.failures.isEmpty ? "" : ", \(scan.failures.count) \(scan.failures.count == 1 ? "path" : "paths") not read"
-            print("sprite: \(targets.count) videos: \(made) made, \(skipped) up to date, \(videosFailed) failed\(unread)\(stopped)\(speed)")
+            try Console.out("sprite: \(targets.count) videos: \(made) made, \(skipped) up to date, \(videosFailed) failed\(unread)\(stopped)\(speed)")
             if failed > 0 { throw ExitCode.failure }
         }
 
@@ -269,22 +275,22 @@ final class SpriteProgress: Sendable {
         }
     }
 
-    func print(_ line: String) {
+    func print(_ line: String) throws(StandardOutputFailed) {
         clear()
-        FileHandle.standardOutput.write(Data("\(FileSystemName.display(line))\n".utf8))
+        try Console.out(FileSystemName.display(line))
         redraw()
     }
 
     func printError(_ line: String) {
         clear()
-        FileHandle.standardError.write(Data("\(FileSystemName.display(line))\n".utf8))
+        Console.err(FileSystemName.display(line))
         redraw()
     }
 
     func clear() {
         guard isTerminal else { return }
         state.withLock { state in
-            if state.lineShown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            if state.lineShown { Console.err("\r\u{1B}[K", terminator: "") }
             state.lineShown = false
         }
     }
@@ -295,7 +301,7 @@ final class SpriteProgress: Sendable {
             let progress = Double(state.done) + state.running.values.reduce(0, +)
             let elapsed = (ContinuousClock.now - start).seconds
             let eta = progress > 0 ? " ETA \(FilmstripCommand.Sprite.clock(elapsed * (Double(total) - progress) / progress))" : ""
-            FileHandle.standardError.write(Data("\r\u{1B}[K[\(state.done)/\(total) videos, \(state.running.count) running]\(eta)".utf8))
+            Console.err("\r\u{1B}[K[\(state.done)/\(total) videos, \(state.running.count) running]\(eta)", terminator: "")
             state.lineShown = true
         }
     }

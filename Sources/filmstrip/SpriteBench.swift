@@ -46,7 +46,7 @@ extension FilmstripCommand {
             for spec in specs {
                 let start = ContinuousClock.now
                 let (url, generated) = try cache.ensure(spec)
-                if generated { FileHandle.standardError.write(Data("sprite-bench: generated \(spec.id) in \(String(format: "%.0f", (ContinuousClock.now - start).seconds)) s\n".utf8)) }
+                if generated { Console.err("sprite-bench: generated \(spec.id) in \(String(format: "%.0f", (ContinuousClock.now - start).seconds)) s") }
                 videos.append((spec, url.path, try VideoProbe(path: url.path)))
             }
             let totalSeconds = videos.map(\.probe.durationSeconds).reduce(0, +)
@@ -84,11 +84,11 @@ extension FilmstripCommand {
                         cpuSums[contender, default: 0] += run.userSeconds + run.systemSeconds
                         worst[contender] = max(worst[contender] ?? 0, errors.worstSeconds)
                         unreadable[contender, default: 0] += errors.unreadable
-                        csv.write(Data(String(format: "%@,%@,%d,%.4f,%.4f,%.4f,%d,%d,%d,%.4f,%.4f\n", contender.rawValue, video.spec.id, repetition,
+                        try csv.write(contentsOf: Data(String(format: "%@,%@,%d,%.4f,%.4f,%.4f,%d,%d,%d,%.4f,%.4f\n", contender.rawValue, video.spec.id, repetition,
                                               run.wallSeconds, run.userSeconds, run.systemSeconds, run.peakRSSBytes, errors.tiles, errors.unreadable,
                                               errors.worstSeconds, errors.meanSeconds).utf8))
-                        FileHandle.standardError.write(Data(String(format: "sprite-bench: rep %d %@ %@: %.2f s, worst error %.3f s\n", repetition + 1,
-                                                                   video.spec.id, contender.rawValue, run.wallSeconds, errors.worstSeconds).utf8))
+                        Console.err(String(format: "sprite-bench: rep %d %@ %@: %.2f s, worst error %.3f s", repetition + 1,
+                                           video.spec.id, contender.rawValue, run.wallSeconds, errors.worstSeconds))
                     }
                 }
                 for (contender, sum) in sums { wall[contender, default: []].append(sum) }
@@ -100,25 +100,25 @@ extension FilmstripCommand {
                 let sorted = values.sorted()
                 return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
             }
-            print("Library: \(videos.count) videos, \(String(format: "%.1f", totalSeconds / 60)) min of video; \(repetitions) interleaved repetitions; medians.\n")
-            print("| contender | wall s (library) | s per hour of video | × realtime | CPU s (library) | worst frame error s | unreadable tiles |")
-            print("| --- | --- | --- | --- | --- | --- | --- |")
+            try Console.out("Library: \(videos.count) videos, \(String(format: "%.1f", totalSeconds / 60)) min of video; \(repetitions) interleaved repetitions; medians.\n")
+            try Console.out("| contender | wall s (library) | s per hour of video | × realtime | CPU s (library) | worst frame error s | unreadable tiles |")
+            try Console.out("| --- | --- | --- | --- | --- | --- | --- |")
             for contender in contenders {
                 let seconds = median(wall[contender] ?? [])
-                print(String(format: "| %@ | %.2f | %.1f | %.0f | %.2f | %.3f | %d |", contender.rawValue, seconds, seconds * 3600 / totalSeconds,
+                try Console.out(String(format: "| %@ | %.2f | %.1f | %.0f | %.2f | %.3f | %d |", contender.rawValue, seconds, seconds * 3600 / totalSeconds,
                              totalSeconds / seconds, median(cpu[contender] ?? []), worst[contender] ?? 0, unreadable[contender] ?? 0))
             }
             // Ratios per repetition (same repetition, interleaved), then their median.
             func ratio(_ times: [SpriteBench.Contender: [Double]], _ baseline: SpriteBench.Contender, _ contender: SpriteBench.Contender) -> Double {
                 median(zip(times[baseline] ?? [], times[contender] ?? []).map { $0 / $1 })
             }
-            print("")
+            try Console.out("")
             for (baseline, contender, target) in [(SpriteBench.Contender.ffmpegFPS, SpriteBench.Contender.spriteExact, " (target >= 2)"),
                                                   (.ffmpegFPS, .spriteTolerance, ""), (.ffmpegKeyframes, .spriteKeyframe, " (target >= 3)")] {
-                print(String(format: "%@ / %@: wall %.2fx%@, CPU %.2fx", baseline.rawValue, contender.rawValue,
+                try Console.out(String(format: "%@ / %@: wall %.2fx%@, CPU %.2fx", baseline.rawValue, contender.rawValue,
                              ratio(wall, baseline, contender), target, ratio(cpu, baseline, contender)))
             }
-            print("Runs appended to \(out).")
+            try Console.out("Runs appended to \(out).")
         }
     }
 }

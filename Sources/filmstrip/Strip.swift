@@ -136,6 +136,8 @@ extension FilmstripCommand {
         /// One video's failure, already worded as the line for stderr.
         struct Failure: Error {
             var message: String
+            /// Set when standard output failed: that ends the whole run, not one video.
+            var output: StandardOutputFailed?
         }
 
         func run() async throws {
@@ -168,6 +170,7 @@ extension FilmstripCommand {
                 do {
                     try await makeStrip(of: jobs[0].video, to: jobs[0].output, startupCPUSeconds: startupCPUSeconds)
                 } catch {
+                    if let output = error.output { throw output }
                     throw failWithMessage(error.message)
                 }
                 return
@@ -179,7 +182,7 @@ extension FilmstripCommand {
             let budget = CoreBudget(cores: ProcessInfo.processInfo.activeProcessorCount)
             let atATime = budget.videosAtATime(requested: videosAtATime, videos: jobs.count)
             let coresPerVideo = budget.workersPerVideo(requested: workers, videosAtATime: atATime)
-            var failed: [Int] = []
+            var failed: [Int] = [], outputFailure: StandardOutputFailed?
             await withTaskGroup(of: (Int, Failure?).self) { group in
                 var next = 0
                 func startNext() {
@@ -202,13 +205,19 @@ extension FilmstripCommand {
                 for _ in 0..<atATime { startNext() }
                 while let (index, failure) = await group.next() {
                     budget.finishVideo(releasing: coresPerVideo, videosStillWaiting: jobs.count - next)
+                    if let output = failure?.output {
+                        outputFailure = output
+                        group.cancelAll()
+                        continue
+                    }
                     if let failure {
-                        FileHandle.standardError.write(Data("filmstrip: \(FileSystemName.display(failure.message))\n".utf8))
+                        Console.err("filmstrip: \(FileSystemName.display(failure.message))")
                         failed.append(index)
                     }
-                    startNext()
+                    if outputFailure == nil { startNext() }
                 }
             }
+            if let outputFailure { throw outputFailure }
             if !failed.isEmpty {
                 let names = failed.sorted().map { jobs[$0].video }
                 throw failWithMessage("\(names.count) of \(jobs.count) videos failed: \(names.joined(separator: ", "))")
@@ -227,9 +236,9 @@ extension FilmstripCommand {
                 if let manifest { try StripWriter.checkWritable(manifest) }
                 let probe = try VideoProbe(path: video)
                 if probe.dataEndsEarly {
-                    FileHandle.standardError.write(Data("filmstrip: warning: \(FileSystemName.display(video)): data ends early (file truncated?): the strip covers the \(String(format: "%.3f", probe.durationSeconds)) s that can be read\n".utf8))
+                    Console.err("filmstrip: warning: \(FileSystemName.display(video)): data ends early (file truncated?): the strip covers the \(String(format: "%.3f", probe.durationSeconds)) s that can be read")
                 }
-                let plan = try SamplePlan(probe: probe, count: thumbnailCount(probe: probe), from: from.flatMap(TimeParsing.seconds),
+                let plan = try SamplePlan(probe: probe, count: try thumbnailCount(probe: probe), from: from.flatMap(TimeParsing.seconds),
                                           to: to.flatMap(TimeParsing.seconds), accuracy: accuracy)
                 let options = ExtractionOptions(decoder: DecoderOptions(threads: threads, skipLoopFilter: skipLoopFilter), skipNonReferenceFrames: skipNonReference,
                                                 filter: filter, workers: batch?.workersPerVideo ?? workers)
@@ -251,7 +260,7 @@ extension FilmstripCommand {
                 }
                 if verbose {
                     let phases = String(format: "extract %.3f s, compose %.3f s", result.extractSeconds, result.composeSeconds)
-                    FileHandle.standardError.write(Data("\(FileSystemName.display(video)): \(probe.width)x\(probe.height), \(String(format: "%.3f", probe.durationSeconds)) s; \(pipeline.name); \(phases); \(result.counters.framesDecoded) frames decoded\n".utf8))
+                    Console.err("\(FileSystemName.display(video)): \(probe.width)x\(probe.height), \(String(format: "%.3f", probe.durationSeconds)) s; \(pipeline.name); \(phases); \(result.counters.framesDecoded) frames decoded")
                 }
                 if stats {
                     let measurements: [String: Double] = [
@@ -261,18 +270,22 @@ extension FilmstripCommand {
                     ].merging(RunBound(counters: result.counters, startupCPUSeconds: startupCPUSeconds).measurements) { $1 }
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = .sortedKeys
-                    print(String(decoding: try encoder.encode(measurements), as: UTF8.self))
+                    try Console.out(String(decoding: try encoder.encode(measurements), as: UTF8.self))
                     return
                 }
                 let substituted = result.thumbnails.filter(\.substituted).count
                 let note = substituted > 0 ? ", \(substituted) shown by a neighbouring frame (damaged data)" : ""
                 if quiet || writesToStandardOutput { return }
-                print("\(FileSystemName.display(output)): \(result.pixels.width)x\(result.pixels.height), \(plan.count) thumbnails via \(pipeline.name)\(note)")
+                try Console.out("\(FileSystemName.display(output)): \(result.pixels.width)x\(result.pixels.height), \(plan.count) thumbnails via \(pipeline.name)\(note)")
+            } catch let failure as Failure {
+                throw failure
+            } catch let failure as StandardOutputFailed {
+                throw Failure(message: failure.description, output: failure)
             } catch let error as PlanError {
                 throw Failure(message: "\(video): \(error)")
             } catch let error as LayoutError {
                 throw Failure(message: "\(output): \(error)")
-            } catch let error as RequestTooLarge {
+            } catch let error as MemoryLimitExceeded {
                 throw Failure(message: "\(video): \(error)")
             } catch {
                 let message = oneLineMessage(error)
@@ -281,11 +294,17 @@ extension FilmstripCommand {
             }
         }
 
-        /// `--count`, or one thumbnail per `--interval` seconds of the range (at least one).
-        func thumbnailCount(probe: VideoProbe) -> Int {
+        /// `--count`, or one thumbnail per `--interval` seconds of the range (at least one, at
+        /// most `ResourceLimits.maximumThumbnailCount`: the range is the file's claim, and a
+        /// quotient past `Int.max` would trap in the conversion).
+        func thumbnailCount(probe: VideoProbe) throws -> Int {
             guard let interval, interval > 0 else { return count }
             let range = (to.flatMap(TimeParsing.seconds) ?? probe.duration.seconds) - (from.flatMap(TimeParsing.seconds) ?? .zero)
-            return max(1, Int((range.doubleValue / interval).rounded(.up)))
+            let cues = (range.doubleValue / interval).rounded(.up), limit = ResourceLimits.maximumThumbnailCount
+            guard cues <= Double(limit) else {
+                throw Failure(message: "\(probe.path): --interval \(interval) gives \(cues) thumbnails over \(range.doubleValue) s, more than \(limit); give a longer --interval")
+            }
+            return max(1, Int(cues))
         }
 
         /// Writes the strip as a PNG to a private temporary folder (the writer works on files,
@@ -296,7 +315,7 @@ extension FilmstripCommand {
             defer { try? FileManager.default.removeItem(at: folder) }
             let file = folder.appendingPathComponent("strip.png").path
             try StripWriter.write(pixels, to: file, format: .png, manifest: manifest)
-            try FileHandle.standardOutput.write(contentsOf: Data(contentsOf: URL(fileURLWithPath: file)))
+            try Console.out(Array(Data(contentsOf: URL(fileURLWithPath: file))))
         }
 
     }

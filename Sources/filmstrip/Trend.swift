@@ -36,23 +36,23 @@ extension FilmstripCommand {
                 do {
                     rows += try ResultsFileReader.read(RawResultRow.self, from: path)
                 } catch {
-                    FileHandle.standardError.write(Data("filmstrip: \(error.description)\n".utf8))
+                    Console.err("filmstrip: \(error.description)")
                     throw ExitCode(3)
                 }
             }
             let analysis = TrendAnalysis(detector: EDivisive(significance: significance), minimumChange: minimumChangePercent / 100)
             let histories = analysis.histories(of: rows)
             guard !histories.isEmpty else {
-                FileHandle.standardError.write(Data("filmstrip: \(rawFiles.joined(separator: ", ")): no successful timed repetitions\n".utf8))
+                Console.err("filmstrip: \(rawFiles.joined(separator: ", ")): no successful timed repetitions")
                 throw ExitCode(3)
             }
             var slower = 0
             for history in histories {
-                print(TrendReport.text(history, minimumRuns: analysis.minimumRuns))
+                try Console.out(TrendReport.text(history, minimumRuns: analysis.minimumRuns))
                 slower += history.trends.filter(\.endsOnStepUp).count
             }
             if slower > 0 {
-                print("\(slower) configuration(s) end on a step up (slower)")
+                try Console.out("\(slower) configuration(s) end on a step up (slower)")
                 throw ExitCode(2)
             }
         }

@@ -47,8 +47,12 @@ public final class StripCanvas: PixelRows, @unchecked Sendable {
     /// The canvas a fused pipeline scales `request`'s frames into: RGB when neither the
     /// background nor the video's pixel format (as probed) can be transparent.
     public convenience init(layout: StripLayout, for request: ExtractionRequest) {
-        let opaque = layout.background.alpha == 255 && !Scaler.hasAlpha(pixelFormatNamed: request.probe.pixelFormat)
-        self.init(layout: layout, pixelFormat: opaque ? .rgb : .rgba)
+        self.init(layout: layout, pixelFormat: Self.pixelFormat(layout: layout, for: request))
+    }
+
+    /// RGB when neither the background nor the video's pixel format can be transparent, else RGBA.
+    static func pixelFormat(layout: StripLayout, for request: ExtractionRequest) -> PixelFormat {
+        layout.background.alpha == 255 && !Scaler.hasAlpha(pixelFormatNamed: request.probe.pixelFormat) ? .rgb : .rgba
     }
 
     deinit { bytes.deallocate() }

@@ -20,13 +20,16 @@ public enum ImageEncoder {
     /// Lossy WebP bytes of `image` (alpha dropped) through libavcodec's libwebp encoder,
     /// `quality` 0 (smallest) to 100 (best). WebP allows at most 16383 pixels a side.
     public static func webp(_ image: Image, quality: Int = 80) throws(FFmpegError) -> [UInt8] {
-        guard image.width <= 16_383, image.height <= 16_383 else {
+        guard image.width <= maximumWebPSide, image.height <= maximumWebPSide else {
             throw FFmpegError(code: filmstrip_averror(EINVAL), call: "WebP encoding of a \(image.width)x\(image.height) image (WebP allows at most 16383 px a side)")
         }
         // libwebp reads its quality from global_quality in lambda units.
         return try encode(image, codec: avcodec_find_encoder_by_name("libwebp"), pixelFormat: AV_PIX_FMT_YUV420P,
                           qscale: min(max(quality, 0), 100))
     }
+
+    /// WebP stores each side in 14 bits.
+    public static let maximumWebPSide = 16_383
 
     private static func encode(_ image: Image, codec: UnsafePointer<AVCodec>?, pixelFormat: AVPixelFormat,
                                qscale: Int) throws(FFmpegError) -> [UInt8] {

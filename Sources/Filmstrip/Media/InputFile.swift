@@ -374,7 +374,16 @@ public struct InputFile: ~Copyable {
     /// account name (NSS), which costs about a millisecond per call at start-up.
     private static func checkIsReadableFile(_ path: String) throws(MediaError) {
         guard let status = System.status(path) else { throw MediaError(file: path, reason: .fileNotFound) }
-        if status.st_mode & S_IFMT == S_IFDIR { throw MediaError(file: path, reason: .isDirectory) }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw MediaError(file: path, reason: .isDirectory)
+        // A FIFO or a device has no size and may block forever when opened: not a video file.
+        case S_IFIFO: throw MediaError(file: path, reason: .notRegularFile("a FIFO (named pipe)"))
+        case S_IFCHR: throw MediaError(file: path, reason: .notRegularFile("a character device"))
+        case S_IFBLK: throw MediaError(file: path, reason: .notRegularFile("a block device"))
+        case S_IFSOCK: throw MediaError(file: path, reason: .notRegularFile("a socket"))
+        default: throw MediaError(file: path, reason: .notRegularFile("a file of an unknown type"))
+        }
         guard FileSystemName.withCString(path, { access($0, R_OK) }) == 0 else { throw MediaError(file: path, reason: .unreadable("permission denied")) }
         if status.st_size == 0 { throw MediaError(file: path, reason: .emptyFile) }
     }

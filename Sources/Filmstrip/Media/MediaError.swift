@@ -10,6 +10,8 @@ public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
         case isDirectory
         /// The file has zero bytes.
         case emptyFile
+        /// The path names something other than a regular file or a directory; what it is ("a FIFO (named pipe)").
+        case notRegularFile(String)
         /// The file cannot be opened or read; the system's reason.
         case unreadable(String)
         /// FFmpeg cannot read the file as a video; FFmpeg's reason.
@@ -45,6 +47,7 @@ public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
             case .fileNotFound: "no such file"
             case .isDirectory: "is a directory, not a video file"
             case .emptyFile: "file is empty"
+            case .notRegularFile(let kind): "is \(kind), not a regular file"
             case .unreadable(let why): "cannot be read (\(why))"
             case .notAVideo(let why): "not a video file FFmpeg can read (\(why))"
             case .noVideoStream: "has no video stream (audio-only or data-only file)"

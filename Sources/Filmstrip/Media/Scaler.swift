@@ -57,6 +57,12 @@ public struct Scaler: ~Copyable {
     /// formats (swscale computes them once and only stores alpha or not).
     public mutating func scale(_ frame: borrowing Frame, into destination: UnsafeMutableRawPointer,
                                bytesPerRow: Int, width: Int, height: Int, format: PixelFormat = .rgba) throws(FFmpegError) {
+        // swscale takes sides and strides as C ints; a one-row canvas may have rows of exactly
+        // 2 GiB (`StripLayout.maximumByteCount`), one byte more than an int holds.
+        guard Int32(exactly: bytesPerRow) != nil, Int32(exactly: width) != nil, Int32(exactly: height) != nil else {
+            throw FFmpegError(code: filmstrip_averror(EINVAL),
+                              call: "scaling to \(width)x\(height) into rows of \(bytesPerRow) bytes (swscale takes at most \(Int32.max))")
+        }
         let source = frame.pointer
         // An interlaced frame weaves two fields from different moments: scaled whole, anything
         // moving shows combs. Scale only the field shown first instead (every other row, the

@@ -16,7 +16,6 @@ enum PNGWriter {
     /// Writes `pixels` to `file` as one complete PNG stream.
     static func write(_ pixels: some PixelRows, to file: borrowing AtomicFile,
                       compressionLevel: Int = defaultCompressionLevel) throws(OutputError) {
-        precondition(pixels.width <= Int(Int32.max) && pixels.height <= Int(Int32.max), "PNG sides are at most 2^31 - 1 pixels")
         let keepAlpha = !pixels.isOpaque
         let channels = keepAlpha ? 4 : 3
         let rowBytes = pixels.width * channels
@@ -27,9 +26,9 @@ enum PNGWriter {
             throw OutputError(file: file.path, reason: "cannot encode png: \(error.call) (\(error.reason))")
         }
 
-        try file.write(signature)
-        let header = bigEndian(UInt32(pixels.width)) + bigEndian(UInt32(pixels.height))
+        let header = try bigEndian(pngField(pixels.width, "the PNG width", file)) + bigEndian(pngField(pixels.height, "the PNG height", file))
             + [8, keepAlpha ? 6 : 2, 0, 0, 0]  // bit depth, colour type (RGBA or RGB), compression, filter method, no interlace
+        try file.write(signature)
         try header.withUnsafeBufferPointer { (bytes) throws(OutputError) in try writeChunk("IHDR", UnsafeRawBufferPointer(bytes), to: file) }
 
         // The filtered row (filter type byte first), then two packed rows when alpha is dropped.
@@ -64,9 +63,18 @@ enum PNGWriter {
         var crc = CRC32()
         crc.update(typeBytes)
         crc.update(data)
-        try file.write(bigEndian(UInt32(data.count)) + Array(typeBytes))
+        try file.write(bigEndian(pngField(data.count, "a PNG chunk length", file)) + Array(typeBytes))
         try file.write(data)
         try file.write(bigEndian(crc.value))
+    }
+
+    /// PNG stores sides and chunk lengths in 32 bits but allows at most 2³¹ − 1.
+    private static func pngField(_ value: Int, _ field: String, _ file: borrowing AtomicFile) throws(OutputError) -> UInt32 {
+        do {
+            return UInt32(try Int32.checked(value, field: field))
+        } catch {
+            throw OutputError(file: file.path, reason: error.description)
+        }
     }
 
     private static func bigEndian(_ value: UInt32) -> [UInt8] {

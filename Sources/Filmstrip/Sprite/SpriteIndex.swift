@@ -25,7 +25,10 @@ public enum SpriteIndex {
         let tileSeconds = decimal(milliseconds: timing.intervalMilliseconds)
         for sheet in 0..<grid.sheetCount {
             let thumbnails = grid.thumbnails(onSheet: sheet).count
-            lines.append("#EXTINF:\(decimal(milliseconds: timing.intervalMilliseconds * Int64(thumbnails))),")
+            // A sheet's share of a duration near 2⁶³ ms (a --count over a lying header) overflows; its cues' span does not.
+            let (sheetMilliseconds, overflow) = timing.intervalMilliseconds.multipliedReportingOverflow(by: Int64(thumbnails))
+            let span = overflow ? timing.end(ofCue: grid.thumbnails(onSheet: sheet).upperBound - 1) - timing.start(ofCue: grid.thumbnails(onSheet: sheet).lowerBound) : sheetMilliseconds
+            lines.append("#EXTINF:\(decimal(milliseconds: span)),")
             lines.append("#EXT-X-TILES:RESOLUTION=\(grid.tile.width)x\(grid.tile.height),LAYOUT=\(grid.columns)x\(grid.rows),DURATION=\(tileSeconds)")
             lines.append(sheetURL(sheet))
         }
@@ -47,27 +50,40 @@ public enum SpriteIndex {
     /// (timestamp, offset) pairs as little-endian uint32, closed by 0xFFFFFFFF and the end
     /// offset, then the JPEGs back to back. Timestamp × multiplier = the image's time in ms;
     /// the multiplier is 1000 for whole-second intervals (the usual form), else the largest
-    /// unit that divides both the interval and a second.
-    public static func bif(timing: SpriteTiming, images: [[UInt8]]) -> [UInt8] {
+    /// unit that divides both the interval and a second. Throws where a timestamp or an
+    /// offset needs more than 32 bits (`checkBIFTimestamps` tells before anything is decoded).
+    public static func bif(timing: SpriteTiming, images: [[UInt8]]) throws(FieldOverflow) -> [UInt8] {
         precondition(images.count == timing.count, "one image per cue")
-        let multiplier = greatestCommonDivisor(timing.intervalMilliseconds, 1000)
+        try checkBIFTimestamps(timing)
+        let multiplier = bifMultiplier(timing)
         var bytes: [UInt8] = [0x89, 0x42, 0x49, 0x46, 0x0D, 0x0A, 0x1A, 0x0A]
         func append(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
         append(0)
-        append(UInt32(images.count))
-        append(UInt32(multiplier))
+        append(try .checked(images.count, field: "the BIF image count"))
+        append(try .checked(multiplier, field: "the BIF timestamp multiplier"))
         bytes.append(contentsOf: repeatElement(0, count: 64 - bytes.count))
         var offset = 64 + 8 * (images.count + 1)
+        let tooLarge = "the archive would be larger than 4 GiB; ask for fewer or smaller thumbnails"
         for (index, image) in images.enumerated() {
-            append(UInt32(timing.start(ofCue: index) / multiplier))
-            append(UInt32(offset))
+            append(try .checked(timing.start(ofCue: index) / multiplier, field: "the BIF timestamp of cue \(index)"))
+            append(try .checked(offset, field: "the BIF offset of image \(index)", hint: tooLarge))
             offset += image.count
         }
         append(0xFFFF_FFFF)
-        append(UInt32(offset))
+        append(try .checked(offset, field: "the BIF end offset", hint: tooLarge))
         for image in images { bytes.append(contentsOf: image) }
         return bytes
     }
+
+    /// Throws where the last cue's timestamp does not fit BIF's 32 bits (with a 1 ms
+    /// multiplier that is 49.7 days), so a video fails before it is decoded.
+    public static func checkBIFTimestamps(_ timing: SpriteTiming) throws(FieldOverflow) {
+        let multiplier = bifMultiplier(timing), last = timing.count - 1
+        _ = try UInt32.checked(timing.start(ofCue: last) / multiplier, field: "the BIF timestamp of cue \(last) (\(multiplier) ms units)",
+                               hint: multiplier == 1000 ? "BIF cannot index a video this long" : "a whole-second --interval counts BIF timestamps in seconds")
+    }
+
+    static func bifMultiplier(_ timing: SpriteTiming) -> Int64 { greatestCommonDivisor(timing.intervalMilliseconds, 1000) }
 
     static func greatestCommonDivisor(_ a: Int64, _ b: Int64) -> Int64 { b == 0 ? a : greatestCommonDivisor(b, a % b) }
 

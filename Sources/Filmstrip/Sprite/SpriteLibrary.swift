@@ -23,6 +23,7 @@ public enum SpriteLibrary {
     /// folder that cannot be listed is a failure of the scan, never an empty folder. Names are
     /// read as bytes (`FileSystemName`), so a name that is not UTF-8 opens as itself; the
     /// output names made from it are repaired to UTF-8, since WebVTT and HTML name them in text.
+    /// A video named twice (the same path, a link to it, or found again in a folder) is made once.
     public static func scan(inputs: [String], outputRoot: String, recursive: Bool) -> Scan {
         var scan = Scan()
         for input in inputs {
@@ -45,7 +46,34 @@ public enum SpriteLibrary {
                                                  name: name, shardKey: relative))
             }
         }
+        var seen: Set<String> = []
+        scan.targets = scan.targets.filter { seen.insert(resolved($0.input)).inserted }
         return scan
+    }
+
+    /// `path` absolute, with `.`, `..` and symbolic links resolved: two inputs with the same
+    /// resolved path are one video.
+    static func resolved(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    /// For each target (by index) whose outputs would land on a path another target writes
+    /// first, or on one of the videos, why it must fail; checked before any video is opened
+    /// (`x.mp4` writes the file `x.bif`, which `x.bif.mp4` wants as its WebVTT folder).
+    public static func conflicts(in targets: [SpriteTarget], settings: SpriteSettings) -> [Int: SpriteError] {
+        var claimed: [String: String] = [:], conflicts: [Int: SpriteError] = [:]
+        let videos = Dictionary(targets.map { (resolved($0.input), $0.input) }) { first, _ in first }
+        for (index, target) in targets.enumerated() {
+            let paths = target.outputPaths(formats: settings.formats, html: settings.html).map(resolved)
+            if let video = paths.lazy.compactMap({ videos[$0] }).first {
+                conflicts[index] = .outputIsVideo(video)
+            } else if let first = paths.lazy.compactMap({ claimed[$0] }).first {
+                conflicts[index] = .sameOutput(as: first)
+            } else {
+                for path in paths { claimed[path] = target.input }
+            }
+        }
+        return conflicts
     }
 
     /// Paths relative to `root` of the video files in it, sorted; hidden files and folders, and

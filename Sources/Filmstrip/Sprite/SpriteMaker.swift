@@ -36,25 +36,63 @@ public struct SpriteMaker: Sendable {
     /// Probes `target.input`, decodes its tiles once and writes every format of `settings` under `target`'s paths;
     /// `onProgress` sees (done, total) tiles. With a `budget` (a batch of videos made at the
     /// same time), the extraction also takes cores the batch has idle when no video waits to start.
-    public func make(_ target: SpriteTarget, sharing budget: CoreBudget? = nil,
+    /// With a `memory` budget, the video's estimated memory is reserved in it before anything is
+    /// allocated (waiting while the batch's other videos hold it), and refused when it exceeds it.
+    /// Everything a file's claims decide (the number of cues, the sheets' sides, BIF's 32-bit
+    /// timestamps, the memory) is checked before the first frame is decoded.
+    public func make(_ target: SpriteTarget, sharing budget: CoreBudget? = nil, memory: MemoryBudget? = nil,
                      onProgress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> SpriteReport {
         let probe = try VideoProbe(path: target.input)
         let timing = try SpriteTiming(durationSeconds: probe.duration.seconds, spacing: settings.spacing)
+        if settings.formats.contains(.bif) { try SpriteIndex.checkBIFTimestamps(timing) }
         let accuracy = settings.accuracy ?? timing.defaultAccuracy
         let plan = try SamplePlan(probe: probe, timing: timing, accuracy: accuracy)
         let request = try ExtractionRequest(path: target.input, probe: probe, plan: plan, size: settings.size,
                                             options: ExtractionOptions(skipNonReferenceFrames: true, workers: settings.workers))
         let (width, height) = request.thumbnailPixels
         let grid = SpriteGrid(tile: PixelSize(width: width, height: height), columns: settings.columns, rows: settings.rows, count: plan.count)
+        try checkSheetSides(grid)
         let extractor = TaskGroupExtractor()
         let pipeline = Pipeline(extractor: budget.map(extractor.sharing) ?? extractor, destination: .canvas)
-        let result = try await pipeline.run(request, options: grid.stripOptions, onProgress: onProgress)
-        try Task.checkCancellation()
-        try write(target, strip: result.pixels, timing: timing, grid: grid, accuracy: accuracy)
-        let worst = result.thumbnails.map { abs(($0.actualTime.seconds - $0.requestedTime.seconds).doubleValue) }.max() ?? 0
-        return SpriteReport(durationSeconds: probe.durationSeconds, timing: timing, grid: grid, accuracy: accuracy,
-                            worstErrorSeconds: worst, substituted: result.thumbnails.filter(\.substituted).count,
-                            framesDecoded: result.counters.framesDecoded)
+        let run = { () async throws -> SpriteReport in
+            let result = try await pipeline.run(request, options: grid.stripOptions, onProgress: onProgress)
+            try Task.checkCancellation()
+            try write(target, strip: result.pixels, timing: timing, grid: grid, accuracy: accuracy)
+            let worst = result.thumbnails.map { abs(($0.actualTime.seconds - $0.requestedTime.seconds).doubleValue) }.max() ?? 0
+            return SpriteReport(durationSeconds: probe.durationSeconds, timing: timing, grid: grid, accuracy: accuracy,
+                                worstErrorSeconds: worst, substituted: result.thumbnails.filter(\.substituted).count,
+                                framesDecoded: result.counters.framesDecoded)
+        }
+        guard let memory else { return try await run() }
+        return try await memory.reserving(try memoryEstimate(request, grid: grid), run)
+    }
+
+    /// The estimate `strip` uses (`MemoryEstimate`), with what writing sheets takes instead
+    /// of a JPEG strip: one sheet and its encoder's copy at a time, plus, for BIF and the page,
+    /// every encoded image until the index is written (JPEG and WebP tiles are far smaller
+    /// than a quarter of their RGBA pixels).
+    func memoryEstimate(_ request: ExtractionRequest, grid: SpriteGrid) throws -> MemoryEstimate {
+        let layout = try Pipeline.layout(for: request, options: grid.stripOptions)
+        let sheet = grid.sheetSize.width.multipliedClamped(by: grid.sheetSize.height).multipliedClamped(by: 4)
+        let keepsImages = settings.formats.contains(.bif) || settings.html
+        return MemoryEstimate(request: request, layout: layout, fused: true) { strip in
+            sheet.multipliedClamped(by: 2).addingClamped(keepsImages ? strip / 4 : 0)
+        }
+    }
+
+    /// Refuses, from the layout, sheets their image format cannot describe (JPEG: 65535 px a
+    /// side, WebP: 16383), rather than after the whole video is decoded.
+    func checkSheetSides(_ grid: SpriteGrid) throws(SpriteError) {
+        let formats = Set(settings.formats)
+        let jellyfin = formats.contains(.jellyfin), sheets = formats.contains(.vtt) || settings.html
+        // Sheet 0 is the largest: full, or the only one.
+        let size = grid.size(ofSheet: 0, padded: jellyfin)
+        var limits: [(name: String, side: Int)] = []
+        if jellyfin || (sheets && settings.image == .jpeg) { limits.append(("JPEG", ResourceLimits.maximumJPEGSide)) }
+        if sheets && settings.image == .webp { limits.append(("WebP", ImageEncoder.maximumWebPSide)) }
+        for (name, side) in limits where size.width > side || size.height > side {
+            throw .sheetTooLarge(width: size.width, height: size.height, format: name, maximumSide: side)
+        }
     }
 
     /// Sheet by sheet, so that besides the strip only one sheet's pixels are held at a time
@@ -111,7 +149,7 @@ public struct SpriteMaker: Sendable {
             let text = SpriteIndex.hlsPlaylist(timing: timing, grid: grid) { "\(folderURL)/\($0).jpg" }
             try StripWriter.writeAtomically(Array(text.utf8), to: target.trickplayPlaylist(width: grid.tile.width, columns: grid.columns, rows: grid.rows))
         }
-        if bif { try StripWriter.writeAtomically(SpriteIndex.bif(timing: timing, images: bifImages), to: target.bif) }
+        if bif { try StripWriter.writeAtomically(try SpriteIndex.bif(timing: timing, images: bifImages), to: target.bif) }
         if html {
             let note = "\(timing.count) thumbnails, one every \(SpriteIndex.decimal(milliseconds: timing.intervalMilliseconds)) s, \(grid.tile.width)x\(grid.tile.height) px, accuracy \(accuracy)"
             let page = SpriteIndex.html(title: target.name, note: note, timing: timing, grid: grid, sheets: pageSheets, mimeType: settings.image.mimeType)

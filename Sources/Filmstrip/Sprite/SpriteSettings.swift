@@ -128,6 +128,18 @@ public struct SpriteTarget: Sendable, Hashable {
         path("\(name).trickplay/\(Self.trickplayResolution(width: width, columns: columns, rows: rows)).m3u8")
     }
 
+    /// What the target writes straight into its output folder for `formats` (and the page):
+    /// files, and the folders the rest of its files go in.
+    public func outputPaths(formats: [SpriteFormat], html: Bool) -> [String] {
+        formats.map { format in
+            switch format {
+            case .vtt: vttFolder
+            case .jellyfin: trickplayFolder
+            case .bif: bif
+            }
+        } + (html ? [self.html] : [])
+    }
+
     /// Path of the Roku BIF archive, `OUTPUT/NAME.bif`.
     public var bif: String { path("\(name).bif") }
     /// Path of the HTML preview page, `OUTPUT/NAME.html`.

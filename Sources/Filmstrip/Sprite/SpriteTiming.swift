@@ -4,12 +4,24 @@ public enum SpriteError: Error, Hashable, Sendable, CustomStringConvertible {
     case tooShort(milliseconds: Int64)
     /// Another video of the run would write the same output paths (the named one).
     case sameOutput(as: String)
+    /// One of the video's outputs is another video of the run (the named one).
+    case outputIsVideo(String)
+    /// The video's claimed duration over the interval gives more cues than a track may hold.
+    case tooManyCues(count: Int64, durationMilliseconds: Int64, limit: Int)
+    /// A sheet larger than its image format can describe.
+    case sheetTooLarge(width: Int, height: Int, format: String, maximumSide: Int)
 
     /// A one-line reason, printed after the video's path.
     public var description: String {
         switch self {
         case .tooShort(let milliseconds): "video lasts \(milliseconds) ms: too short for a thumbnail track"
-        case .sameOutput(let other): "its outputs would overwrite those of \(other) (same name)"
+        case .sameOutput(let other): "its outputs would land on the paths of \(other)"
+        case .outputIsVideo(let video): "its outputs would overwrite the video \(video)"
+        case .tooManyCues(let count, let duration, let limit):
+            "the video claims to last \(SpriteTiming.clock(duration)), which needs \(count) thumbnails at this interval, more than \(limit); "
+                + "give a longer --interval or a --count"
+        case .sheetTooLarge(let width, let height, let format, let side):
+            "a \(width)x\(height) sheet cannot be a \(format) (at most \(side) px a side); give a smaller --tile or --width"
         }
     }
 }
@@ -37,7 +49,10 @@ public struct SpriteTiming: Sendable, Hashable {
     /// Number of cues (and thumbnails).
     public let count: Int
 
-    /// The cues for a video of `durationSeconds` with `spacing`; throws `SpriteError.tooShort` below one millisecond.
+    /// The cues for a video of `durationSeconds` with `spacing`; throws `SpriteError.tooShort`
+    /// below one millisecond, and `.tooManyCues` above `ResourceLimits.maximumThumbnailCount`
+    /// cues: the duration is the file's claim, and one frame stamped years in would
+    /// otherwise make a plan and a strip of millions of thumbnails.
     public init(durationSeconds: Rational, spacing: SpriteSpacing) throws(SpriteError) {
         let duration = (durationSeconds * Rational(1000)).floor
         guard duration > 0 else { throw .tooShort(milliseconds: duration) }
@@ -46,15 +61,23 @@ public struct SpriteTiming: Sendable, Hashable {
         case .interval(let milliseconds): interval = max(1, milliseconds)
         case .count(let count): interval = max(1, (duration + Int64(count) - 1) / Int64(max(1, count)))
         }
+        // Rounded up without `duration + interval - 1`, which overflows for durations near 2⁶³ ms.
+        let cues = duration / interval + (duration % interval == 0 ? 0 : 1)
+        guard cues <= ResourceLimits.maximumThumbnailCount else {
+            throw .tooManyCues(count: cues, durationMilliseconds: duration, limit: ResourceLimits.maximumThumbnailCount)
+        }
         intervalMilliseconds = interval
         durationMilliseconds = duration
-        count = Int((duration + interval - 1) / interval)
+        count = Int(cues)
     }
 
     /// Start of cue `index` in milliseconds from the video's start.
     public func start(ofCue index: Int) -> Int64 { Int64(index) * intervalMilliseconds }
     /// End of cue `index` in milliseconds (exclusive), capped at the duration.
-    public func end(ofCue index: Int) -> Int64 { min(Int64(index + 1) * intervalMilliseconds, durationMilliseconds) }
+    public func end(ofCue index: Int) -> Int64 {
+        let (end, overflow) = Int64(index + 1).multipliedReportingOverflow(by: intervalMilliseconds)
+        return overflow ? durationMilliseconds : min(end, durationMilliseconds)
+    }
 
     /// The default accuracy: any frame within half an interval of the cue's start, which
     /// is what a scrubbing preview can tell apart, and lets most cues take a keyframe.

@@ -91,7 +91,8 @@ public enum TemporaryFiles {
     /// that no longer run, for example after SIGKILL. Files of running processes are kept.
     public static func removeStale(besides target: String) {
         let (folder, name) = split(target)
-        removeStale(in: folder, kind: .output) { $0 == name }
+        let stem = TemporaryName.stem(for: name)
+        removeStale(in: folder, kind: .output) { $0 == stem }
     }
 
     /// Removes temporary files of `kind` in `folder` (for targets `isTarget` accepts) left by
@@ -125,13 +126,35 @@ package enum TemporaryName {
 
     /// The temporary name for target `name` written by process `pid`.
     package static func make(for name: String, kind: Kind, pid: pid_t, random: String) -> String {
-        switch kind {
-        case .output: ".\(name).filmstrip-\(pid)-\(random).tmp"
-        case .partialVideo: ".\(name).\(pid).\(random).partial"
+        let stem = stem(for: name)
+        return switch kind {
+        case .output: ".\(stem).filmstrip-\(pid)-\(random).tmp"
+        case .partialVideo: ".\(stem).\(pid).\(random).partial"
         }
     }
 
-    /// The target name and writer pid of `entry` when it is a temporary name of `kind`, else nil.
+    /// The longest file name Linux file systems take (NAME_MAX), in bytes.
+    static let maximumNameBytes = 255
+    /// What either spelling adds around the target's name at most: ".", ".filmstrip-", a pid
+    /// of up to 7 digits (pid_max is 2²²), "-", 16 hex digits and ".tmp".
+    static let decorationBytes = 40
+
+    /// The part of a temporary name that stands for target `name`: `name` itself, or, where
+    /// the temporary name would pass NAME_MAX though the target's fits (a 215-byte name),
+    /// its first bytes (whole UTF-8 characters), "~" and a 64-bit hash of the whole name, so
+    /// the temporary fits and still belongs to that one target (`removeStale`).
+    package static func stem(for name: String) -> String {
+        let room = maximumNameBytes - decorationBytes
+        guard name.utf8.count > room else { return name }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        let suffix = "~" + String(hash, radix: 16).leftPadded(to: 16)
+        var prefix = Substring(name)
+        while prefix.utf8.count > room - suffix.utf8.count { prefix.removeLast() }
+        return prefix + suffix
+    }
+
+    /// The target's stem (`stem(for:)`) and writer pid of `entry` when it is a temporary name of `kind`, else nil.
     package static func parse(_ entry: String, kind: Kind) -> (target: String, pid: pid_t)? {
         guard entry.hasPrefix(".") else { return nil }
         switch kind {

@@ -32,6 +32,9 @@ struct LogAxis {
         let span = max(log10(largest / smallest), 0.3)
         low = smallest / pow(10, span * 0.06)
         high = largest * pow(10, span * 0.06)
+        // Values from a results file can be anything finite: a denormal or 1e308 would put a
+        // decade at ±infinity (a trap converting it to Int), and 600 decades are no chart.
+        guard low > 0, high.isFinite, log10(high / low) <= 30 else { return nil }
         self.start = start
         self.end = end
     }

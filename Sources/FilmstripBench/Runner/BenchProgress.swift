@@ -17,14 +17,14 @@ public final class BenchProgress {
         let etaText = eta.map { " ETA \(Self.clock($0))" } ?? ""
         var line = "[\(done)/\(total)] \(round) \(label)\(etaText)"
         if let columns = Self.terminalColumns, line.count > columns - 1 { line = String(line.prefix(columns - 1)) }
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K\(line)".utf8))
         lineShown = true
     }
 
     /// A line that must stay in the log (round finished, warning).
     public func note(_ text: String) {
         clear()
-        FileHandle.standardError.write(Data("\(text)\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("\(text)\n".utf8))
     }
 
     /// A round boundary: printed only when the progress line is not shown, as the line replaces it.
@@ -34,7 +34,7 @@ public final class BenchProgress {
 
     func clear() {
         guard lineShown else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K".utf8))
         lineShown = false
     }
 

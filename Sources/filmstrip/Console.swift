@@ -1,0 +1,67 @@
+import Filmstrip
+import Foundation
+import Synchronization
+
+/// The command line's one way to its standard output and standard error: `write(2)` with
+/// EINTR retried and partial writes completed, failures reported instead of ignored (Swift's
+/// `print` drops them and the process exits 0) or trapped on (`FileHandle.write(_: Data)` is
+/// a `try!`). SIGPIPE is ignored (`ignoreBrokenPipes`), so a reader that went away shows up
+/// here as EPIPE, like a full disk as ENOSPC.
+enum Console {
+    /// Set once a line could not be written to standard error, where no message can go: the
+    /// exit status is made non-zero instead (`exit(_:)`).
+    private static let standardErrorFailed = Mutex(false)
+
+    /// Lets a closed pipe come back from `write` as EPIPE instead of killing the process
+    /// mid-output, with temporary files left and nothing said. Children start with default
+    /// signal dispositions (`ChildProcess` resets them), so they still die of SIGPIPE as usual.
+    static func ignoreBrokenPipes() { signal(SIGPIPE, SIG_IGN) }
+
+    /// Writes `text` and `terminator` to standard output; throws `StandardOutputFailed` when
+    /// the write fails (closed pipe, full disk), after which nothing more is written there.
+    static func out(_ text: String, terminator: String = "\n") throws(StandardOutputFailed) {
+        try out(Array((text + terminator).utf8))
+    }
+
+    /// Writes `bytes` to standard output as they are (a strip written with `-o -`).
+    static func out(_ bytes: [UInt8]) throws(StandardOutputFailed) {
+        if let error = write(bytes, to: STDOUT_FILENO) { throw StandardOutputFailed(code: error.code) }
+    }
+
+    /// Writes `text` and a newline to standard error. A failure cannot be reported anywhere,
+    /// so it only makes the exit status non-zero.
+    static func err(_ text: String, terminator: String = "\n") {
+        if write(Array((text + terminator).utf8), to: STDERR_FILENO) != nil { standardErrorFailed.withLock { $0 = true } }
+    }
+
+    private static func write(_ bytes: [UInt8], to descriptor: Int32) -> SystemError? {
+        bytes.withUnsafeBytes { buffer -> SystemError? in
+            do throws(SystemError) {
+                try System.write(descriptor, buffer, path: "")
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+
+    /// Ends the process with `status`, or 1 where it would be 0 but something could not be
+    /// written; stdio's buffer (what argument-parser printed) is flushed and checked first.
+    static func exit(_ status: Int32) -> Never {
+        var status = status
+        // nil: every stdio stream, stdout among them, without naming the global `stdout`.
+        if fflush(nil) != 0 {
+            err("filmstrip: cannot write to standard output: \(String(cString: strerror(errno)))")
+            if status == 0 { status = 1 }
+        }
+        if status == 0 && standardErrorFailed.withLock({ $0 }) { status = 1 }
+        Foundation.exit(status)
+    }
+}
+
+/// Standard output could not be written (its `errno`): the command stops, says so on
+/// standard error in one line and exits 1.
+struct StandardOutputFailed: Error, CustomStringConvertible {
+    let code: Int32
+    var description: String { "cannot write to standard output: \(String(cString: strerror(code)))" }
+}
