@@ -9,6 +9,7 @@ packages=(
   zlib1g-dev                                                     # deflate for the streaming PNG writer
   ffmpeg ffmpegthumbnailer                                       # peers measured side by side
   gnuplot-nox                                                    # plots
+  valgrind binutils                                              # bench --measure instructions (callgrind; strip)
 )
 
 missing=()

@@ -121,7 +121,7 @@ public enum RawColumn: String, ResultColumn {
         case .accuracy: "Accuracy mode: `exact`, `keyframe`, `tolerance:S` or `tolerance:BEFORE,AFTER` (seconds)."
         case .phase: "What was timed: `extract`, `compose`, `total` (both), `calibration` (the fixed machine-speed workload), or `peer` (an external tool doing the same job); instruction runs add `startup` (the child from its start to the measured region: loader, runtime, probe, plan) and `process` (the whole child)."
         case .repetition: "Index of the timed repetition within the configuration, from 0; warm-up runs are not written."
-        case .wallSeconds: "Elapsed wall-clock time of the phase (monotonic clock); empty unless `status` is `ok`."
+        case .wallSeconds: "Elapsed wall-clock time of the phase (monotonic clock); empty unless `status` is `ok`, and in instruction runs."
         case .cpuUserSeconds: "User CPU time of the process during the phase, summed over threads."
         case .cpuSysSeconds: "System CPU time of the process during the phase, summed over threads."
         case .peakRSSBytes: "Peak resident set size of the process when the phase ended (high-water mark since process start, so it never decreases within a run)."

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The gate issue's experiments, each repeated GATES times, counting the gates' exit statuses:
+#   instructions-aa   the same executable on both sides, `bench --measure instructions` (expect exit 0)
+#   instructions-ab   the candidate runs a fixed loop in every avcodec_send_packet (scripts/slowdown-shim.c,
+#                     FILMSTRIP_SHIM_LOOP, ~1 % of extraction): expect exit 2 naming avcodec_send_packet (shim.so)
+#   busy-ab           time gate at the defaults (--until-decided) against a candidate that busy-waits
+#                     150 µs in every avcodec_send_packet (~2x extraction): expect exit 2, never 0
+#   one-ab            time gate at the defaults, +10 % CPU time in one configuration only (the shim's
+#                     FILMSTRIP_SLOWDOWN for the runs whose configuration matches MATCH): expect exit 2
+#   time-aa           time gate at the defaults, the same executable twice: expect no exit 2
+#   undecided         `bench --repetitions 2 --no-until-decided` then `compare`: expect exit 3
+# Usage: scripts/gate-experiments.sh --binary RELEASE_FILMSTRIP [--gates N] [--out DIR] EXPERIMENT... [-- BENCH OPTIONS]
+# Each gate's report is kept in DIR (default results/local/gate-experiments); one summary line per
+# experiment with the wall time of its gates. Long: run it on a quiet machine, not in CI.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+binary="" gates=20 out=results/local/gate-experiments loop=3000 match='"thumbnailCount":50' experiments=()
+while (($#)); do
+    case $1 in
+        --binary) binary=$2; shift 2 ;;
+        --gates) gates=$2; shift 2 ;;
+        --out) out=$2; shift 2 ;;
+        --loop) loop=$2; shift 2 ;;
+        --match) match=$2; shift 2 ;;
+        --) shift; break ;;
+        *) experiments+=("$1"); shift ;;
+    esac
+done
+matrix=("$@")
+[ -x "$binary" ] || { echo "gate-experiments: --binary must name a release filmstrip" >&2; exit 64; }
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+cc -O2 -shared -fPIC -o "$out/shim.so" scripts/slowdown-shim.c -ldl
+# valgrind 3.19 cannot read a Swift 6.3 build's DWARF 5: wrappers start a stripped copy.
+strip --strip-debug -o "$out/filmstrip" "$binary"
+wrapper() { # NAME ENVIRONMENT...
+    { echo '#!/bin/sh'
+      for setting in "${@:2}"; do echo "export $setting"; done
+      echo "LD_PRELOAD=\"\${LD_PRELOAD:+\$LD_PRELOAD:}$out/shim.so\" exec $out/filmstrip \"\$@\""; } > "$out/$1"
+    chmod +x "$out/$1"
+}
+wrapper loop.sh "FILMSTRIP_SHIM_LOOP=$loop"
+wrapper busy.sh "FILMSTRIP_SHIM_SPIN_US=150"
+# +10 % only where the child's configuration (its JSON argument) contains MATCH.
+{ echo '#!/bin/sh'
+  echo "case \"\$*\" in *'$match'*) export FILMSTRIP_SLOWDOWN=0.10 ;; esac"
+  echo "LD_PRELOAD=\"\${LD_PRELOAD:+\$LD_PRELOAD:}$out/shim.so\" exec $out/filmstrip \"\$@\""; } > "$out/one.sh"
+chmod +x "$out/one.sh"
+
+gate() { # EXPERIMENT INDEX BENCH-ARGUMENTS...
+    local name="$out/$1-$2" status=0
+    "$binary" bench --suite quick "${matrix[@]}" --out "$name" "${@:3}" > "$name-bench.txt" 2>&1 || { echo "bench failed: $name-bench.txt" >&2; return 99; }
+    "$binary" compare "$name-raw.csv" > "$name-compare.txt" 2>&1 || status=$?
+    return $status
+}
+
+for experiment in "${experiments[@]}"; do
+    declare -A count=()
+    named=0 started=$SECONDS
+    for ((index = 0; index < gates; index++)); do
+        status=0
+        case $experiment in
+            instructions-aa) gate "$experiment" $index --measure instructions --baseline-binary "$out/filmstrip" --candidate-binary "$out/filmstrip" || status=$? ;;
+            instructions-ab) gate "$experiment" $index --measure instructions --baseline-binary "$out/filmstrip" --candidate-binary "$out/loop.sh" || status=$?
+                grep -q "^slower: .* extract .*avcodec_send_packet (shim.so)" "$out/$experiment-$index-compare.txt" && named=$((named + 1)) ;;
+            busy-ab) gate "$experiment" $index --baseline-binary "$out/filmstrip" --candidate-binary "$out/busy.sh" || status=$? ;;
+            one-ab) gate "$experiment" $index --baseline-binary "$out/filmstrip" --candidate-binary "$out/one.sh" || status=$? ;;
+            time-aa) gate "$experiment" $index --baseline-binary "$out/filmstrip" --candidate-binary "$out/filmstrip" || status=$? ;;
+            undecided) gate "$experiment" $index --repetitions 2 --no-until-decided --baseline-binary "$out/filmstrip" || status=$? ;;
+            *) echo "gate-experiments: unknown experiment $experiment" >&2; exit 64 ;;
+        esac
+        count[$status]=$(( ${count[$status]:-0} + 1 ))
+    done
+    summary=""
+    for status in "${!count[@]}"; do summary+=" exit $status: ${count[$status]}"; done
+    echo "$experiment: $gates gates in $((SECONDS - started)) s;$summary$([ "$experiment" = instructions-ab ] && echo "; shim named in $named")"
+    unset count
+done
