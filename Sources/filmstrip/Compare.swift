@@ -45,15 +45,15 @@ extension FilmstripCommand {
                 ?? gate.compareFile(path: baseline)
             report.onlyChanged = onlyChanged
             let standardError = FileHandle.standardError
-            for warning in report.warnings { standardError.write(Data("filmstrip: warning: \(warning)\n".utf8)) }
+            for warning in report.warnings { standardError.write(Data("filmstrip: warning: \(TerminalText.visible(warning))\n".utf8)) }
             if case .badInput = report.outcome {
-                standardError.write(Data("filmstrip: \(report.outcomeLine)\n".utf8))
+                standardError.write(Data("filmstrip: \(TerminalText.visible(report.outcomeLine))\n".utf8))
                 // A JSON reader gets its object whatever the outcome; the text forms print nothing.
                 if format == .json { print(report.json) }
             } else {
                 switch format {
-                case .text: print(report.text)
-                case .markdown: print(report.markdown)
+                case .text: print(TerminalText.visible(report.text))
+                case .markdown: print(TerminalText.visible(report.markdown))
                 case .json: print(report.json)
                 }
             }

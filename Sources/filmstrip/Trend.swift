@@ -34,21 +34,21 @@ extension FilmstripCommand {
             var rows: [RawResultRow] = []
             for path in rawFiles {
                 do {
-                    rows += try ResultsFileReader.read(RawResultRow.self, from: path)
+                    rows += try ResultsFileReader.readMeasurements(from: path)
                 } catch {
-                    FileHandle.standardError.write(Data("filmstrip: \(error.description)\n".utf8))
+                    FileHandle.standardError.write(Data("filmstrip: \(TerminalText.visible(error.description))\n".utf8))
                     throw ExitCode(3)
                 }
             }
             let analysis = TrendAnalysis(detector: EDivisive(significance: significance), minimumChange: minimumChangePercent / 100)
             let histories = analysis.histories(of: rows)
             guard !histories.isEmpty else {
-                FileHandle.standardError.write(Data("filmstrip: \(rawFiles.joined(separator: ", ")): no successful timed repetitions\n".utf8))
+                FileHandle.standardError.write(Data("filmstrip: \(TerminalText.visible(rawFiles.joined(separator: ", "))): no successful timed repetitions\n".utf8))
                 throw ExitCode(3)
             }
             var slower = 0
             for history in histories {
-                print(TrendReport.text(history, minimumRuns: analysis.minimumRuns))
+                print(TerminalText.visible(TrendReport.text(history, minimumRuns: analysis.minimumRuns)))
                 slower += history.trends.filter(\.endsOnStepUp).count
             }
             if slower > 0 {

@@ -18,7 +18,7 @@ public struct HTMLReport: Sendable {
     /// Reads the raw results files at `paths`.
     public init(files paths: [String], gate: RegressionGate = RegressionGate()) throws(ResultsFileError) {
         var perFile: [[RawResultRow]] = []
-        for path in paths { perFile.append(try ResultsFileReader.read(RawResultRow.self, from: path)) }
+        for path in paths { perFile.append(try ResultsFileReader.readMeasurements(from: path)) }
         self.init(sources: paths, rowsByFile: perFile, gate: gate)
     }
 

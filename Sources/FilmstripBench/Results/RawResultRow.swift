@@ -49,6 +49,7 @@ public struct RawResultRow: ResultRecord, Hashable {
     public var bytesRead: Int?
     public var seeks: Int?
     public var heapAllocations: Int?
+    public var videoBytes: Int?
     /// The phase's bound (``PhaseBound``): nil where it was not measured.
     public var bound: PhaseBound?
 
@@ -162,6 +163,7 @@ public struct RawResultRow: ResultRecord, Hashable {
         case .longestWorkerSeconds: Cell.text(bound?.longestWorkerSeconds)
         case .boundSeconds: Cell.text(bound?.boundSeconds)
         case .workers: Cell.text(bound?.workers)
+        case .videoBytes: Cell.text(videoBytes)
         }
     }
 
@@ -227,6 +229,7 @@ public struct RawResultRow: ResultRecord, Hashable {
             heapAllocations: try Cell.optionalInt(RawColumn.heapAllocations, cells(.heapAllocations)),
             bound: try Self.bound(cells)
         )
+        videoBytes = try Cell.optionalInt(RawColumn.videoBytes, cells(.videoBytes))
     }
 
     /// The bound columns of a row: nil when the row (or its file) has none.
