@@ -135,6 +135,9 @@ package enum ChildProcess {
         }
         if let timeLimit { DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: timer) }
         System.waitForExit(pid)
+        // A child killed because this process is ending must not look like a failure the
+        // caller reports and exits on before the signal's handler ends the process.
+        LiveChildren.shared.parkIfEnding()
         let wall = ContinuousClock.now - start
         let timedOut = watch.withLock { state in
             state.exited = true
@@ -203,6 +206,13 @@ package final class LiveChildren: Sendable {
             return state.children
         }
         for (pid, leadsGroup) in children { Self.kill(pid, leadsGroup: leadsGroup) }
+    }
+
+    /// Blocks the calling thread for good once ``endAll()`` has run: the process is ending,
+    /// and the thread that ends it is the signal handler's.
+    func parkIfEnding() {
+        guard state.withLock({ $0.ending }) else { return }
+        while true { pause() }
     }
 
     private static func kill(_ pid: pid_t, leadsGroup: Bool) {
