@@ -47,10 +47,10 @@ public struct DecodeCounters: Sendable, Hashable {
 /// only queue their slots and go back to decoding, so a slow consumer stalls no worker and a
 /// re-entrant one cannot deadlock.
 public final class ThumbnailDelivery: Sendable {
-    /// Both buffers are allocated once, at their full size, when the delivery is made: the
-    /// order in which workers finish then changes no allocation count (a dictionary of waiting
-    /// slots and a batch array per hand-out grew with the race, and moved the benchmark's
-    /// heap-allocation counter of identical runs).
+    /// Both buffers are allocated once, at their full size, when the delivery is made, so the
+    /// order in which workers finish changes no allocation count: a dictionary of waiting slots
+    /// grew with how many waited, and each hand-out made a batch array, both set by the race,
+    /// under the benchmark's heap-allocation counter.
     private struct State {
         /// Slot `i`'s thumbnail from its arrival until it is released, by slot.
         var waiting: [Thumbnail?]

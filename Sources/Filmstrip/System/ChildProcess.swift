@@ -168,9 +168,9 @@ package enum ChildProcess {
 ///
 /// Where a signal's action is still the default (the command did not install a handler of its
 /// own), the first child started installs one that kills every live child (its process group
-/// where it leads one) and then dies of the same signal. A command with its own handler
-/// (`bench` stops its run between configurations; `strip` and `sprite` remove their temporary
-/// files) keeps it and calls ``endAll()`` itself.
+/// where it leads one) and then dies of the same signal. A command with its own handler keeps
+/// it: `strip`, `sprite` and `plot` call ``endAll()`` before they remove their temporary files
+/// and exit; `bench` ends its configuration's process group and stops between configurations.
 package final class LiveChildren: Sendable {
     package static let shared = LiveChildren()
 
