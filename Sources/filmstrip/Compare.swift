@@ -54,15 +54,15 @@ extension FilmstripCommand {
             var report = new.map { gate.compareFiles(baselinePath: baseline, candidatePath: $0) }
                 ?? gate.compareFile(path: baseline)
             report.onlyChanged = onlyChanged
-            for warning in report.warnings { Console.err("filmstrip: warning: \(warning)") }
+            for warning in report.warnings { Console.err("filmstrip: warning: \(TerminalText.visible(warning))") }
             if case .badInput = report.outcome {
-                Console.err("filmstrip: \(report.outcomeLine)")
+                Console.err("filmstrip: \(TerminalText.visible(report.outcomeLine))")
                 // A JSON reader gets its object whatever the outcome; the text forms print nothing.
                 if format == .json { try Console.out(report.json) }
             } else {
                 switch format {
-                case .text: try Console.out(report.text)
-                case .markdown: try Console.out(report.markdown)
+                case .text: try Console.out(TerminalText.visible(report.text))
+                case .markdown: try Console.out(TerminalText.visible(report.markdown))
                 case .json: try Console.out(report.json)
                 }
             }

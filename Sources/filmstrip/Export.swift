@@ -27,7 +27,7 @@ extension FilmstripCommand {
         func run() throws {
             let rows: [RawResultRow]
             do {
-                rows = try ResultsFileReader.read(RawResultRow.self, from: rawFile)
+                rows = try ResultsFileReader.readMeasurements(from: rawFile)
             } catch {
                 throw failWithMessage(error)
             }

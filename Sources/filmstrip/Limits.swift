@@ -87,6 +87,7 @@ enum SignalCleanup {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
+                LiveChildren.shared.endAll()
                 let removed = TemporaryFiles.removeAllForExit()
                 let files = removed == 1 ? "1 temporary file" : "\(removed) temporary files"
                 Console.err("filmstrip: interrupted by \(name) while \(doing); removed \(files)")

@@ -34,21 +34,21 @@ extension FilmstripCommand {
             var rows: [RawResultRow] = []
             for path in rawFiles {
                 do {
-                    rows += try ResultsFileReader.read(RawResultRow.self, from: path)
+                    rows += try ResultsFileReader.readMeasurements(from: path)
                 } catch {
-                    Console.err("filmstrip: \(error.description)")
+                    Console.err("filmstrip: \(TerminalText.visible(error.description))")
                     throw ExitCode(3)
                 }
             }
             let analysis = TrendAnalysis(detector: EDivisive(significance: significance), minimumChange: minimumChangePercent / 100)
             let histories = analysis.histories(of: rows)
             guard !histories.isEmpty else {
-                Console.err("filmstrip: \(rawFiles.joined(separator: ", ")): no successful timed repetitions")
+                Console.err("filmstrip: \(TerminalText.visible(rawFiles.joined(separator: ", "))): no successful timed repetitions")
                 throw ExitCode(3)
             }
             var slower = 0
             for history in histories {
-                try Console.out(TrendReport.text(history, minimumRuns: analysis.minimumRuns))
+                try Console.out(TerminalText.visible(TrendReport.text(history, minimumRuns: analysis.minimumRuns)))
                 slower += history.trends.filter(\.endsOnStepUp).count
             }
             if slower > 0 {

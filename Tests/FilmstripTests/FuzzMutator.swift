@@ -112,3 +112,56 @@ struct SplitMix64: RandomNumberGenerator {
         return value ^ (value >> 31)
     }
 }
+
+/// Damage to a video's timestamps rather than its bytes, made by libavformat itself: the video
+/// remuxed by the ffmpeg CLI (stream copy, bit-exact) with its `setts` bitstream filter
+/// rewriting every packet's times from packet `fromPacket` on. Like ``FuzzMutator``, each is a
+/// pure function of the seed and the case number.
+struct TimestampMutation {
+    enum Kind: String, CaseIterable {
+        /// Every later packet `seconds` (1 s to 1 hour) later: a gap, as a recording paused.
+        case gap
+        /// Every later packet `seconds` (0.1 to 3 s) earlier: times that go backwards, as at a
+        /// splice or a timestamp reset.
+        case jumpBack
+        /// MPEG-TS times that wrap past 2^33 ticks of 90 kHz `seconds` into the video, as a
+        /// broadcast recording's do after 26.5 hours.
+        case wrap
+        /// Every later packet 10^6 to 10^9 s later: a duration of days to decades.
+        case hugeJump
+    }
+
+    let kind: Kind
+    let fromPacket: Int
+    let seconds: Double
+
+    init(seed: UInt64, caseNumber: Int) {
+        var generator = SplitMix64(seed: seed &+ UInt64(caseNumber) &* 0xD1B5_4A32_D192_ED03)
+        kind = Kind.allCases[Int(generator.next() % UInt64(Kind.allCases.count))]
+        fromPacket = 1 + Int(generator.next() % 60)
+        let unit = Double(generator.next() % 1_000_000) / 1_000_000
+        seconds = switch kind {
+        case .gap: 1 + unit * 3599
+        case .jumpBack: 0.1 + unit * 2.9
+        case .wrap: 0.2 + unit * 2.3
+        case .hugeJump: pow(10, 6 + unit * 3)
+        }
+    }
+
+    /// MPEG-TS for the wrap (its 33-bit times are what wraps), Matroska otherwise.
+    var fileExtension: String { kind == .wrap ? "ts" : "mkv" }
+
+    /// The ffmpeg arguments that write the mutant of `input` to `output`. The filter sees the
+    /// output's ticks (Matroska 1/1000 s, MPEG-TS 1/90000 s), so offsets are given in those.
+    func ffmpegArguments(input: String, output: String) -> [String] {
+        let ticksPerSecond = kind == .wrap ? 90_000.0 : 1000.0
+        let ticks = Int64((seconds * ticksPerSecond).rounded())
+        let expression = switch kind {
+        case .gap, .hugeJump: "ts=if(gte(N\\,\(fromPacket))\\,TS+\(ticks)\\,TS)"
+        case .jumpBack: "ts=if(gte(N\\,\(fromPacket))\\,TS-\(ticks)\\,TS)"
+        case .wrap: "ts=TS+\((Int64(1) << 33) - ticks)"
+        }
+        return ["-v", "error", "-nostdin", "-y", "-i", input, "-map", "0:v:0", "-c", "copy", "-fflags", "+bitexact",
+                "-bsf:v", "setts=\(expression)", "-f", kind == .wrap ? "mpegts" : "matroska", output]
+    }
+}

@@ -140,6 +140,7 @@ struct TargetDecoder: ~Copyable {
             counters.seeks += attempt == 0 ? 0 : 1
             while try input.read(into: &packet) == .packet {
                 counters.packetsRead += 1
+                counters.packetBytes += packet.size
                 let pts = packet.isKeyframe ? displayTime(ofKeyframe: packet) : packet.pts
                 let isTheKeyframe = packet.isKeyframe
                     && (position >= 0 ? packet.position == position : pts == keyframePts)
@@ -208,6 +209,7 @@ struct TargetDecoder: ~Copyable {
                         continue
                     }
                     counters.packetsRead += 1
+                    counters.packetBytes += packet.size
                 }
                 if keyframeOnly && !packet.isKeyframe { continue }
                 if timesFromDecodeOrder && nextDisplayIndex == nil {

@@ -6,6 +6,10 @@ public struct DecodeCounters: Sendable, Hashable {
     public var framesDecoded = 0
     /// Packets read from the container, whether or not they were sent to a decoder.
     public var packetsRead = 0
+    /// Bytes of those packets: the video's compressed data the work read. Unlike the bytes the
+    /// I/O layer read from the file, it does not depend on what a worker's read buffer held
+    /// from its previous GOP, so the same work counts the same bytes in every run.
+    public var packetBytes = 0
     /// Seeks made in the container (each one flushes a decoder).
     public var seeks = 0
     /// Frames the decoder flagged as corrupt or failed to decode, which were skipped.
@@ -23,6 +27,7 @@ public struct DecodeCounters: Sendable, Hashable {
         var sum = lhs
         sum.framesDecoded += rhs.framesDecoded
         sum.packetsRead += rhs.packetsRead
+        sum.packetBytes += rhs.packetBytes
         sum.seeks += rhs.seeks
         sum.damagedFrames += rhs.damagedFrames
         sum.workers += rhs.workers
@@ -42,12 +47,19 @@ public struct DecodeCounters: Sendable, Hashable {
 /// only queue their slots and go back to decoding, so a slow consumer stalls no worker and a
 /// re-entrant one cannot deadlock.
 public final class ThumbnailDelivery: Sendable {
+    /// Both buffers are allocated once, at their full size, when the delivery is made, so the
+    /// order in which workers finish changes no allocation count: a dictionary of waiting slots
+    /// grew with how many waited, and each hand-out made a batch array, both set by the race,
+    /// under the benchmark's heap-allocation counter.
     private struct State {
-        var waiting: [Int: Thumbnail] = [:]
+        /// Slot `i`'s thumbnail from its arrival until it is released, by slot.
+        var waiting: [Thumbnail?]
         var nextSlot = 0
         var delivered = 0
-        /// What is ready to hand out, in order: released slots, and after each arrival its progress.
-        var ready: [Emission] = []
+        /// What is released, in order: slots, and after each arrival its progress. At most two
+        /// per slot ever, so appending never grows it; `head` is the next one to hand out.
+        var ready: [Emission?]
+        var head = 0
         /// Someone is handing out `ready`; the others only add to it.
         var emitting = false
     }
@@ -57,7 +69,7 @@ public final class ThumbnailDelivery: Sendable {
         case progress(done: Int)
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     /// Thumbnails the plan asks for; the delivery is complete when this many have been passed on.
     public let total: Int
     private let onThumbnail: @Sendable (Thumbnail) -> Void
@@ -70,37 +82,44 @@ public final class ThumbnailDelivery: Sendable {
         self.total = total
         self.onThumbnail = onThumbnail
         self.onProgress = onProgress
+        var ready: [Emission?] = []
+        ready.reserveCapacity(2 * max(0, total))
+        state = Mutex(State(waiting: Array(repeating: nil, count: max(0, total)), ready: ready))
     }
 
     /// Accepts one thumbnail; releases it and any that were waiting on it, in plan order.
+    /// A slot outside the plan is never released, as no later slot can wait on it.
     public func deliver(_ thumbnail: Thumbnail) {
-        var batch = state.withLock { state -> [Emission]? in
+        let emitter = state.withLock { state -> Bool in
+            guard state.waiting.indices.contains(thumbnail.slot) else { return false }
             state.waiting[thumbnail.slot] = thumbnail
             state.delivered += 1
-            while let next = state.waiting.removeValue(forKey: state.nextSlot) {
+            while state.nextSlot < state.waiting.count, let next = state.waiting[state.nextSlot] {
+                state.waiting[state.nextSlot] = nil
                 state.ready.append(.thumbnail(next))
                 state.nextSlot += 1
             }
             state.ready.append(.progress(done: state.delivered))
-            guard !state.emitting else { return nil }
+            guard !state.emitting else { return false }
             state.emitting = true
-            defer { state.ready = [] }
-            return state.ready
+            return true
         }
-        while let items = batch {
-            for item in items {
-                switch item {
-                case .thumbnail(let ready): onThumbnail(ready)
-                case .progress(let done): onProgress?(done, total)
-                }
+        guard emitter else { return }
+        // One item per turn of the lock: the consumer runs unlocked and may deliver re-entrantly.
+        while let item = state.withLock({ state -> Emission? in
+            guard state.head < state.ready.count else {
+                state.emitting = false
+                return nil
             }
-            batch = state.withLock { state in
-                guard !state.ready.isEmpty else {
-                    state.emitting = false
-                    return nil
-                }
-                defer { state.ready = [] }
-                return state.ready
+            defer {
+                state.ready[state.head] = nil
+                state.head += 1
+            }
+            return state.ready[state.head]
+        }) {
+            switch item {
+            case .thumbnail(let ready): onThumbnail(ready)
+            case .progress(let done): onProgress?(done, total)
             }
         }
     }

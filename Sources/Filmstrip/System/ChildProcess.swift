@@ -117,6 +117,8 @@ package enum ChildProcess {
         }
         outputReader?.start()
         errorReader?.start()
+        LiveChildren.shared.add(pid, leadsGroup: ownProcessGroup)
+        defer { LiveChildren.shared.remove(pid) }
         onStart(pid)
 
         // A timer kills a hung child at the time limit. `waitid` with `WNOWAIT` leaves the child
@@ -133,6 +135,9 @@ package enum ChildProcess {
         }
         if let timeLimit { DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: timer) }
         System.waitForExit(pid)
+        // A child killed because this process is ending must not look like a failure the
+        // caller reports and exits on before the signal's handler ends the process.
+        LiveChildren.shared.parkIfEnding()
         let wall = ContinuousClock.now - start
         let timedOut = watch.withLock { state in
             state.exited = true
@@ -154,6 +159,87 @@ package enum ChildProcess {
     package static func find(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
+
+/// The children running now, so that they die with this process: a command killed by SIGTERM,
+/// SIGINT or SIGHUP must not leave gnuplot, git or a build running with no one to wait for it
+/// (a `plot` killed by SIGTERM left gnuplot at 99 % CPU for two minutes).
+///
+/// Where a signal's action is still the default (the command did not install a handler of its
+/// own), the first child started installs one that kills every live child (its process group
+/// where it leads one) and then dies of the same signal. A command with its own handler keeps
+/// it: `strip`, `sprite` and `plot` call ``endAll()`` before they remove their temporary files
+/// and exit; `bench` ends its configuration's process group and stops between configurations.
+package final class LiveChildren: Sendable {
+    package static let shared = LiveChildren()
+
+    private struct State {
+        var children: [pid_t: Bool] = [:]
+        var sources: [any DispatchSourceSignal] = []
+        var installed = false
+        var ending = false
+    }
+
+    private let state = Mutex(State())
+
+    func add(_ pid: pid_t, leadsGroup: Bool) {
+        let ending = state.withLock { state -> Bool in
+            state.children[pid] = leadsGroup
+            if !state.installed {
+                state.installed = true
+                state.sources = Self.installDefaultHandlers()
+            }
+            return state.ending
+        }
+        // A signal arrived between the spawn and this registration.
+        if ending { Self.kill(pid, leadsGroup: leadsGroup) }
+    }
+
+    func remove(_ pid: pid_t) { _ = state.withLock { $0.children.removeValue(forKey: pid) } }
+
+    /// Kills every live child (SIGKILL: this process is ending and will read nothing more from
+    /// them), and any started from now on.
+    package func endAll() {
+        let children = state.withLock { state in
+            state.ending = true
+            return state.children
+        }
+        for (pid, leadsGroup) in children { Self.kill(pid, leadsGroup: leadsGroup) }
+    }
+
+    /// Blocks the calling thread for good once ``endAll()`` has run: the process is ending,
+    /// and the thread that ends it is the signal handler's.
+    func parkIfEnding() {
+        guard state.withLock({ $0.ending }) else { return }
+        while true { pause() }
+    }
+
+    private static func kill(_ pid: pid_t, leadsGroup: Bool) {
+        if leadsGroup { Glibc.kill(-pid, SIGKILL) }
+        Glibc.kill(pid, SIGKILL)
+    }
+
+    /// For each of SIGTERM, SIGINT and SIGHUP whose action is the default: a handler that ends
+    /// the children, then restores the default and raises the signal again, so the process ends
+    /// as it would have (status 128 + signal to its shell).
+    private static func installDefaultHandlers() -> [any DispatchSourceSignal] {
+        [SIGTERM, SIGINT, SIGHUP].compactMap { number in
+            var current = sigaction()
+            guard sigaction(number, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil else { return nil }
+            // Ignored first, or the default action would end the process before the dispatch
+            // source, which runs the handler as ordinary code, sees the signal. Children do not
+            // inherit it: `posix_spawn` resets every signal to its default.
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                shared.endAll()
+                signal(number, SIG_DFL)
+                raise(number)
+            }
+            source.resume()
+            return source
+        }
     }
 }
 

@@ -61,7 +61,7 @@ enum BoundsTable {
             let wholeRun = whole[request], inProcessRun = inProcess[request]
             let cliMedian = cli[request]?.statistics.median
             let wholeMedian = wholeRun?.statistics.median
-            lines.append("| \(request.videoID) | \(request.thumbnailCount) | \(request.accuracy) | "
+            lines.append("| \(MarkdownText.escaped(request.videoID)) | \(request.thumbnailCount) | \(MarkdownText.escaped(request.accuracy)) | "
                 + "\(figure(wholeMedian)) | \(figure(wholeRun?.medianBoundSeconds)) | \(ratio(wholeMedian, wholeRun?.medianBoundSeconds)) | "
                 + "\(figure(inProcessRun?.statistics.median)) | \(figure(inProcessRun?.medianBoundSeconds)) | "
                 + "\(ratio(inProcessRun?.statistics.median, inProcessRun?.medianBoundSeconds)) | "

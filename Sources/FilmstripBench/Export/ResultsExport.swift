@@ -139,13 +139,13 @@ public enum ResultsExport {
         for title in groups.keys.sorted() {
             let ranked = groups[title]!.sorted { $0.statistics.median < $1.statistics.median }
             let fastest = ranked[0]
-            lines.append("### \(title): fastest \(fastest.key.shortName) at \(seconds(fastest.statistics.median)) s")
+            lines.append("### \(MarkdownText.escaped(title)): fastest \(MarkdownText.escaped(fastest.key.shortName)) at \(seconds(fastest.statistics.median)) s")
             lines.append("")
             lines.append("| rank | config_id | configuration | median (s) | 95% CI (s) | × fastest | n |")
             lines.append("|---:|---|---|---:|---|---:|---:|")
             for (index, configuration) in ranked.enumerated() {
                 let statistics = configuration.statistics
-                let name = configuration.key.shortName.replacingOccurrences(of: "|", with: "\\|")
+                let name = MarkdownText.escaped(configuration.key.shortName)
                 let ratio = statistics.median / fastest.statistics.median
                 lines.append("| \(index + 1) | `\(configuration.key.configID)` | \(name) | \(seconds(statistics.median)) | "
                     + "\(seconds(statistics.medianCI.low))–\(seconds(statistics.medianCI.high)) | "

@@ -28,7 +28,7 @@ public struct Plotter: Sendable {
         for path in paths {
             let fileRows: [RawResultRow]
             do {
-                fileRows = try ResultsFileReader.read(RawResultRow.self, from: path)
+                fileRows = try ResultsFileReader.readMeasurements(from: path)
             } catch {
                 throw .unreadable(error)
             }

@@ -20,7 +20,7 @@ public struct HTMLReport: Sendable {
     /// Reads the raw results files at `paths`; `threshold` nil takes each metric's default.
     public init(files paths: [String], gate: RegressionGate = RegressionGate(), threshold: Double? = nil) throws(ResultsFileError) {
         var perFile: [[RawResultRow]] = []
-        for path in paths { perFile.append(try ResultsFileReader.read(RawResultRow.self, from: path)) }
+        for path in paths { perFile.append(try ResultsFileReader.readMeasurements(from: path)) }
         self.init(sources: paths, rowsByFile: perFile, gate: gate, threshold: threshold)
     }
 

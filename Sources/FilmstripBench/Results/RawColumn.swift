@@ -59,6 +59,8 @@ public enum RawColumn: String, ResultColumn {
     case longestWorkerSeconds = "longest_worker_s"
     case boundSeconds = "bound_s"
     case workers
+    // Added with deterministic work counters; older files lack it.
+    case videoBytes = "video_bytes"
     // Added with instruction counts (`bench --measure instructions`); older files lack them.
     case instructions
     case profile
@@ -66,7 +68,7 @@ public enum RawColumn: String, ResultColumn {
     /// Columns that files written before they existed lack; they read as empty cells.
     public static let addedLater: Set<RawColumn> = [.build, .executableCommit, .packetsRead, .bytesRead, .seeks, .heapAllocations,
                                                       .startupCPUSeconds, .cpuOverCoresSeconds, .longestWorkerSeconds, .boundSeconds, .workers,
-                                                      .instructions, .profile]
+                                                      .videoBytes, .instructions, .profile]
 
     public var unit: String {
         switch self {
@@ -76,7 +78,7 @@ public enum RawColumn: String, ResultColumn {
         case .logicalCores, .videoFrameCount, .videoGOP, .thumbnailCount, .repetition, .framesDecoded, .maxFrameError: "count"
         case .packetsRead, .seeks, .heapAllocations, .workers, .instructions: "count"
         case .startupCPUSeconds, .cpuOverCoresSeconds, .longestWorkerSeconds, .boundSeconds: "s"
-        case .bytesRead: "bytes"
+        case .bytesRead, .videoBytes: "bytes"
         case .videoWidth, .videoHeight, .thumbWidth, .thumbHeight: "px"
         case .videoDurationSeconds, .wallSeconds, .cpuUserSeconds, .cpuSysSeconds: "s"
         case .thumbnailsPerSecond: "1/s"
@@ -135,7 +137,8 @@ public enum RawColumn: String, ResultColumn {
         case .build: "`baseline` or `candidate` in a two-build run (`bench --baseline-binary` / `--baseline-rev`); empty when one executable ran everything."
         case .executableCommit: "Commit the executable that ran the repetition was built from, recorded at build time (`-dirty` appended when its tree had uncommitted changes); empty in older files."
         case .packetsRead: "Compressed packets the demuxer returned during the phase; empty when the phase does not decode."
-        case .bytesRead: "Bytes the process read with `read(2)` during the phase (`rchar` of `/proc/self/io`)."
+        case .bytesRead: "Bytes the process read with `read(2)` during the phase (`rchar` of `/proc/self/io`): every thread's reads, `/proc` included, and re-reads of the I/O buffer after seeks, which depend on the GOP a worker read before; shown, not gated (`video_bytes` is)."
+        case .videoBytes: "Bytes of the compressed packets the phase read from the video (the library's own count): the same in every run of the same work; empty when the phase does not decode."
         case .seeks: "Seeks in the video during the phase; empty when the phase does not decode."
         case .heapAllocations: "Heap allocations (`malloc`, `calloc`, `realloc`, aligned variants) made by the process during the phase."
         case .startupCPUSeconds: "CPU seconds the process spent before `strip` began (loading libraries, the Swift runtime): filmstrip's own whole-process `peer` rows only (in-process phases start their clocks after it)."

@@ -49,6 +49,7 @@ public struct RawResultRow: ResultRecord, Hashable {
     public var bytesRead: Int?
     public var seeks: Int?
     public var heapAllocations: Int?
+    public var videoBytes: Int?
     /// The phase's bound (``PhaseBound``): nil where it was not measured.
     public var bound: PhaseBound?
     /// Instructions of the phase under callgrind; nil in time runs.
@@ -166,6 +167,7 @@ public struct RawResultRow: ResultRecord, Hashable {
         case .longestWorkerSeconds: Cell.text(bound?.longestWorkerSeconds)
         case .boundSeconds: Cell.text(bound?.boundSeconds)
         case .workers: Cell.text(bound?.workers)
+        case .videoBytes: Cell.text(videoBytes)
         case .instructions: Cell.text(instructions)
         case .profile: profile
         }
@@ -233,6 +235,7 @@ public struct RawResultRow: ResultRecord, Hashable {
             heapAllocations: try Cell.optionalInt(RawColumn.heapAllocations, cells(.heapAllocations)),
             bound: try Self.bound(cells)
         )
+        videoBytes = try Cell.optionalInt(RawColumn.videoBytes, cells(.videoBytes))
         instructions = try Cell.optionalInt(RawColumn.instructions, cells(.instructions))
         profile = cells(.profile)
     }

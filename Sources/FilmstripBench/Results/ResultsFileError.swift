@@ -12,6 +12,8 @@ public enum ResultsFileError: Error, Sendable, Hashable, CustomStringConvertible
     case wrongCellCount(path: String, record: Int, expected: Int, found: Int)
     /// A cell does not parse as its column's type.
     case badCell(path: String, record: Int, column: String, text: String)
+    /// A row holds a value no run can measure (a negative or infinite time); `reason` names it and the file.
+    case notAMeasurement(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -27,6 +29,8 @@ public enum ResultsFileError: Error, Sendable, Hashable, CustomStringConvertible
             "\(path): record \(record) has \(found) cells, expected \(expected)"
         case .badCell(let path, let record, let column, let text):
             "\(path): record \(record): column \(column) cannot hold \"\(text)\""
+        case .notAMeasurement(_, let reason):
+            reason
         }
     }
 }

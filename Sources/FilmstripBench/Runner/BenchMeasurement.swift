@@ -18,6 +18,8 @@ public struct BenchMeasurement: Sendable, Hashable, Codable {
         public var seeks: Int?
         /// Bytes read with `read(2)` by the process during the phase.
         public var bytesRead: Int?
+        /// Bytes of the video's packets the phase read (``DecodeCounters/packetBytes``).
+        public var videoBytes: Int?
         /// Heap allocations by the process during the phase.
         public var heapAllocations: Int?
         /// The phase's bound (pipeline phases and filmstrip's own whole process; nil elsewhere

@@ -142,6 +142,7 @@ extension BenchSession {
             row.packetsRead = nil
             row.seeks = nil
             row.bytesRead = nil
+            row.videoBytes = nil
             row.heapAllocations = nil
             row.maxFrameError = nil
             result.append(row)

@@ -236,6 +236,7 @@ public struct BenchSession {
             row.packetsRead = cost.packetsRead
             row.seeks = cost.seeks
             row.bytesRead = cost.bytesRead
+            row.videoBytes = cost.videoBytes
             row.heapAllocations = cost.heapAllocations
             row.bound = cost.bound
             if configuration.kind != .calibrationCopy, cost.wallSeconds > 0 {

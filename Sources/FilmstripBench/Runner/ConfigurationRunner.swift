@@ -244,6 +244,7 @@ struct ResourceSnapshot {
                                               cpuUserSeconds: user - start.user, cpuSysSeconds: system - start.system,
                                               peakRSSBytes: peakRSSBytes, framesDecoded: counters?.framesDecoded)
         cost.packetsRead = counters?.packetsRead
+        cost.videoBytes = counters?.packetBytes
         cost.seeks = counters?.seeks
         if let bytesRead, let before = start.bytesRead { cost.bytesRead = bytesRead - before - start.ownReadBytes }
         cost.heapAllocations = heapAllocations - start.heapAllocations
