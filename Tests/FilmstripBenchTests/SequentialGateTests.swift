@@ -95,6 +95,9 @@ struct SequentialGateTests {
 
     /// Sub-phases are judged and shown but do not hold the gate: a pipeline is gated on its total.
     @Test func onlyTheTopLevelPhaseIsGated() {
+        var copy = Fixtures.row(phase: .calibration).configurationKey
+        copy.videoID = "none"
+        #expect(!RegressionGate.isGated(copy, among: [copy]), "the copy calibration is the machine's memcpy, not code")
         let key = Fixtures.row(phase: .total).configurationKey
         var extract = key
         extract.phase = .extract
@@ -112,8 +115,15 @@ struct SequentialGateTests {
         for row in early { positions[row.configurationKey] = Int(row.pipeline.dropFirst().prefix { $0.isNumber })! }
         #expect(rule.nextRound(rows: early, positionOfKey: positions, dropped: [], pairsSoFar: 3, elapsed: 1) == .more([0, 1, 2, 3]))
         #expect(rule.nextRound(rows: early, positionOfKey: positions, dropped: [2], pairsSoFar: 3, elapsed: 1) == .more([0, 1, 3]))
-        let late = Self.rows(configurations: 4, pairs: 30, ratio: 1.10, sd: 0.02)
+        let late = Self.rows(configurations: 4, pairs: 30, ratio: 1.0, sd: 0.02)
         #expect(rule.nextRound(rows: late, positionOfKey: positions, dropped: [], pairsSoFar: 30, elapsed: 1) == .decided)
+        // Once one configuration is decided slower the gate fails whatever the rest show: stop.
+        let slower = Self.rows(configurations: 4, pairs: 30, ratio: 1.10, sd: 0.02)
+        guard case .stopped(let reason) = rule.nextRound(rows: slower, positionOfKey: positions, dropped: [], pairsSoFar: 30, elapsed: 1) else {
+            Issue.record("a decided slowdown must stop the run")
+            return
+        }
+        #expect(reason.contains("decided slower"))
         guard case .stopped = rule.nextRound(rows: early, positionOfKey: positions, dropped: [], pairsSoFar: 3, elapsed: 601) else {
             Issue.record("the time budget must stop the run")
             return

@@ -18,7 +18,7 @@ import Testing
         let executable = CLIProcess.executable.path
         let result = try CLISupport.run(["bench", "--videos", "vp9-180p-2s", "--extractors", "sequential,forward,scan,taskgroup",
                                          "--composers", "rowcopy", "--counts", "10", "--repetitions", "4", "--warmup", "0",
-                                         "--workers", "2", "--pipelines-only", "--out", name,
+                                         "--workers", "2", "--pipelines-only", "--no-until-decided", "--out", name,
                                          "--fixtures-dir", CLISupport.fixturesDirectory, "--baseline-binary", executable])
         #expect(result.status == 0, "\(result.standardError)")
         let rows = try ResultsFileReader.read(RawResultRow.self, from: name + "-raw.csv").filter { $0.phase != .compose }
