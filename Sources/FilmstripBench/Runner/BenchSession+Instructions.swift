@@ -84,16 +84,8 @@ extension BenchSession {
                 case .interrupted:
                     continue
                 case .measured(let measurement, let profile):
-                    let problems = checker.check(configuration, measurement)
-                    for problem in problems { progress.note("filmstrip: \(problem)\(build.role.map { " (\($0.rawValue))" } ?? "")") }
-                    newRows = measuredRows(configuration, measurement, video: video, repetition: job.repetition,
-                                           disagreement: !problems.isEmpty)
-                    for row in newRows.indices {
-                        newRows[row].executableCommit = measurement.executableCommit ?? build.commitFallback
-                        if let configuration = measurement.buildConfiguration ?? build.configurationFallback {
-                            newRows[row].run.machine.buildConfiguration = configuration
-                        }
-                    }
+                    newRows = checkedRows(configuration, measurement, build: build, video: video, repetition: job.repetition,
+                                          checker: &checker, progress: progress)
                     if let profile {
                         let name = Self.profileName(position: job.position, label: configuration.label, build: build.role,
                                                     repetition: job.repetition)

@@ -122,17 +122,8 @@ public struct BenchSession {
                                       disagreements: checker.problemCount, failures: failures)
                     case .measured(let measurement, _):
                         if round.warmup { continue }
-                        let problems = checker.check(configuration, measurement)
-                        for problem in problems { progress.note("filmstrip: \(problem)\(build.role.map { " (\($0.rawValue))" } ?? "")") }
-                        newRows = measuredRows(configuration, measurement, video: video, repetition: round.index,
-                                               disagreement: !problems.isEmpty)
-                        for index in newRows.indices {
-                            newRows[index].executableCommit = measurement.executableCommit ?? build.commitFallback
-                            // The executable that ran the row decides `build_config`, not the parent.
-                            if let configuration = measurement.buildConfiguration ?? build.configurationFallback {
-                                newRows[index].run.machine.buildConfiguration = configuration
-                            }
-                        }
+                        newRows = checkedRows(configuration, measurement, build: build, video: video, repetition: round.index,
+                                              checker: &checker, progress: progress)
                     case .failed, .timedOut:
                         // Written even in a warm-up round, because the failure drops the configuration
                         // (for both builds: without its pair, the other build's samples compare with nothing).
@@ -222,6 +213,22 @@ public struct BenchSession {
                                               frameCount: probe.frameCount, gop: spec.keyframeInterval))
         }
         return result
+    }
+
+    /// The rows of a measured run, checked for agreement (problems noted) and marked with the
+    /// executable that ran them: its commit, and its build configuration rather than the parent's.
+    func checkedRows(_ configuration: BenchConfiguration, _ measurement: BenchMeasurement, build: Build, video: PreparedVideo?,
+                     repetition: Int, checker: inout AgreementChecker, progress: BenchProgress) -> [RawResultRow] {
+        let problems = checker.check(configuration, measurement)
+        for problem in problems { progress.note("filmstrip: \(problem)\(build.role.map { " (\($0.rawValue))" } ?? "")") }
+        var rows = measuredRows(configuration, measurement, video: video, repetition: repetition, disagreement: !problems.isEmpty)
+        for index in rows.indices {
+            rows[index].executableCommit = measurement.executableCommit ?? build.commitFallback
+            if let configuration = measurement.buildConfiguration ?? build.configurationFallback {
+                rows[index].run.machine.buildConfiguration = configuration
+            }
+        }
+        return rows
     }
 
     func measuredRows(_ configuration: BenchConfiguration, _ measurement: BenchMeasurement, video: PreparedVideo?,
