@@ -17,18 +17,19 @@ import Foundation
 ///   Pipelines that use more than one core are also shown un-normalised, with core counts:
 ///   a single-threaded calibration does not measure what a second core adds.
 ///
-/// Verdicts, with threshold `t`:
-/// - **paired**: `slower` needs the estimate above `1 + t` and the change to be real for the
-///   whole file at once: the configuration's interval at the Bonferroni level `1 − (1 − level)/m`
-///   (`m` the configurations compared) lies above 1. Unchanged code is then called slower in
-///   at most `(1 − level)/2` of gates (2.5 % at the default 95 %), however many configurations
-///   the file holds; the threshold is the smallest change worth reporting, so a change of
-///   exactly `t` is called about half the time once the interval is narrow.
+/// Verdicts, with threshold `t`: `slower`, `faster`, `same` or `undecided` (never read as `same`;
+/// the gate then exits 3):
+/// - **instruction counts** (``Metric/instructions``): one run per build is a measurement, decided
+///   exactly at `±t` and at least ``instructionFloor`` instructions (``instructionComparisons``).
+/// - **paired times**: anytime-valid betting evidence per configuration (``BettingEvidence``),
+///   judged for the gated configurations at once by e-Benjamini–Hochberg at `1 − level`
+///   (``sequentialComparisons``), so pairs may be added until each is decided (`UntilDecided`).
 /// - **separate runs**: the null "same code" cannot be told from a day's speed that the
-///   calibration missed, so `slower` needs the estimate and the whole 95 % interval above `1 + t`.
+///   calibration missed, so `slower` needs the estimate and the whole interval above `1 + t`,
+///   `same` the whole interval within `±t`.
 /// Mirrored for `faster` and for throughput.
 ///
-/// Work counters (frames decoded, packets, bytes read, seeks, heap allocations) do not
+/// Work counters (frames decoded, packets, the video's bytes, seeks, heap allocations) do not
 /// depend on the machine's speed; any change of them for the same configuration is
 /// reported as "work changed", and more work fails the gate, whatever the noise.
 public struct RegressionGate: Sendable {
