@@ -9,12 +9,13 @@
 #                     FILMSTRIP_SLOWDOWN for the runs whose configuration matches MATCH): expect exit 2
 #   time-aa           time gate at the defaults, the same executable twice: expect no exit 2
 #   undecided         `bench --repetitions 2 --no-until-decided` then `compare`: expect exit 3
-# Usage: scripts/gate-experiments.sh --binary RELEASE_FILMSTRIP [--gates N] [--out DIR] EXPERIMENT... [-- BENCH OPTIONS]
+# Usage: scripts/gate-experiments.sh --binary RELEASE_FILMSTRIP [--gates N] [--out DIR] [--threshold T] EXPERIMENT... [-- BENCH OPTIONS]
+# (--threshold goes to both `bench` and `compare`, e.g. 10% for a time gate on a noisy runner.)
 # Each gate's report is kept in DIR (default results/local/gate-experiments); one summary line per
 # experiment with the wall time of its gates. Long: run it on a quiet machine, not in CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-binary="" gates=20 out=results/local/gate-experiments loop=3000 match='"thumbnailCount":50' experiments=()
+binary="" gates=20 out=results/local/gate-experiments loop=3000 match='"thumbnailCount":50' threshold="" experiments=()
 while (($#)); do
     case $1 in
         --binary) binary=$2; shift 2 ;;
@@ -22,6 +23,7 @@ while (($#)); do
         --out) out=$2; shift 2 ;;
         --loop) loop=$2; shift 2 ;;
         --match) match=$2; shift 2 ;;
+        --threshold) threshold=$2; shift 2 ;;
         --) shift; break ;;
         *) experiments+=("$1"); shift ;;
     esac
@@ -49,8 +51,11 @@ chmod +x "$out/one.sh"
 
 gate() { # EXPERIMENT INDEX BENCH-ARGUMENTS...
     local name="$out/$1-$2" status=0
-    "$binary" bench --suite quick "${matrix[@]}" --out "$name" "${@:3}" > "$name-bench.txt" 2>&1 || { echo "bench failed: $name-bench.txt" >&2; return 99; }
-    "$binary" compare "$name-raw.csv" > "$name-compare.txt" 2>&1 || status=$?
+    local -a gate_threshold=()
+    # Instruction runs keep compare's own default (0.5 %); bench takes no threshold there.
+    if [ -n "$threshold" ] && [[ " ${*:3} " != *" instructions "* ]]; then gate_threshold=(--threshold "$threshold"); fi
+    "$binary" bench --suite quick "${matrix[@]}" "${gate_threshold[@]}" --out "$name" "${@:3}" > "$name-bench.txt" 2>&1 || { echo "bench failed: $name-bench.txt" >&2; return 99; }
+    "$binary" compare "$name-raw.csv" "${gate_threshold[@]}" > "$name-compare.txt" 2>&1 || status=$?
     return $status
 }
 
