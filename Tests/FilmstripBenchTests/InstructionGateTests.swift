@@ -160,3 +160,21 @@ struct InstructionGateTests {
         #expect(pass.status == 0, "\(pass.standardOutput)")
     }
 }
+
+extension InstructionGateTests {
+    /// An instruction run's allocation counts moved A/A under callgrind (threads run one at a
+    /// time): shown, not gated; its instructions count malloc's work instead.
+    @Test func instructionRunsDoNotGateAllocations() {
+        var before = Fixtures.row(phase: .compose), after = Fixtures.row(phase: .compose)
+        before.build = .baseline
+        after.build = .candidate
+        before.instructions = 500_000
+        after.instructions = 500_000
+        before.heapAllocations = 63
+        after.heapAllocations = 74
+        #expect(RegressionGate(metric: .instructions).comparePaired([before, after]).outcome == .passed)
+        before.instructions = nil
+        after.instructions = nil
+        #expect(RegressionGate().workChanges(baseline: [before], candidate: [after]).map(\.counter) == [.heapAllocations])
+    }
+}
