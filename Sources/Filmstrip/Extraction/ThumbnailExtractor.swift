@@ -70,8 +70,8 @@ public struct ExtractionRequest: Sendable {
 
     /// The same request, scaling into `canvas`.
     public func scaling(into canvas: StripCanvas) -> ExtractionRequest {
-        // Cannot throw: the initialiser validates only the plan and size, which this request
-        // already passed with the same values; the canvas is not checked. (No I/O here.)
+        // Cannot throw: the initialiser checks only the size, which this request already
+        // passed with the same value; the canvas is not checked. (No I/O here.)
         try! ExtractionRequest(path: path, probe: probe, plan: plan, size: size, options: options, canvas: canvas)
     }
 
