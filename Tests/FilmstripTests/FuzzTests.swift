@@ -97,20 +97,12 @@ struct FuzzTests {
             let outcome = try Self.run(arguments)
             let errors = outcome.standardError.split(separator: "\n").filter { !$0.hasPrefix("filmstrip: warning:") }
             let command = arguments[0] == "sprite" ? "sprite --format \(format)" : arguments[0]
-            // The memory bomb of issue 23 (item 2, fixed elsewhere): `sprite` sizes its plan from a
-            // video's claimed times before checking them, taking gigabytes or a minute. Recorded
-            // as a known issue until then.
-            let outOfMemory = outcome.standardError.contains("failed to allocate") || outcome.peakRSSBytes >= Self.peakRSSLimit
             func check(_ condition: Bool, _ what: String, class failure: String = "other") {
                 guard !condition else { return }
                 failed = true
                 if Self.verbose { print("fuzz-failure \(failure) \(command) case \(caseNumber) \(video) \(kind)") }
                 let message = Comment(rawValue: "\(command): \(what). \(reproduce). stderr: \(outcome.standardError)")
-                if arguments[0] == "sprite" && (outOfMemory || outcome.timedOut) && kind.hasPrefix("timestamp-") {
-                    withKnownIssue("issue 23 item 2: sprite's memory bomb", isIntermittent: true) { Issue.record(message) }
-                } else {
-                    Issue.record(message)
-                }
+                Issue.record(message)
             }
             statuses.append(outcome.status)
             if Self.verbose {

@@ -80,11 +80,12 @@ struct HostileInputTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let bomb = try Self.jumpingVideo(in: folder, name: "bomb.mkv", secondFrameMilliseconds: 999_999_990_000)
         let output = folder.appendingPathComponent("out").path
-        let clock = ContinuousClock(), start = clock.now
-        let count = try BoundedCLI.run(["sprite", bomb, "-o", output])
-        #expect(clock.now - start < .seconds(15), "planned before refusing")
-        #expect(!count.crashed && count.status == 1)
-        #expect(count.standardError.contains("needs 100000000 thumbnails at this interval, more than 100000"), "\(count.standardError)")
+        // Refused before planning: a plan of 10^8 slots would take gigabytes (7.9 GB before the fix).
+        let count = try ChildProcess.run(CLIProcess.executable.path, ["sprite", bomb, "-o", output], standardOutput: .discard,
+                                         standardError: .capture, timeLimit: 60)
+        #expect(count.signal == nil && count.exitStatus == 1)
+        #expect(count.peakRSSBytes < 300_000_000, "planned before refusing: peak RSS \(count.peakRSSBytes)")
+        #expect(count.errors.contains("needs 100000000 thumbnails at this interval, more than 100000"), "\(count.errors)")
         // 11575 tiles of 32x18: 20 MB of canvas, refused under 10 MB and made under the default.
         let limited = try BoundedCLI.run(["sprite", bomb, "-o", output, "--interval", "86400", "--width", "32", "--max-memory", "10"])
         #expect(limited.status == 1)
@@ -92,6 +93,28 @@ struct HostileInputTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/bomb/thumbnails.vtt").path))
         let made = try BoundedCLI.run(["sprite", bomb, "-o", output, "--interval", "86400", "--width", "32", "--format", "vtt"], timeout: 60)
         #expect(made.status == 0, "\(made.standardError)")
+    }
+
+    @Test("a 15 KB file claiming 49 minutes: 5,862 cues at 0.5 s are decoded one sheet at a time, never the whole track's pixels")
+    func spriteSheetBySheet() throws {
+        let folder = try TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let gap = try Self.jumpingVideo(in: folder, name: "gap.mkv", secondFrameMilliseconds: 2_930_000)
+        let output = folder.appendingPathComponent("out").path
+        // Every tile of the track at once (the fused strip sprite used to cut its sheets from) is
+        // 5,861 × 160x90 RGB: 253 MB, 387 MB peak with the process (release build); one sheet
+        // of 100 tiles is 4 MB (142 MB peak in the debug build, most of it BIF's 5,861 JPEGs).
+        let run = try ChildProcess.run(CLIProcess.executable.path, ["sprite", gap, "-o", output, "--format", "bif,vtt,jellyfin",
+                                                                  "--interval", "0.5", "--width", "160"],
+                                       standardOutput: .discard, standardError: .capture, timeLimit: 120)
+        #expect(run.signal == nil && run.exitStatus == 0, "\(run.errors)")
+        #expect(run.peakRSSBytes < 250_000_000, "peak RSS \(run.peakRSSBytes >> 20) MiB")
+        let sheets = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out/gap").path).filter { $0.hasPrefix("sheet-") }
+        let vtt = try String(contentsOfFile: folder.appendingPathComponent("out/gap/thumbnails.vtt").path, encoding: .utf8)
+        let cues = vtt.components(separatedBy: " --> ").count - 1
+        #expect(cues > 5800 && sheets.count == (cues + 99) / 100, "\(cues) cues, \(sheets.count) sheets")
+        let bif = try Data(contentsOf: folder.appendingPathComponent("out/gap.bif"))
+        #expect(bif.count > 5861 * 8, "a BIF index of every cue")
     }
 
     @Test("sheets JPEG or WebP cannot hold are refused from the layout, before decoding")

@@ -182,3 +182,24 @@ struct FrameTable {
         return (inWindow.isEmpty ? candidates : inWindow).min { distance($0) < distance($1) || (distance($0) == distance($1) && $0 < $1) } ?? keyframes[0]
     }
 }
+
+extension SamplePlan {
+    /// The plan's slots `range` as a plan of their own, renumbered from 0: `sprite` decodes
+    /// one sheet's thumbnails at a time into a sheet-sized canvas, so a file claiming days of
+    /// cues never needs the pixels of every tile at once.
+    func slots(_ range: Range<Int>) -> SamplePlan {
+        SamplePlan(accuracy: accuracy, from: from, to: to, timeBase: timeBase, targets: targets[range].map { target in
+            var renumbered = target
+            renumbered.slot -= range.lowerBound
+            return renumbered
+        })
+    }
+
+    private init(accuracy: Accuracy, from: Rational, to: Rational, timeBase: Rational, targets: [Target]) {
+        self.accuracy = accuracy
+        self.from = from
+        self.to = to
+        self.timeBase = timeBase
+        self.targets = targets
+    }
+}

@@ -20,10 +20,12 @@ public struct SpriteReport: Sendable {
 
 /// Makes one video's thumbnails once and writes every requested format from them.
 ///
-/// One decode: the plan's frames are scaled straight into one grid strip `columns` wide
-/// (`taskgroup` extractor, `fused` composer; frames that are neither shown nor referred to
-/// are not decoded); sheet `k` is the strip's k-th band of `rows`
-/// rows, padded to a full sheet; BIF's per-thumbnail JPEGs are cut from the sheets.
+/// Sheet by sheet: each sheet's slots of the plan are scaled straight into a canvas the
+/// size of that sheet (`taskgroup` extractor, `fused` composer; frames that are neither shown
+/// nor referred to are not decoded), which is encoded and dropped before the next sheet is
+/// decoded, so memory is one sheet's whatever the number of cues a file claims (a 50 KB file
+/// claiming 5,863 cues held them all at once, 1.13 GB, when the track was one strip); BIF's
+/// per-thumbnail JPEGs are cut from the sheets.
 /// Every file is written under a temporary name and renamed; images first, then the
 /// indexes that name them, so an index on disk always points at complete images.
 public struct SpriteMaker: Sendable {
@@ -47,36 +49,50 @@ public struct SpriteMaker: Sendable {
         if settings.formats.contains(.bif) { try SpriteIndex.checkBIFTimestamps(timing) }
         let accuracy = settings.accuracy ?? timing.defaultAccuracy
         let plan = try SamplePlan(probe: probe, timing: timing, accuracy: accuracy)
-        let request = try ExtractionRequest(path: target.input, probe: probe, plan: plan, size: settings.size,
-                                            options: ExtractionOptions(skipNonReferenceFrames: true, workers: settings.workers))
+        let options = ExtractionOptions(skipNonReferenceFrames: true, workers: settings.workers)
+        let request = try ExtractionRequest(path: target.input, probe: probe, plan: plan, size: settings.size, options: options)
         let (width, height) = request.thumbnailPixels
         let grid = SpriteGrid(tile: PixelSize(width: width, height: height), columns: settings.columns, rows: settings.rows, count: plan.count)
         try checkSheetSides(grid)
         let extractor = TaskGroupExtractor()
         let pipeline = Pipeline(extractor: budget.map(extractor.sharing) ?? extractor, destination: .canvas)
-        let run = { () async throws -> SpriteReport in
-            let result = try await pipeline.run(request, options: grid.stripOptions, onProgress: onProgress)
-            try Task.checkCancellation()
-            try write(target, strip: result.pixels, timing: timing, grid: grid, accuracy: accuracy)
-            let worst = result.thumbnails.map { abs(($0.actualTime.seconds - $0.requestedTime.seconds).doubleValue) }.max() ?? 0
+        let sheetRequests = try (0..<grid.sheetCount).map { sheet in
+            try ExtractionRequest(path: target.input, probe: probe, plan: plan.slots(grid.thumbnails(onSheet: sheet)), size: settings.size, options: options)
+        }
+        func run() async throws -> SpriteReport {
+            var writer = try SheetWriter(settings: settings, target: target, grid: grid)
+            var worst = 0.0, substituted = 0, framesDecoded = 0
+            for (sheet, sheetRequest) in sheetRequests.enumerated() {
+                let first = grid.thumbnails(onSheet: sheet).lowerBound, total = grid.count
+                var progress: (@Sendable (Int, Int) -> Void)?
+                if let onProgress { progress = { @Sendable done, _ in onProgress(first + done, total) } }
+                let result = try await pipeline.run(sheetRequest, options: grid.stripOptions, onProgress: progress)
+                try Task.checkCancellation()
+                try writer.write(sheet: sheet, pixels: result.pixels)
+                worst = result.thumbnails.reduce(worst) { max($0, abs(($1.actualTime.seconds - $1.requestedTime.seconds).doubleValue)) }
+                substituted += result.thumbnails.filter(\.substituted).count
+                framesDecoded += result.counters.framesDecoded
+            }
+            try writer.finish(timing: timing, accuracy: accuracy)
             return SpriteReport(durationSeconds: probe.durationSeconds, timing: timing, grid: grid, accuracy: accuracy,
-                                worstErrorSeconds: worst, substituted: result.thumbnails.filter(\.substituted).count,
-                                framesDecoded: result.counters.framesDecoded)
+                                worstErrorSeconds: worst, substituted: substituted, framesDecoded: framesDecoded)
         }
         guard let memory else { return try await run() }
-        return try await memory.reserving(try memoryEstimate(request, grid: grid), run)
+        return try await memory.reserving(try memoryEstimate(sheetRequests[0], grid: grid), run)
     }
 
-    /// The estimate `strip` uses (`MemoryEstimate`), with what writing sheets takes instead
-    /// of a JPEG strip: one sheet and its encoder's copy at a time, plus, for BIF and the page,
-    /// every encoded image until the index is written (JPEG and WebP tiles are far smaller
-    /// than a quarter of their RGBA pixels).
-    func memoryEstimate(_ request: ExtractionRequest, grid: SpriteGrid) throws -> MemoryEstimate {
-        let layout = try Pipeline.layout(for: request, options: grid.stripOptions)
+    /// The estimate `strip` uses (`MemoryEstimate`) for the first sheet's request (the largest:
+    /// sheets are decoded one at a time into a canvas of their own), with what writing sheets
+    /// takes instead of a JPEG strip: one sheet and its encoder's copy at a time, plus, for BIF
+    /// and the page, every encoded image of the track until the index is written (JPEG and
+    /// WebP tiles are far smaller than a quarter of their RGBA pixels).
+    func memoryEstimate(_ firstSheet: ExtractionRequest, grid: SpriteGrid) throws -> MemoryEstimate {
+        let layout = try Pipeline.layout(for: firstSheet, options: grid.stripOptions)
         let sheet = grid.sheetSize.width.multipliedClamped(by: grid.sheetSize.height).multipliedClamped(by: 4)
         let keepsImages = settings.formats.contains(.bif) || settings.html
-        return MemoryEstimate(request: request, layout: layout, fused: true) { strip in
-            sheet.multipliedClamped(by: 2).addingClamped(keepsImages ? strip / 4 : 0)
+        let encodedTrack = grid.tile.width.multipliedClamped(by: grid.tile.height).multipliedClamped(by: grid.count)
+        return MemoryEstimate(request: firstSheet, layout: layout, fused: true) { _ in
+            sheet.multipliedClamped(by: 2).addingClamped(keepsImages ? encodedTrack : 0)
         }
     }
 
@@ -95,70 +111,8 @@ public struct SpriteMaker: Sendable {
         }
     }
 
-    /// Sheet by sheet, so that besides the strip only one sheet's pixels are held at a time
-    /// (a three-hour film has a dozen 23 MB sheets); the indexes come last.
-    private func write(_ target: SpriteTarget, strip: some PixelRows, timing: SpriteTiming,
-                       grid: SpriteGrid, accuracy: Accuracy) throws {
-        let formats = Set(settings.formats)
-        let vtt = formats.contains(.vtt), jellyfin = formats.contains(.jellyfin), bif = formats.contains(.bif), html = settings.html
-        let resolution = SpriteTarget.trickplayResolution(width: grid.tile.width, columns: grid.columns, rows: grid.rows)
-        // On the paths' bytes, as the files in them are written: the output folder may not be UTF-8.
-        if vtt { try System.createDirectories(target.vttFolder) }
-        if jellyfin { try System.createDirectories(URL(fileURLWithPath: target.trickplayFolder).appendingPathComponent(resolution).path) }
-        if bif || html { try System.createDirectories(target.outputFolder) }
-
-        var bifImages: [[UInt8]] = [], pageSheets: [[UInt8]] = []
-        for index in 0..<grid.sheetCount {
-            // Jellyfin wants every sheet at the grid's full size; players reading the WebVTT track
-            // take any size, so without Jellyfin the last sheet holds only the rows it uses.
-            let sheet = grid.sheet(index, from: strip, padded: jellyfin)
-            // One JPEG encode serves the WebVTT track, Jellyfin and the page.
-            let jpeg = jellyfin || (settings.image == .jpeg && (vtt || html)) ? try ImageEncoder.jpeg(sheet, quality: settings.jpegQuality, subsampledChroma: true) : nil
-            if vtt || html {
-                let path = target.vttSheet(index, image: settings.image)
-                switch settings.image {
-                case .jpeg:
-                    if vtt { try StripWriter.writeAtomically(jpeg!, to: path) }
-                    if html { pageSheets.append(jpeg!) }
-                case .webp:
-                    let bytes = try ImageEncoder.webp(sheet, quality: settings.imageQuality)
-                    if vtt { try StripWriter.writeAtomically(bytes, to: path) }
-                    if html { pageSheets.append(bytes) }
-                case .png:
-                    if vtt { try StripWriter.write(sheet, to: path, format: .png) }
-                    if html { pageSheets.append(try Self.pngBytes(sheet)) }
-                }
-            }
-            if jellyfin {
-                try StripWriter.writeAtomically(jpeg!, to: target.trickplaySheet(index, width: grid.tile.width, columns: grid.columns, rows: grid.rows))
-            }
-            if bif {
-                for thumbnail in grid.thumbnails(onSheet: index) {
-                    bifImages.append(try ImageEncoder.jpeg(sheet.cropped(to: grid.rectangle(ofThumbnail: thumbnail)), quality: settings.jpegQuality,
-                                                           subsampledChroma: true))
-                }
-            }
-        }
-
-        if vtt {
-            let text = SpriteIndex.webVTT(timing: timing, grid: grid, note: settings.stamp) { SpriteTarget.vttSheetName($0, image: settings.image) }
-            try StripWriter.writeAtomically(Array(text.utf8), to: target.vttIndex)
-        }
-        if jellyfin {
-            let folderURL = resolution.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? resolution
-            let text = SpriteIndex.hlsPlaylist(timing: timing, grid: grid) { "\(folderURL)/\($0).jpg" }
-            try StripWriter.writeAtomically(Array(text.utf8), to: target.trickplayPlaylist(width: grid.tile.width, columns: grid.columns, rows: grid.rows))
-        }
-        if bif { try StripWriter.writeAtomically(try SpriteIndex.bif(timing: timing, images: bifImages), to: target.bif) }
-        if html {
-            let note = "\(timing.count) thumbnails, one every \(SpriteIndex.decimal(milliseconds: timing.intervalMilliseconds)) s, \(grid.tile.width)x\(grid.tile.height) px, accuracy \(accuracy)"
-            let page = SpriteIndex.html(title: target.name, note: note, timing: timing, grid: grid, sheets: pageSheets, mimeType: settings.image.mimeType)
-            try StripWriter.writeAtomically(Array(page.utf8), to: target.html)
-        }
-    }
-
     /// PNG bytes for the HTML page, through the streaming writer and a scratch file.
-    private static func pngBytes(_ image: Image) throws -> [UInt8] {
+    fileprivate static func pngBytes(_ image: Image) throws -> [UInt8] {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("filmstrip-sheet-\(UUID().uuidString).png").path
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         try StripWriter.write(image, to: scratch, format: .png)
@@ -215,5 +169,83 @@ public struct SpriteMaker: Sendable {
     static func modificationTime(_ path: String) -> Date? {
         guard let status = System.status(path) else { return nil }
         return Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9)
+    }
+}
+
+/// Writes one video's sprite outputs as its sheets arrive, then the indexes that name them:
+/// each sheet's pixels are encoded and dropped before the next is decoded, and only the
+/// encoded images BIF and the page embed are kept until their index is written.
+private struct SheetWriter {
+    let settings: SpriteSettings, target: SpriteTarget, grid: SpriteGrid
+    let vtt: Bool, jellyfin: Bool, bif: Bool, html: Bool
+    /// Jellyfin's folder name: the tile width and the grid.
+    let resolution: String
+    private var bifImages: [[UInt8]] = [], pageSheets: [[UInt8]] = []
+
+    /// Creates the output folders (on the paths' bytes: the output folder may not be UTF-8).
+    init(settings: SpriteSettings, target: SpriteTarget, grid: SpriteGrid) throws {
+        self.settings = settings
+        self.target = target
+        self.grid = grid
+        let formats = Set(settings.formats)
+        (vtt, jellyfin, bif, html) = (formats.contains(.vtt), formats.contains(.jellyfin), formats.contains(.bif), settings.html)
+        resolution = SpriteTarget.trickplayResolution(width: grid.tile.width, columns: grid.columns, rows: grid.rows)
+        if vtt { try System.createDirectories(target.vttFolder) }
+        if jellyfin { try System.createDirectories(URL(fileURLWithPath: target.trickplayFolder).appendingPathComponent(resolution).path) }
+        if bif || html { try System.createDirectories(target.outputFolder) }
+    }
+
+    /// Writes sheet `index` from `pixels`, a canvas holding that sheet's thumbnails only.
+    mutating func write(sheet index: Int, pixels: some PixelRows) throws {
+        let thumbnails = grid.thumbnails(onSheet: index)
+        let local = SpriteGrid(tile: grid.tile, columns: grid.columns, rows: grid.rows, count: thumbnails.count)
+        // Jellyfin wants every sheet at the grid's full size; players reading the WebVTT track
+        // take any size, so without Jellyfin the last sheet holds only the rows it uses.
+        let sheet = local.sheet(0, from: pixels, padded: jellyfin)
+        // One JPEG encode serves the WebVTT track, Jellyfin and the page.
+        let jpeg = jellyfin || (settings.image == .jpeg && (vtt || html)) ? try ImageEncoder.jpeg(sheet, quality: settings.jpegQuality, subsampledChroma: true) : nil
+        if vtt || html {
+            let path = target.vttSheet(index, image: settings.image)
+            switch settings.image {
+            case .jpeg:
+                if vtt { try StripWriter.writeAtomically(jpeg!, to: path) }
+                if html { pageSheets.append(jpeg!) }
+            case .webp:
+                let bytes = try ImageEncoder.webp(sheet, quality: settings.imageQuality)
+                if vtt { try StripWriter.writeAtomically(bytes, to: path) }
+                if html { pageSheets.append(bytes) }
+            case .png:
+                if vtt { try StripWriter.write(sheet, to: path, format: .png) }
+                if html { pageSheets.append(try SpriteMaker.pngBytes(sheet)) }
+            }
+        }
+        if jellyfin {
+            try StripWriter.writeAtomically(jpeg!, to: target.trickplaySheet(index, width: grid.tile.width, columns: grid.columns, rows: grid.rows))
+        }
+        if bif {
+            for thumbnail in 0..<thumbnails.count {
+                bifImages.append(try ImageEncoder.jpeg(sheet.cropped(to: local.rectangle(ofThumbnail: thumbnail)), quality: settings.jpegQuality,
+                                                       subsampledChroma: true))
+            }
+        }
+    }
+
+    /// Writes the indexes, after every sheet they name.
+    func finish(timing: SpriteTiming, accuracy: Accuracy) throws {
+        if vtt {
+            let text = SpriteIndex.webVTT(timing: timing, grid: grid, note: settings.stamp) { SpriteTarget.vttSheetName($0, image: settings.image) }
+            try StripWriter.writeAtomically(Array(text.utf8), to: target.vttIndex)
+        }
+        if jellyfin {
+            let folderURL = resolution.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? resolution
+            let text = SpriteIndex.hlsPlaylist(timing: timing, grid: grid) { "\(folderURL)/\($0).jpg" }
+            try StripWriter.writeAtomically(Array(text.utf8), to: target.trickplayPlaylist(width: grid.tile.width, columns: grid.columns, rows: grid.rows))
+        }
+        if bif { try StripWriter.writeAtomically(try SpriteIndex.bif(timing: timing, images: bifImages), to: target.bif) }
+        if html {
+            let note = "\(timing.count) thumbnails, one every \(SpriteIndex.decimal(milliseconds: timing.intervalMilliseconds)) s, \(grid.tile.width)x\(grid.tile.height) px, accuracy \(accuracy)"
+            let page = SpriteIndex.html(title: target.name, note: note, timing: timing, grid: grid, sheets: pageSheets, mimeType: settings.image.mimeType)
+            try StripWriter.writeAtomically(Array(page.utf8), to: target.html)
+        }
     }
 }
