@@ -26,10 +26,10 @@ echo "fuzz: $cases mutants, seed $seed: $runs runs, $(grep -c '^fuzz-unmade' "$l
 echo "fuzz: $(grep -c '^fuzz-failure crash' "$log" || true) crashes, $(grep -c '^fuzz-failure hang' "$log" || true) hangs, $(grep -c '^fuzz-failure rss' "$log" || true) runs at 1 GB RSS or more, $(grep -c '^fuzz-failure other' "$log" || true) other failures"
 echo "fuzz: largest peak RSS: ${peak#fuzz-rss }"
 echo "fuzz: failures by command and kind:"
-grep '^fuzz-failure' "$log" | sed -E 's/ case [0-9]+ [^ ]+ / /' | sort | uniq -c | sort -rn | head -20
+grep '^fuzz-failure' "$log" | sed -E 's/ case [0-9]+ [^ ]+ / /' | sort | uniq -c | sort -rn | head -20 || true
 echo "fuzz: $(grep -c '^fuzz-reason' "$log" || true) failing runs; $(grep -c '^fuzz-info-accepted-strip-refused' "$log" || true) mutants info accepts and strip refuses"
 echo "fuzz: the most common reasons (FFmpeg's text after the meaning):"
-grep '^fuzz-reason' "$log" | sed -E 's/^fuzz-reason ([a-z]+) [A-Za-z-]+: filmstrip: MUTANT: /\1: /' | sort | uniq -c | sort -rn | head -25
+grep '^fuzz-reason' "$log" | sed -E 's/^fuzz-reason ([a-z]+) [A-Za-z-]+: filmstrip: MUTANT: /\1: /' | sort | uniq -c | sort -rn | head -25 || true
 cp "$log" "${FILMSTRIP_FUZZ_LOG:-/dev/null}" 2>/dev/null || true
 tail -1 "$log"
 exit "$status"
