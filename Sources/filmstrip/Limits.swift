@@ -1,5 +1,6 @@
 import ArgumentParser
 import Filmstrip
+import FilmstripProcess
 import Foundation
 
 /// Options that bound what reading one input may cost (`strip`, `info`).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Filmstrip
 import FilmstripBench
+import FilmstripFixtures
 import Foundation
 
 extension FilmstripCommand {

@@ -1,5 +1,6 @@
 import CLITestSupport
 @testable import Filmstrip
+@testable import FilmstripFixtures
 import Foundation
 import Synchronization
 import Testing

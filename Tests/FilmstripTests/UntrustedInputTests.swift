@@ -1,5 +1,6 @@
 import CFFmpeg
 @testable import Filmstrip
+@testable import FilmstripFixtures
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import Filmstrip
+import FilmstripFixtures
 import Foundation
 import Glibc
 
@@ -284,7 +285,7 @@ public struct BenchSession {
             thumbHeight: configuration.thumbHeight, accuracy: configuration.accuracy?.description ?? "",
             phase: phase, repetition: repetition, wallSeconds: nil, cpuUserSeconds: nil, cpuSysSeconds: nil,
             peakRSSBytes: nil, framesDecoded: nil, thumbnailsPerSecond: nil, checksum: "", maxFrameError: nil,
-            disagreement: false, status: .ok, error: "")
+            disagreement: false, status: .ok, error: "", kind: configuration.runKind)
     }
 
     static func number(_ value: Double) -> String { String(format: "%g", value) }
