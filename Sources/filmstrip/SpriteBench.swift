@@ -97,21 +97,17 @@ extension FilmstripCommand {
             }
             csv.closeFile()
 
-            func median(_ values: [Double]) -> Double {
-                let sorted = values.sorted()
-                return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-            }
             try Console.out("Library: \(videos.count) videos, \(String(format: "%.1f", totalSeconds / 60)) min of video; \(repetitions) interleaved repetitions; medians.\n")
             try Console.out("| contender | wall s (library) | s per hour of video | × realtime | CPU s (library) | worst frame error s | unreadable tiles |")
             try Console.out("| --- | --- | --- | --- | --- | --- | --- |")
             for contender in contenders {
-                let seconds = median(wall[contender] ?? [])
+                let seconds = Quantile.median(wall[contender] ?? [])
                 try Console.out(String(format: "| %@ | %.2f | %.1f | %.0f | %.2f | %.3f | %d |", contender.rawValue, seconds, seconds * 3600 / totalSeconds,
-                             totalSeconds / seconds, median(cpu[contender] ?? []), worst[contender] ?? 0, unreadable[contender] ?? 0))
+                             totalSeconds / seconds, Quantile.median(cpu[contender] ?? []), worst[contender] ?? 0, unreadable[contender] ?? 0))
             }
             // Ratios per repetition (same repetition, interleaved), then their median.
             func ratio(_ times: [SpriteBench.Contender: [Double]], _ baseline: SpriteBench.Contender, _ contender: SpriteBench.Contender) -> Double {
-                median(zip(times[baseline] ?? [], times[contender] ?? []).map { $0 / $1 })
+                Quantile.median(zip(times[baseline] ?? [], times[contender] ?? []).map { $0 / $1 })
             }
             try Console.out("")
             for (baseline, contender, target) in [(SpriteBench.Contender.ffmpegFPS, SpriteBench.Contender.spriteExact, " (target >= 2)"),

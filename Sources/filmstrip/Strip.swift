@@ -286,7 +286,7 @@ extension FilmstripCommand {
             } catch let error as LayoutError {
                 throw Failure(message: "\(output): \(error)")
             } catch let error as MemoryLimitExceeded {
-                throw Failure(message: "\(video): \(error)")
+                throw Failure(message: "\(video): \(oneLineMessage(error))")
             } catch {
                 let message = oneLineMessage(error)
                 // Errors that do not name a file get the video's name: with several inputs a bare reason is no help.
