@@ -84,6 +84,7 @@ func optionHint(_ error: any Error) -> String {
         default: ""
         }
     case is MemoryLimitExceeded: " (--max-memory)"
+    case is StripJobError: " (--interval)"
     case let error as SpriteError:
         switch error {
         case .tooManyCues: " (--interval, --count)"

@@ -70,7 +70,7 @@ struct HostileInputTests {
                                           "--interval", "1e-300"])
         #expect(!outcome.crashed)
         #expect(outcome.status == 1)
-        #expect(outcome.standardError.contains("more than 100000; give a longer --interval"), "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("more than 100000; give a longer interval (--interval)"), "\(outcome.standardError)")
     }
 
     // MARK: 2. sizes from a file's claims
