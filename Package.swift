@@ -19,6 +19,8 @@ let package = Package(
     products: [
         .library(name: "Filmstrip", targets: ["Filmstrip"]),
         .library(name: "FilmstripBench", targets: ["FilmstripBench"]),
+        // The reference videos, for the allocation benchmarks in Benchmarks/ (a package of its own).
+        .library(name: "FilmstripFixtures", targets: ["FilmstripFixtures"]),
         .executable(name: "filmstrip", targets: ["filmstrip"]),
     ],
     dependencies: [
