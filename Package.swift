@@ -19,6 +19,8 @@ let package = Package(
     products: [
         .library(name: "Filmstrip", targets: ["Filmstrip"]),
         .library(name: "FilmstripBench", targets: ["FilmstripBench"]),
+        // The reference videos, for the allocation benchmarks in Benchmarks/ (a package of its own).
+        .library(name: "FilmstripFixtures", targets: ["FilmstripFixtures"]),
         .executable(name: "filmstrip", targets: ["filmstrip"]),
     ],
     dependencies: [
@@ -56,13 +58,19 @@ let package = Package(
             dependencies: ["CFFmpeg", "CZlib", "CKernels"],
             swiftSettings: optimizedDebugSwift
         ),
+        // The harness's system side, kept out of the `Filmstrip` product (as NIOPosix beside NIOCore):
+        // the one child-process launcher (posix_spawn, process groups, kill at a time limit).
+        .target(name: "FilmstripProcess", dependencies: ["Filmstrip"]),
+        // The synthetic reference videos (painted, encoded, cached) that the tests and the bench
+        // decode; no app needs them. Optimised like the library: tests paint thousands of frames.
+        .target(name: "FilmstripFixtures", dependencies: ["Filmstrip"], swiftSettings: optimizedDebugSwift),
         // Counts heap allocations by replacing malloc and its family (forwarding to glibc's).
         .target(name: "CAllocationCounter"),
         // Empty functions marking a bench child's phases for callgrind (`bench --measure instructions`).
         .target(name: "CInstructionMarks"),
         .target(
             name: "FilmstripBench",
-            dependencies: ["Filmstrip", "CAllocationCounter", "CInstructionMarks", .product(name: "CSV", package: "CSV.swift")],
+            dependencies: ["Filmstrip", "FilmstripProcess", "FilmstripFixtures", "CAllocationCounter", "CInstructionMarks", .product(name: "CSV", package: "CSV.swift")],
             // The bench child paints 500 synthetic thumbnails pixel by pixel before each compose
             // run; unoptimised that takes seconds per run in the tests.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
@@ -70,7 +78,7 @@ let package = Package(
         .executableTarget(
             name: "filmstrip",
             dependencies: [
-                "Filmstrip", "FilmstripOpenMP", "FilmstripBench",
+                "Filmstrip", "FilmstripOpenMP", "FilmstripBench", "FilmstripProcess", "FilmstripFixtures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift runtime and Foundation linked in: the dynamic loader then binds a dozen
@@ -85,8 +93,8 @@ let package = Package(
         .plugin(name: "BuildInfo", capability: .buildTool()),
         // Runs the built `filmstrip` from either test target.
         .target(name: "CLITestSupport", path: "Tests/CLITestSupport"),
-        .testTarget(name: "FilmstripTests", dependencies: ["Filmstrip", "FilmstripOpenMP", "COpenMPKernels", "CLITestSupport"]),
-        .testTarget(name: "FilmstripBenchTests", dependencies: ["FilmstripBench", "FilmstripOpenMP", "CLITestSupport"]),
+        .testTarget(name: "FilmstripTests", dependencies: ["Filmstrip", "FilmstripProcess", "FilmstripFixtures", "FilmstripOpenMP", "COpenMPKernels", "CLITestSupport"]),
+        .testTarget(name: "FilmstripBenchTests", dependencies: ["FilmstripBench", "FilmstripProcess", "FilmstripFixtures", "FilmstripOpenMP", "CLITestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -30,6 +30,7 @@ let package = Package(
             name: "ExtractorBenchmarks",
             dependencies: [
                 .product(name: "Filmstrip", package: "filmstrip"),
+                .product(name: "FilmstripFixtures", package: "filmstrip"),
                 .product(name: "Benchmark", package: "benchmark"),
                 "BenchmarkSupport",
             ],

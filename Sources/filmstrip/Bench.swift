@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Filmstrip
 import FilmstripBench
+import FilmstripFixtures
 import Foundation
 
 extension FilmstripCommand {

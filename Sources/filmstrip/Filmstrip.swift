@@ -70,7 +70,29 @@ func oneLineMessage(_ error: any Error) -> String {
         message = path + error.localizedDescription
     default: message = String(describing: error)
     }
-    return message
+    return message + optionHint(error)
+}
+
+/// The options that change the limit or setting an error names: the library's messages name
+/// the limit (it has no command line), the tool adds its own flag.
+func optionHint(_ error: any Error) -> String {
+    switch error {
+    case let error as MediaError:
+        switch error.reason {
+        case .pictureTooLarge: " (raise it with --max-pixels)"
+        case .timedOut: " (--timeout)"
+        default: ""
+        }
+    case is MemoryLimitExceeded: " (--max-memory)"
+    case is StripJobError: " (--interval)"
+    case let error as SpriteError:
+        switch error {
+        case .tooManyCues: " (--interval, --count)"
+        case .sheetTooLarge: " (--tile, --width)"
+        default: ""
+        }
+    default: ""
+    }
 }
 
 extension String {

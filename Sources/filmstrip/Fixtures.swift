@@ -1,5 +1,6 @@
 import ArgumentParser
 import Filmstrip
+import FilmstripFixtures
 import Foundation
 
 extension FilmstripCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Filmstrip
+import FilmstripProcess
 import Foundation
 
 /// Options that bound what reading one input may cost (`strip`, `info`).
@@ -39,17 +40,8 @@ struct MemoryLimitOptions: ParsableArguments {
 struct StripLimitOptions: ParsableArguments {
     @OptionGroup var input: InputLimitOptions
 
+    /// Checked with the strip's layout before anything is decoded (`StripJob.memoryLimitBytes`).
     @OptionGroup var memory: MemoryLimitOptions
-
-    /// Before anything is decoded: the strip's layout fits its format (JPEG: 65535 px a side)
-    /// and the request's estimated memory fits `--max-memory`.
-    func check(_ request: ExtractionRequest, stripOptions: StripOptions, pipeline: Pipeline, output: String) throws {
-        let layout = try Pipeline.layout(for: request, options: stripOptions)
-        let jpeg = StripFormat(path: output) == .jpeg
-        if jpeg { try StripWriter.checkJPEGSize(width: layout.width, height: layout.height, file: output) }
-        try MemoryEstimate(request: request, layout: layout, fused: pipeline.destination.isCanvas, jpeg: jpeg)
-            .check(limitBytes: memory.bytes)
-    }
 }
 
 extension FilmstripCommand.Strip {

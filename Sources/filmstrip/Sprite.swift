@@ -129,93 +129,97 @@ extension FilmstripCommand {
                 throw failWithMessage("\(output): cannot be created as the output folder")
             }
             let scan = SpriteLibrary.scan(inputs: inputs, outputRoot: output, recursive: recursive)
-            var targets = scan.targets
-            if let shard = shard.flatMap(Self.shard) {
-                targets = targets.filter { SpriteLibrary.shard(of: $0.shardKey, count: shard.count) == shard.index }
-            }
+            let targets = shard.flatMap(Self.shard).map { shard in
+                scan.targets.filter { SpriteLibrary.shard(of: $0.shardKey, count: shard.count) == shard.index }
+            } ?? scan.targets
             // Each running video holds the cores of its first workers, and takes more at the end
             // of the batch unless --workers fixes the count.
-            let budget = CoreBudget(cores: ProcessInfo.processInfo.activeProcessorCount)
-            let jobs = budget.videosAtATime(requested: self.jobs, videos: targets.count)
-            let coresPerVideo = budget.workersPerVideo(requested: workers, videosAtATime: jobs)
-            let maker = SpriteMaker(settings: settings(workersPerVideo: coresPerVideo))
-            let sharedBudget = workers == nil ? budget : nil
+            let batch = VideoBatch(videos: targets.count, videosAtATime: jobs, workers: workers)
+            let maker = SpriteMaker(settings: settings(workersPerVideo: batch.workersPerVideo))
+            let sharedBudget = workers == nil ? batch.budget : nil
             // One limit for every video in flight: each reserves its estimate before allocating.
             let memoryBudget = MemoryBudget(limitBytes: memory.bytes)
             let progress = SpriteProgress(total: targets.count)
-            let clock = ContinuousClock(), start = clock.now
+            let start = ContinuousClock.now
+            let conflicts = try checkConflicts(targets, settings: maker.settings)
 
-            // Two videos whose outputs would land on the same names, or on a video: the later one
-            // fails, and without --ignore-errors the run stops before any video is made.
-            let conflicts = SpriteLibrary.conflicts(in: targets, settings: maker.settings)
+            // A folder the scan could not read may hold videos: each is a failure, as a video's is.
+            var tally = Tally(failed: scan.failures.count)
+            for failure in scan.failures { progress.printError("filmstrip: \(failure)") }
+            if ignoreErrors || tally.failed == 0 {
+                try await batch.run(count: targets.count, work: { [force] index -> Outcome in
+                    let target = targets[index]
+                    if let conflict = conflicts[index] { return .failed(String(describing: conflict)) }
+                    if !force && maker.outputsAreCurrent(for: target) { return .skipped }
+                    let fileStart = ContinuousClock.now
+                    do {
+                        let report = try await maker.make(target, sharing: sharedBudget, memory: memoryBudget) { done, total in progress.update(target.input, fraction: Double(done) / Double(total)) }
+                        return .made(report, (ContinuousClock.now - fileStart).seconds)
+                    } catch is CancellationError {
+                        // Stopped because another video failed (without --ignore-errors).
+                        return .cancelled
+                    } catch {
+                        return .failed(oneLineMessage(error))
+                    }
+                }, handle: { index, outcome in
+                    try tally.record(outcome, of: targets[index], progress: progress)
+                    if case .failed = outcome, !ignoreErrors { return .cancelAll }
+                    return ignoreErrors || tally.failed == 0 ? .goOn : .stopStarting
+                })
+            }
+            progress.clear()
+            try Console.out(tally.summary(videos: targets.count, unread: scan.failures.count, elapsed: (ContinuousClock.now - start).seconds))
+            if tally.failed > 0 { throw ExitCode.failure }
+        }
+
+        /// Two videos whose outputs would land on the same names, or on a video: the later one
+        /// fails, and without --ignore-errors the run stops before any video is made.
+        func checkConflicts(_ targets: [SpriteTarget], settings: SpriteSettings) throws -> [Int: SpriteError] {
+            let conflicts = SpriteLibrary.conflicts(in: targets, settings: settings)
             if !conflicts.isEmpty && !ignoreErrors {
                 for (index, conflict) in conflicts.sorted(by: { $0.key < $1.key }) { Console.err("filmstrip: \(targets[index].input): \(conflict)") }
                 try Console.out("sprite: \(targets.count) videos: 0 made, \(conflicts.count) failed before any work (outputs that collide; --ignore-errors makes the others)")
                 throw ExitCode.failure
             }
+            return conflicts
+        }
 
-            // A folder the scan could not read may hold videos: each is a failure, as a video's is.
-            var made = 0, skipped = 0, failed = scan.failures.count, videoSeconds = 0.0
-            for failure in scan.failures { progress.printError("filmstrip: \(failure)") }
-            try await withThrowingTaskGroup(of: (Int, Outcome).self) { group in
-                var next = 0
-                func startNext() {
-                    guard next < targets.count else { return }
-                    let index = next, target = targets[index], conflict = conflicts[index]
-                    next += 1
-                    budget.startVideo(claiming: coresPerVideo, videosStillWaiting: targets.count - next)
-                    group.addTask {
-                        if let conflict { return (index, .failed(String(describing: conflict))) }
-                        if !force && maker.outputsAreCurrent(for: target) { return (index, .skipped) }
-                        let fileStart = ContinuousClock.now
-                        do {
-                            let report = try await maker.make(target, sharing: sharedBudget, memory: memoryBudget) { done, total in progress.update(target.input, fraction: Double(done) / Double(total)) }
-                            return (index, .made(report, (ContinuousClock.now - fileStart).seconds))
-                        } catch is CancellationError {
-                            // Stopped because another video failed (without --ignore-errors).
-                            return (index, .cancelled)
-                        } catch {
-                            return (index, .failed(oneLineMessage(error)))
-                        }
-                    }
-                }
-                if ignoreErrors || failed == 0 { for _ in 0..<jobs { startNext() } }
-                while let (index, outcome) = try await group.next() {
-                    let target = targets[index]
-                    if case .failed = outcome { failed += 1 }
-                    // Its cores go to the next video, or, when none is left to start, to the running ones.
-                    let startsMore = ignoreErrors || failed == 0
-                    budget.finishVideo(releasing: coresPerVideo, videosStillWaiting: startsMore ? targets.count - next : 0)
-                    switch outcome {
-                    case .made(let report, let seconds):
-                        made += 1
-                        videoSeconds += report.durationSeconds
-                        progress.finished(target.input)
-                        try progress.print(Self.line(target, report: report, seconds: seconds))
-                    case .skipped:
-                        skipped += 1
-                        progress.finished(target.input)
-                        try progress.print("\(target.input): outputs up to date, skipped")
-                    case .failed(let message):
-                        progress.finished(target.input)
-                        let reason = message.hasPrefix(target.input) ? message : "\(target.input): \(message)"
-                        progress.printError("filmstrip: \(reason)")
-                        if !ignoreErrors { group.cancelAll() }
-                    case .cancelled:
-                        progress.finished(target.input)
-                    }
-                    if ignoreErrors || failed == 0 { startNext() }
+        /// What the videos of a run came to, as their outcomes arrive.
+        struct Tally {
+            var made = 0, skipped = 0, videoSeconds = 0.0
+            /// Failures so far, the paths the scan could not read included.
+            var failed: Int
+
+            init(failed: Int) { self.failed = failed }
+
+            /// Counts `outcome` of `target` and prints its line.
+            mutating func record(_ outcome: Outcome, of target: SpriteTarget, progress: SpriteProgress) throws {
+                progress.finished(target.input)
+                switch outcome {
+                case .made(let report, let seconds):
+                    made += 1
+                    videoSeconds += report.durationSeconds
+                    try progress.print(Sprite.line(target, report: report, seconds: seconds))
+                case .skipped:
+                    skipped += 1
+                    try progress.print("\(target.input): outputs up to date, skipped")
+                case .failed(let message):
+                    failed += 1
+                    progress.printError("filmstrip: \(message.hasPrefix(target.input) ? message : "\(target.input): \(message)")")
+                case .cancelled:
+                    break
                 }
             }
-            progress.clear()
-            let elapsed = (clock.now - start).seconds
-            let speed = videoSeconds > 0 && elapsed > 0 ? String(format: "; %@ of video in %.1f s (x%.0f realtime)", Self.clock(videoSeconds), elapsed, videoSeconds / elapsed) : ""
-            let videosFailed = failed - scan.failures.count
-            let notStarted = targets.count - made - skipped - videosFailed
-            let stopped = notStarted > 0 ? ", \(notStarted) not made (stopped at the first failure; --ignore-errors goes on)" : ""
-            let unread = scan.failures.isEmpty ? "" : ", \(scan.failures.count) \(scan.failures.count == 1 ? "path" : "paths") not read"
-            try Console.out("sprite: \(targets.count) videos: \(made) made, \(skipped) up to date, \(videosFailed) failed\(unread)\(stopped)\(speed)")
-            if failed > 0 { throw ExitCode.failure }
+
+            /// The last line: how many were made, skipped, failed, not made or not read, and the speed.
+            func summary(videos: Int, unread: Int, elapsed: Double) -> String {
+                let speed = videoSeconds > 0 && elapsed > 0 ? String(format: "; %@ of video in %.1f s (x%.0f realtime)", Sprite.clock(videoSeconds), elapsed, videoSeconds / elapsed) : ""
+                let videosFailed = failed - unread
+                let notStarted = videos - made - skipped - videosFailed
+                let stopped = notStarted > 0 ? ", \(notStarted) not made (stopped at the first failure; --ignore-errors goes on)" : ""
+                let unreadText = unread == 0 ? "" : ", \(unread) \(unread == 1 ? "path" : "paths") not read"
+                return "sprite: \(videos) videos: \(made) made, \(skipped) up to date, \(videosFailed) failed\(unreadText)\(stopped)\(speed)"
+            }
         }
 
         enum Outcome: Sendable {

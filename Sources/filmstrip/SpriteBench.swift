@@ -1,6 +1,7 @@
 import ArgumentParser
 import Filmstrip
 import FilmstripBench
+import FilmstripFixtures
 import Foundation
 
 extension FilmstripCommand {
@@ -39,86 +40,37 @@ extension FilmstripCommand {
             guard let ffmpegPath = ffmpeg.contains("/") ? ffmpeg : ExternalProcess.find(ffmpeg) else {
                 throw failWithMessage("\(ffmpeg): not found on PATH")
             }
-            let filmstrip = Bench.ownExecutable.path
             let cache = fixturesDir.map { ReferenceVideoCache(directory: URL(fileURLWithPath: $0, isDirectory: true)) } ?? ReferenceVideoCache()
-            let specs = smoke ? SpriteBench.smokeLibrary : SpriteBench.library
-            var videos: [(spec: ReferenceVideoSpec, path: String, probe: VideoProbe)] = []
-            for spec in specs {
-                let start = ContinuousClock.now
-                let (url, generated) = try cache.ensure(spec)
-                if generated { Console.err("sprite-bench: generated \(spec.id) in \(String(format: "%.0f", (ContinuousClock.now - start).seconds)) s") }
-                videos.append((spec, url.path, try VideoProbe(path: url.path)))
+            let videos = try SpriteBench.prepare(smoke ? SpriteBench.smokeLibrary : SpriteBench.library, cache: cache) { Console.err($0) }
+            let totals: SpriteBench.Totals
+            do {
+                totals = try SpriteBench.run(videos: videos, repetitions: repetitions, filmstrip: Bench.ownExecutable.path,
+                                             ffmpeg: ffmpegPath, csvPath: out) { Console.err($0) }
+            } catch let failure as SpriteBench.RunFailed {
+                throw failWithMessage(failure.description)
             }
+            try printTable(totals, videos: videos)
+            try Console.out("Runs appended to \(out).")
+        }
+
+        /// The Markdown table of medians over the repetitions, then the speed-ups against ffmpeg.
+        func printTable(_ totals: SpriteBench.Totals, videos: [SpriteBench.Video]) throws {
             let totalSeconds = videos.map(\.probe.durationSeconds).reduce(0, +)
-            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("filmstrip-sprite-bench-\(getpid())").path
-            defer { try? FileManager.default.removeItem(atPath: scratch) }
-            try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: out).deletingLastPathComponent().path, withIntermediateDirectories: true)
-            if !FileManager.default.fileExists(atPath: out) {
-                try Data("contender,video,repetition,wall_s,user_s,system_s,peak_rss_bytes,tiles,unreadable,worst_error_s,mean_error_s\n".utf8)
-                    .write(to: URL(fileURLWithPath: out))
-            }
-            let csv = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
-            csv.seekToEndOfFile()
-
-            let contenders = SpriteBench.Contender.allCases
-            // wall[contender][repetition] = seconds summed over the library.
-            var wall: [SpriteBench.Contender: [Double]] = [:], cpu: [SpriteBench.Contender: [Double]] = [:]
-            var worst: [SpriteBench.Contender: Double] = [:], unreadable: [SpriteBench.Contender: Int] = [:]
-            for repetition in 0..<repetitions {
-                var sums: [SpriteBench.Contender: Double] = [:], cpuSums: [SpriteBench.Contender: Double] = [:]
-                for (videoNumber, video) in videos.enumerated() {
-                    // Rotated per video and repetition, so drift on a shared machine spreads over every contender.
-                    let shift = (repetition + videoNumber) % contenders.count
-                    for contender in Array(contenders[shift...] + contenders[..<shift]) {
-                        let folder = "\(scratch)/\(contender.rawValue)"
-                        try? FileManager.default.removeItem(atPath: folder)
-                        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                        let (program, arguments) = contender.command(filmstrip: filmstrip, ffmpeg: ffmpegPath, video: video.path, folder: folder,
-                                                                     intervalSeconds: 10, width: 320, columns: 10, rows: 10)
-                        let run = try ExternalProcess.run(program, arguments, timeLimit: 900)
-                        guard run.succeeded else { throw failWithMessage("\(contender.rawValue) failed on \(video.spec.id): \(program) \(arguments.joined(separator: " "))") }
-                        let name = URL(fileURLWithPath: video.path).deletingPathExtension().lastPathComponent
-                        let errors = try SpriteBench.frameErrors(contender, folder: folder, videoName: name, probe: video.probe,
-                                                                 intervalSeconds: 10, columns: 10, rows: 10)
-                        sums[contender, default: 0] += run.wallSeconds
-                        cpuSums[contender, default: 0] += run.userSeconds + run.systemSeconds
-                        worst[contender] = max(worst[contender] ?? 0, errors.worstSeconds)
-                        unreadable[contender, default: 0] += errors.unreadable
-                        try csv.write(contentsOf: Data(String(format: "%@,%@,%d,%.4f,%.4f,%.4f,%d,%d,%d,%.4f,%.4f\n", contender.rawValue, video.spec.id, repetition,
-                                              run.wallSeconds, run.userSeconds, run.systemSeconds, run.peakRSSBytes, errors.tiles, errors.unreadable,
-                                              errors.worstSeconds, errors.meanSeconds).utf8))
-                        Console.err(String(format: "sprite-bench: rep %d %@ %@: %.2f s, worst error %.3f s", repetition + 1,
-                                           video.spec.id, contender.rawValue, run.wallSeconds, errors.worstSeconds))
-                    }
-                }
-                for (contender, sum) in sums { wall[contender, default: []].append(sum) }
-                for (contender, sum) in cpuSums { cpu[contender, default: []].append(sum) }
-            }
-            csv.closeFile()
-
-            func median(_ values: [Double]) -> Double {
-                let sorted = values.sorted()
-                return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-            }
             try Console.out("Library: \(videos.count) videos, \(String(format: "%.1f", totalSeconds / 60)) min of video; \(repetitions) interleaved repetitions; medians.\n")
             try Console.out("| contender | wall s (library) | s per hour of video | × realtime | CPU s (library) | worst frame error s | unreadable tiles |")
             try Console.out("| --- | --- | --- | --- | --- | --- | --- |")
-            for contender in contenders {
-                let seconds = median(wall[contender] ?? [])
+            for contender in SpriteBench.Contender.allCases {
+                let seconds = Quantile.median(totals.wall[contender] ?? [])
                 try Console.out(String(format: "| %@ | %.2f | %.1f | %.0f | %.2f | %.3f | %d |", contender.rawValue, seconds, seconds * 3600 / totalSeconds,
-                             totalSeconds / seconds, median(cpu[contender] ?? []), worst[contender] ?? 0, unreadable[contender] ?? 0))
-            }
-            // Ratios per repetition (same repetition, interleaved), then their median.
-            func ratio(_ times: [SpriteBench.Contender: [Double]], _ baseline: SpriteBench.Contender, _ contender: SpriteBench.Contender) -> Double {
-                median(zip(times[baseline] ?? [], times[contender] ?? []).map { $0 / $1 })
+                                       totalSeconds / seconds, Quantile.median(totals.cpu[contender] ?? []), totals.worst[contender] ?? 0,
+                                       totals.unreadable[contender] ?? 0))
             }
             try Console.out("")
             for (baseline, contender, target) in [(SpriteBench.Contender.ffmpegFPS, SpriteBench.Contender.spriteExact, " (target >= 2)"),
                                                   (.ffmpegFPS, .spriteTolerance, ""), (.ffmpegKeyframes, .spriteKeyframe, " (target >= 3)")] {
                 try Console.out(String(format: "%@ / %@: wall %.2fx%@, CPU %.2fx", baseline.rawValue, contender.rawValue,
-                             ratio(wall, baseline, contender), target, ratio(cpu, baseline, contender)))
+                                       totals.ratio(totals.wall, baseline, contender), target, totals.ratio(totals.cpu, baseline, contender)))
             }
-            try Console.out("Runs appended to \(out).")
         }
     }
 }

@@ -146,26 +146,7 @@ extension FilmstripCommand {
             let jobs = jobs
             let signalSources = SignalCleanup.install(doing: jobs.count == 1 ? "making \(jobs[0].output) from \(jobs[0].video)" : "making \(jobs.count) strips")
             defer { signalSources.forEach { $0.cancel() } }
-            // Checked here rather than in validate(), which another change reworks.
-            if let interval, !(interval > 0) { throw failWithMessage("--interval must be positive, got \(interval).") }
-            if !(1...100).contains(quality) { throw failWithMessage("--quality must be 1 to 100, got \(quality).") }
-            if let outDir {
-                guard System.isDirectory(outDir) else {
-                    throw failWithMessage("\(outDir): --out-dir is not an existing folder")
-                }
-            }
-            // Before any work: no strip may be another video, nor two videos' strips one file
-            // (a.mp4 and b/a.mkv into one --out-dir).
-            do {
-                let option = { (video: String) in output == nil ? "the strip of \(video)" : "--output" }
-                for job in jobs where !writesToStandardOutput {
-                    for video in videos { try StripWriter.checkDistinct(input: video, outputs: [(option(job.video), job.output)]) }
-                }
-                // Compared with one another (the input given here is one no strip can be).
-                if !writesToStandardOutput { try StripWriter.checkDistinct(input: "/dev/null", outputs: jobs.map { (option($0.video), $0.output) }) }
-            } catch {
-                throw failWithMessage(error)
-            }
+            try checkBeforeWork(jobs)
             if jobs.count == 1 {
                 do {
                     try await makeStrip(of: jobs[0].video, to: jobs[0].output, startupCPUSeconds: startupCPUSeconds)
@@ -178,45 +159,26 @@ extension FilmstripCommand {
             // Several videos: a bad one is reported (naming it) and skipped; the rest are made.
             // The exit status is non-zero if any failed; a failed strip leaves no file.
             // Videos share nothing, so several at a time scale with the cores at no extra CPU;
-            // the cores the last ones leave idle go to those still running (`CoreBudget`, as `sprite`).
-            let budget = CoreBudget(cores: ProcessInfo.processInfo.activeProcessorCount)
-            let atATime = budget.videosAtATime(requested: videosAtATime, videos: jobs.count)
-            let coresPerVideo = budget.workersPerVideo(requested: workers, videosAtATime: atATime)
+            // the cores the last ones leave idle go to those still running (`VideoBatch`, as `sprite`).
+            let batch = VideoBatch(videos: jobs.count, videosAtATime: videosAtATime, workers: workers)
             var failed: [Int] = [], outputFailure: StandardOutputFailed?
-            await withTaskGroup(of: (Int, Failure?).self) { group in
-                var next = 0
-                func startNext() {
-                    guard next < jobs.count else { return }
-                    let index = next, job = jobs[index]
-                    next += 1
-                    budget.startVideo(claiming: coresPerVideo, videosStillWaiting: jobs.count - next)
-                    group.addTask {
-                        do {
-                            try await makeStrip(of: job.video, to: job.output, startupCPUSeconds: startupCPUSeconds,
-                                                sharing: (budget, coresPerVideo))
-                            return (index, nil)
-                        } catch let failure as Failure {
-                            return (index, failure)
-                        } catch {
-                            return (index, Failure(message: "\(job.video): \(error)"))
-                        }
-                    }
+            await batch.run(count: jobs.count, work: { index -> Failure? in
+                do throws(Failure) {
+                    try await makeStrip(of: jobs[index].video, to: jobs[index].output, startupCPUSeconds: startupCPUSeconds, sharing: batch)
+                    return nil
+                } catch {
+                    return error
                 }
-                for _ in 0..<atATime { startNext() }
-                while let (index, failure) = await group.next() {
-                    budget.finishVideo(releasing: coresPerVideo, videosStillWaiting: jobs.count - next)
-                    if let output = failure?.output {
-                        outputFailure = output
-                        group.cancelAll()
-                        continue
-                    }
-                    if let failure {
-                        Console.err("filmstrip: \(FileSystemName.display(failure.message))")
-                        failed.append(index)
-                    }
-                    if outputFailure == nil { startNext() }
+            }, handle: { index, failure in
+                guard let failure else { return .goOn }
+                if let output = failure.output {
+                    outputFailure = output
+                    return .cancelAll
                 }
-            }
+                Console.err("filmstrip: \(FileSystemName.display(failure.message))")
+                failed.append(index)
+                return outputFailure == nil ? .goOn : .cancelAll
+            })
             if let outputFailure { throw outputFailure }
             if !failed.isEmpty {
                 let names = failed.sorted().map { jobs[$0].video }
@@ -224,11 +186,48 @@ extension FilmstripCommand {
             }
         }
 
+        /// The checks of the whole run before any work (a one-line error, exit 1): the interval and
+        /// quality, the folder, and that no strip is another video, nor two videos' strips one
+        /// file (a.mp4 and b/a.mkv into one --out-dir).
+        func checkBeforeWork(_ jobs: [(video: String, output: String)]) throws {
+            if let interval, !(interval > 0) { throw failWithMessage("--interval must be positive, got \(interval).") }
+            if !(1...100).contains(quality) { throw failWithMessage("--quality must be 1 to 100, got \(quality).") }
+            if let outDir, !System.isDirectory(outDir) { throw failWithMessage("\(outDir): --out-dir is not an existing folder") }
+            guard !writesToStandardOutput else { return }
+            do {
+                let option = { (video: String) in output == nil ? "the strip of \(video)" : "--output" }
+                for job in jobs {
+                    for video in videos { try StripWriter.checkDistinct(input: video, outputs: [(option(job.video), job.output)]) }
+                }
+                // Compared with one another (the input given here is one no strip can be).
+                try StripWriter.checkDistinct(input: "/dev/null", outputs: jobs.map { (option($0.video), $0.output) })
+            } catch {
+                throw failWithMessage(error)
+            }
+        }
+
+        /// The library's job for `video`: every option parsed once into its type. In a batch, the
+        /// video starts with the batch's workers per video unless `--workers` is given, and then
+        /// takes the cores the batch leaves idle.
+        func job(of video: String, to output: String, sharing batch: VideoBatch?) -> StripJob {
+            var job = StripJob(video: video)
+            job.spacing = interval.map { .interval(seconds: $0) } ?? .count(count)
+            job.from = from.flatMap(TimeParsing.seconds)
+            job.to = to.flatMap(TimeParsing.seconds)
+            job.accuracy = accuracy
+            job.size = width.map { .width($0) } ?? .height(height ?? 64)
+            job.options = ExtractionOptions(decoder: DecoderOptions(threads: threads, skipLoopFilter: skipLoopFilter), skipNonReferenceFrames: skipNonReference,
+                                            filter: filter, workers: batch?.workersPerVideo ?? workers)
+            let shared = workers == nil ? batch.map { extractor.extractor.sharing($0.budget) } : nil
+            job.pipeline = Pipeline(extractor: shared ?? extractor.extractor, destination: composer)
+            job.stripOptions = StripOptions(columns: columns, gap: gap, background: background, selection: select.flatMap(TimeParsing.range))
+            job.memoryLimitBytes = limits.memory.bytes
+            job.output = output
+            return job
+        }
+
         /// Makes the strip of `video` into `output`; every error is worded with the file it concerns.
-        /// In a batch (`sharing`), the video starts with the batch's workers per video unless
-        /// `--workers` is given, and then takes the cores the batch leaves idle.
-        func makeStrip(of video: String, to output: String, startupCPUSeconds: Double,
-                       sharing batch: (budget: CoreBudget, workersPerVideo: Int)? = nil) async throws(Failure) {
+        func makeStrip(of video: String, to output: String, startupCPUSeconds: Double, sharing batch: VideoBatch? = nil) async throws(Failure) {
             do {
                 let files = (writesToStandardOutput ? [] : [("--output", output)]) + (manifest.map { [("--manifest", $0)] } ?? [])
                 try StripWriter.checkDistinct(input: video, outputs: files)
@@ -238,45 +237,17 @@ extension FilmstripCommand {
                 if probe.dataEndsEarly {
                     Console.err("filmstrip: warning: \(FileSystemName.display(video)): data ends early (file truncated?): the strip covers the \(String(format: "%.3f", probe.durationSeconds)) s that can be read")
                 }
-                let plan = try SamplePlan(probe: probe, count: try thumbnailCount(probe: probe), from: from.flatMap(TimeParsing.seconds),
-                                          to: to.flatMap(TimeParsing.seconds), accuracy: accuracy)
-                let options = ExtractionOptions(decoder: DecoderOptions(threads: threads, skipLoopFilter: skipLoopFilter), skipNonReferenceFrames: skipNonReference,
-                                                filter: filter, workers: batch?.workersPerVideo ?? workers)
-                let size: ThumbnailSize = width.map { .width($0) } ?? .height(height ?? 64)
-                let request = try ExtractionRequest(path: video, probe: probe, plan: plan, size: size, options: options)
-                let shared = workers == nil ? batch.map { extractor.extractor.sharing($0.budget) } : nil
-                let pipeline = Pipeline(extractor: shared ?? extractor.extractor, destination: composer)
-                let stripOptions = StripOptions(columns: columns, gap: gap, background: background,
-                                                selection: select.flatMap(TimeParsing.range))
-                try limits.check(request, stripOptions: stripOptions, pipeline: pipeline, output: output)
-                let result = try await pipeline.run(request, options: stripOptions)
+                let prepared = try job(of: video, to: output, sharing: batch).prepare(probe: probe)
+                let result = try await prepared.run()
                 // Measured before and after writing: the pipeline's peak, and the run's with the writer's buffers.
                 let pipelinePeakBytes = ResourceUsage.peakResidentBytes
-                let manifestData = try manifest.map { ($0, try StripManifest(result: result, request: request, pipeline: pipeline, stripOptions: stripOptions).json()) }
+                let manifestData = try manifest.map { ($0, try prepared.manifest(of: result).json()) }
                 if writesToStandardOutput {
                     try Self.writeToStandardOutput(result.pixels, manifest: manifestData)
                 } else {
                     try StripWriter.write(result.pixels, to: output, jpegQuality: quality, manifest: manifestData)
                 }
-                if verbose {
-                    let phases = String(format: "extract %.3f s, compose %.3f s", result.extractSeconds, result.composeSeconds)
-                    Console.err("\(FileSystemName.display(video)): \(probe.width)x\(probe.height), \(String(format: "%.3f", probe.durationSeconds)) s; \(pipeline.name); \(phases); \(result.counters.framesDecoded) frames decoded")
-                }
-                if stats {
-                    let measurements: [String: Double] = [
-                        "extract_s": result.extractSeconds, "compose_s": result.composeSeconds,
-                        "frames_decoded": Double(result.counters.framesDecoded), "seeks": Double(result.counters.seeks),
-                        "peak_rss_bytes": Double(pipelinePeakBytes), "peak_rss_written_bytes": Double(ResourceUsage.peakResidentBytes),
-                    ].merging(RunBound(counters: result.counters, startupCPUSeconds: startupCPUSeconds).measurements) { $1 }
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = .sortedKeys
-                    try Console.out(String(decoding: try encoder.encode(measurements), as: UTF8.self))
-                    return
-                }
-                let substituted = result.thumbnails.filter(\.substituted).count
-                let note = substituted > 0 ? ", \(substituted) shown by a neighbouring frame (damaged data)" : ""
-                if quiet || writesToStandardOutput { return }
-                try Console.out("\(FileSystemName.display(output)): \(result.pixels.width)x\(result.pixels.height), \(plan.count) thumbnails via \(pipeline.name)\(note)")
+                try report(result, of: prepared, output: output, pipelinePeakBytes: pipelinePeakBytes, startupCPUSeconds: startupCPUSeconds)
             } catch let failure as Failure {
                 throw failure
             } catch let failure as StandardOutputFailed {
@@ -286,7 +257,7 @@ extension FilmstripCommand {
             } catch let error as LayoutError {
                 throw Failure(message: "\(output): \(error)")
             } catch let error as MemoryLimitExceeded {
-                throw Failure(message: "\(video): \(error)")
+                throw Failure(message: "\(video): \(oneLineMessage(error))")
             } catch {
                 let message = oneLineMessage(error)
                 // Errors that do not name a file get the video's name: with several inputs a bare reason is no help.
@@ -294,17 +265,28 @@ extension FilmstripCommand {
             }
         }
 
-        /// `--count`, or one thumbnail per `--interval` seconds of the range (at least one, at
-        /// most `ResourceLimits.maximumThumbnailCount`: the range is the file's claim, and a
-        /// quotient past `Int.max` would trap in the conversion).
-        func thumbnailCount(probe: VideoProbe) throws -> Int {
-            guard let interval, interval > 0 else { return count }
-            let range = (to.flatMap(TimeParsing.seconds) ?? probe.duration.seconds) - (from.flatMap(TimeParsing.seconds) ?? .zero)
-            let cues = (range.doubleValue / interval).rounded(.up), limit = ResourceLimits.maximumThumbnailCount
-            guard cues <= Double(limit) else {
-                throw Failure(message: "\(probe.path): --interval \(interval) gives \(cues) thumbnails over \(range.doubleValue) s, more than \(limit); give a longer --interval")
+        /// What a made strip prints: `--verbose`'s phases on stderr, `--stats`'s JSON line, or the summary line.
+        func report(_ result: StripResult, of prepared: PreparedStrip, output: String, pipelinePeakBytes: Int, startupCPUSeconds: Double) throws {
+            let probe = prepared.probe, pipeline = prepared.job.pipeline
+            if verbose {
+                let phases = String(format: "extract %.3f s, compose %.3f s", result.extractSeconds, result.composeSeconds)
+                Console.err("\(FileSystemName.display(prepared.job.video)): \(probe.width)x\(probe.height), \(String(format: "%.3f", probe.durationSeconds)) s; \(pipeline.name); \(phases); \(result.counters.framesDecoded) frames decoded")
             }
-            return max(1, Int(cues))
+            if stats {
+                let measurements: [String: Double] = [
+                    "extract_s": result.extractSeconds, "compose_s": result.composeSeconds,
+                    "frames_decoded": Double(result.counters.framesDecoded), "seeks": Double(result.counters.seeks),
+                    "peak_rss_bytes": Double(pipelinePeakBytes), "peak_rss_written_bytes": Double(ResourceUsage.peakResidentBytes),
+                ].merging(RunBound(counters: result.counters, startupCPUSeconds: startupCPUSeconds).measurements) { $1 }
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = .sortedKeys
+                try Console.out(String(decoding: try encoder.encode(measurements), as: UTF8.self))
+                return
+            }
+            let substituted = result.thumbnails.filter(\.substituted).count
+            let note = substituted > 0 ? ", \(substituted) shown by a neighbouring frame (damaged data)" : ""
+            if quiet || writesToStandardOutput { return }
+            try Console.out("\(FileSystemName.display(output)): \(result.pixels.width)x\(result.pixels.height), \(prepared.plan.count) thumbnails via \(pipeline.name)\(note)")
         }
 
         /// Writes the strip as a PNG to a private temporary folder (the writer works on files,

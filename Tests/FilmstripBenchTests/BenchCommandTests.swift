@@ -81,7 +81,7 @@ import Testing
         #expect(rows.count >= max(1, rowsBefore))
         #expect(rows.allSatisfy { $0.status == .ok })
         // Rows come in whole runs: a pipeline run's extract, compose and total rows together.
-        let pipelineRows = rows.filter { $0.extractor != "synthetic" && $0.phase != .calibration }
+        let pipelineRows = rows.filter { $0.kind == .pipeline }
         #expect(pipelineRows.count % 3 == 0)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         #expect(leftovers == ["interrupted-raw.csv"], "unexpected files: \(leftovers)")

@@ -1,5 +1,6 @@
 import CLITestSupport
 import Filmstrip
+import FilmstripProcess
 import Foundation
 import Synchronization
 import Testing

@@ -41,6 +41,7 @@ struct PlotChartsTests {
                 var peer = base[0]
                 peer.phase = .peer
                 peer.pipeline = tool + text
+                peer.kind = tool.hasPrefix("cli:") ? .wholeProcess : .peer
                 peer.options = [:]
                 peer.repetition = repetition
                 peer.wallSeconds = seconds * (1 + 0.01 * Double(repetition))

@@ -107,6 +107,7 @@ struct ReportTests {
                 peer.phase = .peer
                 peer.pipeline = tool
                 peer.extractor = "peer"
+                peer.kind = .peer
                 peer.composer = tool
                 peer.options = [:]
                 peer.repetition = repetition

@@ -1,4 +1,5 @@
 import Filmstrip
+import FilmstripFixtures
 import Foundation
 import Glibc
 import Synchronization
@@ -35,7 +36,7 @@ struct RunGroupTests {
         let configuration = BenchConfiguration.peer(.ffmpegExact, videoID: spec.id, videoPath: video, thumbnailCount: 100, thumbHeight: 64)
 
         let interruption = Interruption()
-        let outcome = Mutex<ChildRunner.Outcome?>(nil)
+        let outcome = Mutex<RunOutcome?>(nil)
         let finished = DispatchSemaphore(value: 0)
         let runner = ChildRunner(executable: CLIProcess.executable)
         DispatchQueue.global().async {

@@ -96,7 +96,7 @@ struct SequentialGateTests {
     /// Sub-phases are judged and shown but do not hold the gate: a pipeline is gated on its total.
     @Test func onlyTheTopLevelPhaseIsGated() {
         var copy = Fixtures.row(phase: .calibration).configurationKey
-        copy.videoID = "none"
+        copy.kind = .calibrationCopy
         #expect(!RegressionGate.isGated(copy, among: [copy]), "the copy calibration is the machine's memcpy, not code")
         let key = Fixtures.row(phase: .total).configurationKey
         var extract = key

@@ -59,7 +59,7 @@ struct CommandLineLimitsTests {
         // 8192 px high thumbnails: the estimate (strips, thumbnails, decoders) exceeds 2 GB.
         let big = try BoundedCLI.run(["strip", video, "-o", folder.appendingPathComponent("b.png").path, "--count", "4", "--height", "8192"])
         #expect(big.status == 1)
-        #expect(big.standardError.contains("needs an estimated") && big.standardError.contains("--max-memory 2147 MB"), "\(big.standardError)")
+        #expect(big.standardError.contains("needs an estimated") && big.standardError.contains("memory limit of 2147 MB") && big.standardError.contains("(--max-memory)"), "\(big.standardError)")
         // JPEG's 65535 px limit is checked from the layout, before anything is decoded.
         let wide = try BoundedCLI.run(["strip", video, "-o", strip, "--count", "600", "--height", "64", "--gap", "100"])
         #expect(wide.status == 1)

@@ -1,4 +1,5 @@
 import Filmstrip
+import FilmstripFixtures
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import CLITestSupport
 @testable import Filmstrip
+@testable import FilmstripFixtures
 import Foundation
 import Synchronization
 import Testing
@@ -69,7 +70,7 @@ struct HostileInputTests {
                                           "--interval", "1e-300"])
         #expect(!outcome.crashed)
         #expect(outcome.status == 1)
-        #expect(outcome.standardError.contains("more than 100000; give a longer --interval"), "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("more than 100000; give a longer interval (--interval)"), "\(outcome.standardError)")
     }
 
     // MARK: 2. sizes from a file's claims
@@ -89,7 +90,7 @@ struct HostileInputTests {
         // 11575 tiles of 32x18: 20 MB of canvas, refused under 10 MB and made under the default.
         let limited = try BoundedCLI.run(["sprite", bomb, "-o", output, "--interval", "86400", "--width", "32", "--max-memory", "10"])
         #expect(limited.status == 1)
-        #expect(limited.standardError.contains("needs an estimated") && limited.standardError.contains("--max-memory 10 MB"), "\(limited.standardError)")
+        #expect(limited.standardError.contains("needs an estimated") && limited.standardError.contains("memory limit of 10 MB") && limited.standardError.contains("(--max-memory)"), "\(limited.standardError)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/bomb/thumbnails.vtt").path))
         let made = try BoundedCLI.run(["sprite", bomb, "-o", output, "--interval", "86400", "--width", "32", "--format", "vtt"], timeout: 60)
         #expect(made.status == 0, "\(made.standardError)")

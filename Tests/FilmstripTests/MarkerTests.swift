@@ -1,4 +1,5 @@
 import Filmstrip
+import FilmstripFixtures
 import Testing
 
 @Suite("Frame-index marker")

@@ -1,4 +1,5 @@
 @testable import Filmstrip
+@testable import FilmstripFixtures
 import Foundation
 import Testing
 

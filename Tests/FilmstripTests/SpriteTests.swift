@@ -1,5 +1,6 @@
 import CLITestSupport
 import Filmstrip
+import FilmstripFixtures
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import CLITestSupport
 import Filmstrip
+import FilmstripFixtures
 import Foundation
 
 /// Shared helpers: reference videos from the quick suite, scratch files, and the built CLI.

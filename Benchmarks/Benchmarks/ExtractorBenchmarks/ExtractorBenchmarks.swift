@@ -1,6 +1,7 @@
 import Benchmark
 import BenchmarkSupport
 import Filmstrip
+import FilmstripFixtures
 
 /// Every registered extractor taking 10 thumbnails (64 px high, exact accuracy) from the
 /// quick suite's 3 s 320×180 H.264 reference video, generated into the fixture cache on

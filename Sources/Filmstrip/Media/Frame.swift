@@ -46,7 +46,7 @@ public struct Frame: ~Copyable {
     public mutating func setPresentationTime(_ pts: Int64) { pointer.pointee.pts = pts }
 
     /// An 8-bit 4:2:0 planar frame with its own buffers (the reference videos' painted format).
-    static func planar420(width: Int, height: Int) throws(FFmpegError) -> Frame {
+    package static func planar420(width: Int, height: Int) throws(FFmpegError) -> Frame {
         try Frame(width: width, height: height, pixelFormat: AV_PIX_FMT_YUV420P)
     }
 

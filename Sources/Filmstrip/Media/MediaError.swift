@@ -56,8 +56,8 @@ public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
                 "is a '\(name)' file (\(longName)), which filmstrip does not open: it reads only video files "
                     + "(\(InputPolicy.acceptedContainers.joined(separator: ", "))), not playlists, image sequences, devices or raw data"
             case .pictureTooLarge(let width, let height, let limit):
-                "picture of \(width)x\(height) exceeds the limit of \(limit) pixels (raise it with --max-pixels)"
-            case .timedOut(let seconds): "gave up after \(seconds) s (--timeout): reading and decoding it took too long"
+                "picture of \(width)x\(height) exceeds the limit of \(limit) pixels"
+            case .timedOut(let seconds): "gave up after \(seconds) s, the time limit: reading and decoding it took too long"
             case .unsupportedCodec("none"): "no video codec is named in the stream's header (damaged header)"
             case .unsupportedCodec(let name): "video codec '\(name)' has no decoder in this FFmpeg build"
             case .noFrames: "video stream has no frames"

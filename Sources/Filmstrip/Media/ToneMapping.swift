@@ -33,7 +33,7 @@ public enum HDRTransfer: String, Sendable, Codable {
     }
 }
 
-enum ToneMapping {
+package enum ToneMapping {
     /// HDR reference white (ITU-R BT.2408), in cd/m².
     static let referenceWhiteNits = 203.0
     /// Scene light at HLG's reference white signal of 0.75.
@@ -95,7 +95,7 @@ enum ToneMapping {
     }
 
     /// Non-linear SDR BT.709 R'G'B' in [0, 1] to non-linear BT.2020 HDR R'G'B' (reference videos).
-    static func sdrToHDR(_ rgb: (Double, Double, Double), transfer: HDRTransfer) -> (Double, Double, Double) {
+    package static func sdrToHDR(_ rgb: (Double, Double, Double), transfer: HDRTransfer) -> (Double, Double, Double) {
         func decode(_ value: Double) -> Double { pow(min(max(value, 0), 1), 2.4) }
         let linear2020 = multiply(bt709ToBT2020, (decode(rgb.0), decode(rgb.1), decode(rgb.2)))
         return (transfer.signal(linear2020.0), transfer.signal(linear2020.1), transfer.signal(linear2020.2))

@@ -25,10 +25,12 @@ public struct MadeStrip: Sendable {
 /// - Returns: the strip's RGBA pixels and its manifest (per thumbnail the time asked for, the
 ///   frame shown and its rectangle).
 /// - Throws: `MediaError` or `FFmpegError` when the file is not a readable video, `PlanError`
-///   for a count or height out of range, `LayoutError` for a strip too large.
+///   for a count or height out of range, `LayoutError` for a strip too large,
+///   `MemoryLimitExceeded` for a request estimated to need more than
+///   `ResourceLimits.defaultMemoryBytes` (a ``StripJob`` takes another limit).
 public func makeStrip(of url: URL, count: Int = 10, height: Int = 64, columns: Int? = nil,
                       pipeline: Pipeline = .default) async throws -> MadeStrip {
-    let (result, manifest) = try await runStrip(of: url, count: count, height: height, columns: columns, pipeline: pipeline)
+    let (result, manifest) = try await runStrip(of: url, count: count, height: height, columns: columns, pipeline: pipeline, output: nil)
     return MadeStrip(image: result.strip, manifest: manifest, result: result)
 }
 
@@ -50,20 +52,23 @@ public func writeStrip(of url: URL, to output: URL, count: Int = 10, height: Int
                        pipeline: Pipeline = .default) async throws -> StripManifest {
     try StripWriter.checkDistinct(input: url.path, outputs: [("output", output.path)])
     try StripWriter.checkWritable(output.path)
-    let (result, manifest) = try await runStrip(of: url, count: count, height: height, columns: columns, pipeline: pipeline)
+    let (result, manifest) = try await runStrip(of: url, count: count, height: height, columns: columns, pipeline: pipeline,
+                                                output: output.path)
     // Written from the pipeline's own pixels (for fused pipelines the canvas), without an RGBA copy.
     try StripWriter.write(result.pixels, to: output.path)
     return manifest
 }
 
-/// The one-call API's run: `filmstrip strip`'s defaults for everything not given.
-private func runStrip(of url: URL, count: Int, height: Int, columns: Int?,
-                      pipeline: Pipeline) async throws -> (StripResult, StripManifest) {
-    let probe = try VideoProbe(path: url.path)
-    let plan = try SamplePlan(probe: probe, count: count)
-    let options = ExtractionOptions(skipNonReferenceFrames: Pipeline.defaultSkipsNonReferenceFrames)
-    let request = try ExtractionRequest(path: url.path, probe: probe, plan: plan, size: .height(height), options: options)
-    let stripOptions = StripOptions(columns: columns)
-    let result = try await pipeline.run(request, options: stripOptions)
-    return (result, StripManifest(result: result, request: request, pipeline: pipeline, stripOptions: stripOptions))
+/// The one-call API's job: `filmstrip strip`'s defaults for everything not given.
+private func runStrip(of url: URL, count: Int, height: Int, columns: Int?, pipeline: Pipeline,
+                      output: String?) async throws -> (StripResult, StripManifest) {
+    var job = StripJob(video: url.path)
+    job.spacing = .count(count)
+    job.size = .height(height)
+    job.pipeline = pipeline
+    job.stripOptions = StripOptions(columns: columns)
+    job.output = output
+    let prepared = try job.prepare()
+    let result = try await prepared.run()
+    return (result, prepared.manifest(of: result))
 }

@@ -114,7 +114,13 @@ public struct Pipeline: Sendable {
     ///   composer throws (`MediaError` for unreadable video, `CompositionError`).
     public func run(_ request: ExtractionRequest, options: StripOptions = StripOptions(),
                     onProgress: (@Sendable (Int, Int) -> Void)? = nil, mark: (Mark) -> Void = { _ in }) async throws -> StripResult {
-        let layout = try Self.layout(for: request, options: options)
+        try await run(request, layout: try Self.layout(for: request, options: options), options: options, onProgress: onProgress, mark: mark)
+    }
+
+    /// Runs as `run(_:options:onProgress:mark:)` into a layout already made for `request` and
+    /// `options` (`Pipeline.layout(for:options:)`), as a ``StripJob`` makes it to check its limits.
+    public func run(_ request: ExtractionRequest, layout: StripLayout, options: StripOptions,
+                    onProgress: (@Sendable (Int, Int) -> Void)? = nil, mark: (Mark) -> Void = { _ in }) async throws -> StripResult {
         let clock = ContinuousClock()
         mark(.started)
         let extractStart = clock.now

@@ -120,7 +120,7 @@ extension Int {
     }
 }
 
-/// A request whose estimated memory exceeds the limit (`--max-memory`).
+/// A request whose estimated memory exceeds the caller's limit.
 public struct MemoryLimitExceeded: Error, CustomStringConvertible {
     /// The request's estimate.
     public let estimate: MemoryEstimate
@@ -129,8 +129,8 @@ public struct MemoryLimitExceeded: Error, CustomStringConvertible {
 
     /// One line: the estimate with its parts, the limit, and what to change.
     public var description: String {
-        "the request needs an estimated \(estimate), more than --max-memory \(limitBytes / 1_000_000) MB; "
-            + "ask for fewer or smaller thumbnails, fewer workers or threads, or raise --max-memory"
+        "the request needs an estimated \(estimate), more than the memory limit of \(limitBytes / 1_000_000) MB; "
+            + "ask for fewer or smaller thumbnails, fewer workers or threads, or raise the limit"
     }
 }
 

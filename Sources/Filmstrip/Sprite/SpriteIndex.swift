@@ -80,7 +80,7 @@ public enum SpriteIndex {
     public static func checkBIFTimestamps(_ timing: SpriteTiming) throws(FieldOverflow) {
         let multiplier = bifMultiplier(timing), last = timing.count - 1
         _ = try UInt32.checked(timing.start(ofCue: last) / multiplier, field: "the BIF timestamp of cue \(last) (\(multiplier) ms units)",
-                               hint: multiplier == 1000 ? "BIF cannot index a video this long" : "a whole-second --interval counts BIF timestamps in seconds")
+                               hint: multiplier == 1000 ? "BIF cannot index a video this long" : "a whole-second interval counts BIF timestamps in seconds")
     }
 
     static func bifMultiplier(_ timing: SpriteTiming) -> Int64 { greatestCommonDivisor(timing.intervalMilliseconds, 1000) }

@@ -19,9 +19,9 @@ public enum SpriteError: Error, Hashable, Sendable, CustomStringConvertible {
         case .outputIsVideo(let video): "its outputs would overwrite the video \(video)"
         case .tooManyCues(let count, let duration, let limit):
             "the video claims to last \(SpriteTiming.clock(duration)), which needs \(count) thumbnails at this interval, more than \(limit); "
-                + "give a longer --interval or a --count"
+                + "give a longer interval or a cue count"
         case .sheetTooLarge(let width, let height, let format, let side):
-            "a \(width)x\(height) sheet cannot be a \(format) (at most \(side) px a side); give a smaller --tile or --width"
+            "a \(width)x\(height) sheet cannot be a \(format) (at most \(side) px a side); give a smaller tile grid or thumbnail width"
         }
     }
 }

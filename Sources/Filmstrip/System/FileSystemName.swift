@@ -112,3 +112,11 @@ public enum FileSystemName {
         return length
     }
 }
+
+extension String {
+    /// This string after enough `pad` characters to make it `length` long (never cut): zero-padded
+    /// hex digests and counters.
+    package func leftPadded(to length: Int, with pad: Character = "0") -> String {
+        count >= length ? self : String(repeating: pad, count: length - count) + self
+    }
+}

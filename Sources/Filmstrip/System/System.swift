@@ -124,7 +124,7 @@ package enum System {
 
     /// A new pipe (read end, write end), both closed on exec: a child gets only the end it is
     /// handed with `dup2`, so a pipe meant for one child never keeps another's reader waiting.
-    static func pipe() throws(SystemError) -> (read: Int32, write: Int32) {
+    package static func pipe() throws(SystemError) -> (read: Int32, write: Int32) {
         var ends: [Int32] = [-1, -1]
         guard Glibc.pipe(&ends) == 0 else { throw SystemError(call: "pipe", path: "pipe", code: errno) }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
@@ -132,7 +132,7 @@ package enum System {
     }
 
     /// Every byte readable from `descriptor` until end of file (or a read error).
-    static func readToEnd(_ descriptor: Int32) -> [UInt8] {
+    package static func readToEnd(_ descriptor: Int32) -> [UInt8] {
         var all: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -146,13 +146,13 @@ package enum System {
     }
 
     /// Blocks until child `pid` has exited, leaving it unreaped (`WNOWAIT`), so its pid stays its own.
-    static func waitForExit(_ pid: pid_t) {
+    package static func waitForExit(_ pid: pid_t) {
         var info = siginfo_t()
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
     }
 
     /// Reaps exited child `pid`: its wait status and its own resource usage.
-    static func reap(_ pid: pid_t) -> (status: Int32, usage: rusage) {
+    package static func reap(_ pid: pid_t) -> (status: Int32, usage: rusage) {
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}

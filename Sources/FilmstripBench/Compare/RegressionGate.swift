@@ -197,7 +197,7 @@ public struct RegressionGate: Sendable {
     /// The phase a time gate judges: `total` where a configuration has one, else its own phase.
     static func isGated(_ key: ConfigurationKey, among keys: Set<ConfigurationKey>) -> Bool {
         // The copy calibration is a memcpy of the machine's, no code of either build.
-        if key.phase == .calibration && key.videoID == "none" { return false }
+        if key.kind == .calibrationCopy { return false }
         guard key.phase == .extract || key.phase == .compose else { return true }
         var total = key
         total.phase = .total
@@ -416,9 +416,9 @@ public enum CalibrationKind: String, Sendable, Hashable {
         self = key.phase == .compose ? .copy : .decode
     }
 
-    /// The kind of a `calibration` row: the copy has no video.
+    /// The workload of a `calibration` row.
     init(calibrationRow row: RawResultRow) {
-        self = row.video.codec == "none" || row.video.id == "none" ? .copy : .decode
+        self = row.kind == .calibrationCopy ? .copy : .decode
     }
 }
 

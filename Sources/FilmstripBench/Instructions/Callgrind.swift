@@ -1,4 +1,5 @@
 import Filmstrip
+import FilmstripProcess
 import Foundation
 
 /// Counts a `bench-run` child's instructions by running it under valgrind's callgrind

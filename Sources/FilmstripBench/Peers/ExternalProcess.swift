@@ -1,4 +1,5 @@
 import Filmstrip
+import FilmstripProcess
 import Foundation
 import Glibc
 import Synchronization

@@ -7,12 +7,9 @@ import Filmstrip
 /// Strip bytes are `frame_count × thumb_width × thumb_height × 4` (RGBA, no gaps or row
 /// padding): the bytes every composer must write. Composition does not depend on the
 /// extractor or the video, so samples of one composer are pooled across them, for the
-/// strip shape of the memcpy floor rows (else the most common). The memcpy floor is, by convention, the compose-phase rows
-/// whose `composer` is `memcpy`, timing `memcpyFloor` (see plots/README.md).
+/// strip shape of the memcpy floor rows (else the most common). The memcpy floor is the rows of kind
+/// ``RunKind/memcpyFloor``, timing `memcpyFloor` (see plots/README.md).
 enum CompositionThroughputChart {
-    /// The `composer` cell of memcpy floor rows.
-    static let memcpyComposer = "memcpy"
-
     private struct StripShape: Hashable, Comparable {
         var thumbnailCount: Int
         var thumbWidth: Int
@@ -33,7 +30,7 @@ enum CompositionThroughputChart {
         let compose = samples.filter { $0.key.phase == .compose && $0.seconds > 0 && $0.key.composer != fused }
         // The strip shape that has memcpy floor rows (the synthetic composition runs) wins:
         // a chart against the floor is the point; otherwise the most common shape.
-        let floorRows = compose.filter { $0.key.composer == memcpyComposer }
+        let floorRows = compose.filter { $0.key.kind == .memcpyFloor }
         guard let shape = (floorRows.samples.isEmpty ? compose : floorRows).mostCommon({ StripShape(thumbnailCount: $0.key.thumbnailCount, thumbWidth: $0.key.thumbWidth, thumbHeight: $0.key.thumbHeight) }) else {
             return .skipped(.compositionThroughput, reason: "no rows with phase compose for machine \(machine)")
         }
@@ -47,7 +44,7 @@ enum CompositionThroughputChart {
         var floorThroughputs: [Double] = []
         for (key, seconds) in byKey {
             let values = seconds.map { gigabytes / $0 }
-            if key.composer == memcpyComposer {
+            if key.kind == .memcpyFloor {
                 floorThroughputs += values
             } else {
                 throughputs[labeler.label(key.composer, for: key), default: []] += values

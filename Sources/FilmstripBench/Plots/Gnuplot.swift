@@ -1,4 +1,5 @@
 import Filmstrip
+import FilmstripProcess
 import Foundation
 
 /// The gnuplot program: where it is, which PNG terminal it has, and running a script.

@@ -96,7 +96,7 @@ public struct HTMLReport: Sendable {
 
     private var suiteSection: String {
         var videos: [String: VideoDescription] = [:]
-        for row in rows where row.video.id != "synthetic" && row.video.width > 0 { videos[row.video.id] = row.video }
+        for row in rows where row.kind.readsVideo && row.video.width > 0 { videos[row.video.id] = row.video }
         var html = "<h2>Suite</h2>\n"
         let counts = Set(rows.map(\.thumbnailCount)).sorted().map(String.init).joined(separator: ", ")
         let phases = Phase.allCases.filter { phase in rows.contains { $0.phase == phase } }.map(\.rawValue).joined(separator: ", ")

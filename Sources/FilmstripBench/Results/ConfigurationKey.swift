@@ -15,10 +15,16 @@ public struct ConfigurationKey: Sendable, Hashable, Codable, Comparable, CustomS
     public var thumbHeight: Int
     public var accuracy: String
     public var phase: Phase
+    /// What kind of work was timed (the `kind` column); follows from the fields above, so it
+    /// never splits a configuration, but readers ask it instead of the placeholders.
+    public var kind: RunKind
 
+    /// `kind` nil: inferred from the placeholders (``RunKind/inferred(pipeline:extractor:composer:videoID:videoCodec:phase:)``),
+    /// as for a file written before the column existed.
     public init(
         pipeline: String, extractor: String, composer: String, options: [String: String],
-        videoID: String, thumbnailCount: Int, thumbWidth: Int, thumbHeight: Int, accuracy: String, phase: Phase
+        videoID: String, thumbnailCount: Int, thumbWidth: Int, thumbHeight: Int, accuracy: String, phase: Phase,
+        kind: RunKind? = nil
     ) {
         self.pipeline = pipeline
         self.extractor = extractor
@@ -30,6 +36,8 @@ public struct ConfigurationKey: Sendable, Hashable, Codable, Comparable, CustomS
         self.thumbHeight = thumbHeight
         self.accuracy = accuracy
         self.phase = phase
+        self.kind = kind ?? RunKind.inferred(pipeline: pipeline, extractor: extractor, composer: composer, videoID: videoID,
+                                             videoCodec: "", phase: phase)
     }
 
     /// One line, e.g. `taskgroup+simd [threads=4] clip-4k ×500 160x90 exact total`.

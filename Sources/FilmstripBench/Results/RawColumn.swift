@@ -64,11 +64,13 @@ public enum RawColumn: String, ResultColumn {
     // Added with instruction counts (`bench --measure instructions`); older files lack them.
     case instructions
     case profile
+    // Added with run kinds; older files lack it (the kind is inferred when read).
+    case kind
 
     /// Columns that files written before they existed lack; they read as empty cells.
     public static let addedLater: Set<RawColumn> = [.build, .executableCommit, .packetsRead, .bytesRead, .seeks, .heapAllocations,
                                                       .startupCPUSeconds, .cpuOverCoresSeconds, .longestWorkerSeconds, .boundSeconds, .workers,
-                                                      .videoBytes, .instructions, .profile]
+                                                      .videoBytes, .instructions, .profile, .kind]
 
     public var unit: String {
         switch self {
@@ -147,6 +149,7 @@ public enum RawColumn: String, ResultColumn {
         case .boundSeconds: "`startup_cpu_s` (when present) + the larger of `cpu_over_cores_s` and `longest_worker_s`: the shortest wall time the work done allows on this machine; `wall_s / bound_s` is how far the run was from it."
         case .workers: "Decoding workers the extractor ran (chosen by its cost model unless `workers=` in `options` says); 0 from extractors that do not count them."
         case .instructions: "Instructions the phase executed, all threads, counted by valgrind's callgrind (`bench --measure instructions`); empty in time runs. The times of such rows are the instrumented run's (about 50× slow) and are not compared."
+        case .kind: "What kind of work the row timed: `pipeline`, `calibration-copy`, `calibration-decode`, `synthetic-composition`, `memcpy-floor`, `peer`, `whole-process` (filmstrip's own `strip` command), `sprite` or `interactive`. Files written before the column read it back from the placeholders the runner wrote then (`none`, `synthetic`, `memcpy`, `cli:`)."
         case .profile: "Instruction runs: the run's profile (instructions per part and per function and library), a path relative to the folder of this file."
         }
     }

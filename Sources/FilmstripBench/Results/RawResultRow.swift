@@ -56,6 +56,8 @@ public struct RawResultRow: ResultRecord, Hashable {
     public var instructions: Int?
     /// The run's instruction profile, relative to the results file's folder; empty in time runs.
     public var profile: String = ""
+    /// What kind of work the row timed (the `kind` column).
+    public var kind: RunKind
 
     public init(
         run: RunContext, timestamp: Date, pipeline: String, extractor: String, composer: String,
@@ -64,8 +66,11 @@ public struct RawResultRow: ResultRecord, Hashable {
         cpuSysSeconds: Double?, peakRSSBytes: Int?, framesDecoded: Int?, thumbnailsPerSecond: Double?,
         checksum: String, maxFrameError: Int?, disagreement: Bool, status: RunStatus, error: String,
         build: BuildRole? = nil, executableCommit: String = "", packetsRead: Int? = nil, bytesRead: Int? = nil,
-        seeks: Int? = nil, heapAllocations: Int? = nil, bound: PhaseBound? = nil
+        seeks: Int? = nil, heapAllocations: Int? = nil, bound: PhaseBound? = nil, kind: RunKind? = nil
     ) {
+        // nil: a row as an older file gives it (tests' fixtures), its kind read from its placeholders.
+        self.kind = kind ?? RunKind.inferred(pipeline: pipeline, extractor: extractor, composer: composer, videoID: video.id,
+                                             videoCodec: video.codec, phase: phase)
         self.run = run
         self.timestamp = timestamp
         self.pipeline = pipeline
@@ -103,7 +108,8 @@ public struct RawResultRow: ResultRecord, Hashable {
     public var configurationKey: ConfigurationKey {
         ConfigurationKey(
             pipeline: pipeline, extractor: extractor, composer: composer, options: options, videoID: video.id,
-            thumbnailCount: thumbnailCount, thumbWidth: thumbWidth, thumbHeight: thumbHeight, accuracy: accuracy, phase: phase
+            thumbnailCount: thumbnailCount, thumbWidth: thumbWidth, thumbHeight: thumbHeight, accuracy: accuracy, phase: phase,
+            kind: kind
         )
     }
 
@@ -170,6 +176,7 @@ public struct RawResultRow: ResultRecord, Hashable {
         case .videoBytes: Cell.text(videoBytes)
         case .instructions: Cell.text(instructions)
         case .profile: profile
+        case .kind: kind.rawValue
         }
     }
 
@@ -233,7 +240,8 @@ public struct RawResultRow: ResultRecord, Hashable {
             bytesRead: try Cell.optionalInt(RawColumn.bytesRead, cells(.bytesRead)),
             seeks: try Cell.optionalInt(RawColumn.seeks, cells(.seeks)),
             heapAllocations: try Cell.optionalInt(RawColumn.heapAllocations, cells(.heapAllocations)),
-            bound: try Self.bound(cells)
+            bound: try Self.bound(cells),
+            kind: cells(.kind).isEmpty ? nil : try Cell.enumeration(RawColumn.kind, cells(.kind), as: RunKind.self)
         )
         videoBytes = try Cell.optionalInt(RawColumn.videoBytes, cells(.videoBytes))
         instructions = try Cell.optionalInt(RawColumn.instructions, cells(.instructions))

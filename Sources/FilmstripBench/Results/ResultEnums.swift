@@ -58,3 +58,47 @@ public enum Metric: String, Sendable, Hashable, Codable, CaseIterable {
         }
     }
 }
+
+/// What kind of work a row timed: written by the runner in the `kind` column, so no reader
+/// guesses it from placeholder cells (`none`, `synthetic`, `memcpy`).
+public enum RunKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A strategy's extraction and composition of a reference video.
+    case pipeline
+    /// The fixed memory-copy workload that measures the machine (no video).
+    case calibrationCopy = "calibration-copy"
+    /// The fixed single-threaded decode that measures the machine.
+    case calibrationDecode = "calibration-decode"
+    /// A composer on synthetic thumbnails, no video.
+    case syntheticComposition = "synthetic-composition"
+    /// `memcpy` of the synthetic strip's bytes: the composition floor.
+    case memcpyFloor = "memcpy-floor"
+    /// An external tool doing the same job, timed as whole processes.
+    case peer
+    /// filmstrip's own `strip` command timed as a whole process.
+    case wholeProcess = "whole-process"
+    /// A seek-bar sprite of a video.
+    case sprite
+    /// Interactive thumbnails (one request at a time, as a player asks).
+    case interactive
+
+    /// `true` when the row's video columns describe a real video (not a placeholder).
+    public var readsVideo: Bool {
+        switch self {
+        case .calibrationCopy, .syntheticComposition, .memcpyFloor: false
+        case .pipeline, .calibrationDecode, .peer, .wholeProcess, .sprite, .interactive: true
+        }
+    }
+
+    /// The kind of a row from a file written before the `kind` column existed, read back from
+    /// the placeholders the runner then wrote. The only place placeholder cells are read.
+    public static func inferred(pipeline: String, extractor: String, composer: String, videoID: String, videoCodec: String,
+                                phase: Phase) -> RunKind {
+        switch phase {
+        case .calibration: return videoID == "none" || videoCodec == "none" ? .calibrationCopy : .calibrationDecode
+        case .peer: return pipeline.hasPrefix("cli:") ? .wholeProcess : .peer
+        default:
+            if composer == "memcpy" && phase == .compose { return .memcpyFloor }
+            return extractor == "synthetic" ? .syntheticComposition : .pipeline
+        }
+    }
+}

@@ -28,6 +28,11 @@ public enum SummaryColumn: String, ResultColumn {
     case ciHigh = "ci_high"
     case ciCoverage = "ci_coverage"
     case warnings
+    // Added with run kinds; older files lack it (the kind is inferred when read).
+    case kind
+
+    /// Columns that files written before they existed lack.
+    public static let addedLater: Set<SummaryColumn> = [.kind]
 
     public var unit: String {
         switch self {
@@ -42,7 +47,7 @@ public enum SummaryColumn: String, ResultColumn {
     public var meaning: String {
         switch self {
         case .runID, .gitCommit, .buildConfig, .machineID, .machineName, .pipeline, .extractor, .composer,
-             .options, .videoID, .thumbnailCount, .thumbWidth, .thumbHeight, .accuracy, .phase:
+             .options, .videoID, .thumbnailCount, .thumbWidth, .thumbHeight, .accuracy, .phase, .kind:
             "As in the raw file; these columns identify the configuration summarized."
         case .metric: "Raw column summarized (`wall_s`, `cpu_user_s`, `cpu_sys_s`, `peak_rss_bytes`, `frames_decoded`, `thumbnails_per_s`, `instructions`), or `cpu_s` (`cpu_user_s + cpu_sys_s`); its unit is the unit of the statistics."
         case .n: "Number of repetitions with `status` `ok` summarized."

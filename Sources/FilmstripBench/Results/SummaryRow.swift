@@ -96,6 +96,7 @@ public struct SummaryRow: ResultRecord, Hashable {
         case .thumbHeight: Cell.text(key.thumbHeight)
         case .accuracy: key.accuracy
         case .phase: key.phase.rawValue
+        case .kind: key.kind.rawValue
         case .metric: metric.rawValue
         case .n: Cell.text(n)
         case .min: Cell.text(min)
@@ -131,7 +132,8 @@ public struct SummaryRow: ResultRecord, Hashable {
                 thumbWidth: try Cell.int(SummaryColumn.thumbWidth, cells(.thumbWidth)),
                 thumbHeight: try Cell.int(SummaryColumn.thumbHeight, cells(.thumbHeight)),
                 accuracy: cells(.accuracy),
-                phase: try Cell.enumeration(SummaryColumn.phase, cells(.phase), as: Phase.self)
+                phase: try Cell.enumeration(SummaryColumn.phase, cells(.phase), as: Phase.self),
+                kind: cells(.kind).isEmpty ? nil : try Cell.enumeration(SummaryColumn.kind, cells(.kind), as: RunKind.self)
             ),
             metric: try Cell.enumeration(SummaryColumn.metric, cells(.metric), as: Metric.self),
             n: try Cell.int(SummaryColumn.n, cells(.n)),

@@ -1,4 +1,5 @@
 import Filmstrip
+import FilmstripProcess
 import Foundation
 
 /// The baseline executable of `bench --baseline-rev REV`: REV built in release once, in a

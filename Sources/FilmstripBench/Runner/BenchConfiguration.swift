@@ -181,18 +181,71 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
         }
     }
 
+    /// The `kind` column: what the row's work is (filmstrip's own command line a `whole-process`).
+    public var runKind: RunKind {
+        switch self {
+        case .pipeline: .pipeline
+        case .composeSynthetic: .syntheticComposition
+        case .memcpySynthetic: .memcpyFloor
+        case .calibrationCopy: .calibrationCopy
+        case .calibrationDecode: .calibrationDecode
+        case .peer: .peer
+        case .commandLine: .wholeProcess
+        }
+    }
+
     /// The `extractor` column: the registry name, or `synthetic`, `calibration` or `peer` for the kinds without one.
-    public var extractor: String { FlatRecord(self).extractor }
+    public var extractor: String {
+        switch self {
+        case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): run.extractor.name
+        case .composeSynthetic, .memcpySynthetic: FlatRecord.syntheticExtractor
+        case .calibrationCopy: FlatRecord.calibrationExtractor
+        case .peer: FlatRecord.peerExtractor
+        }
+    }
     /// The `composer` column: the destination's registry name, the peer's, or `memcpy`.
-    public var composer: String { FlatRecord(self).composer }
+    public var composer: String {
+        switch self {
+        case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): run.destination.name
+        case .composeSynthetic(let composer, _, _): composer.composer.name
+        case .memcpySynthetic, .calibrationCopy: FlatRecord.memcpyComposer
+        case .peer(let peer, _): peer.rawValue
+        }
+    }
     /// Reference video id; nil for the kinds without a video.
-    public var videoID: String? { FlatRecord(self).videoID }
+    public var videoID: String? {
+        switch self {
+        case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): run.videoID
+        case .peer(_, let request): request.videoID
+        case .composeSynthetic, .memcpySynthetic, .calibrationCopy: nil
+        }
+    }
     /// Path of the reference video file; nil for the kinds without a video.
-    public var videoPath: String? { FlatRecord(self).videoPath }
+    public var videoPath: String? {
+        switch self {
+        case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): run.videoPath
+        case .peer(_, let request): request.videoPath
+        case .composeSynthetic, .memcpySynthetic, .calibrationCopy: nil
+        }
+    }
     /// Thumbnails in the strip.
-    public var thumbnailCount: Int { FlatRecord(self).thumbnailCount }
+    public var thumbnailCount: Int {
+        switch self {
+        case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): run.thumbnailCount
+        case .peer(_, let request): request.thumbnailCount
+        case .composeSynthetic(_, let count, _), .memcpySynthetic(let count, _): count
+        case .calibrationCopy: 1
+        }
+    }
     /// Thumbnail height in pixels.
-    public var thumbHeight: Int { FlatRecord(self).thumbHeight }
+    public var thumbHeight: Int {
+        switch self {
+        case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): run.thumbHeight
+        case .peer(_, let request): request.thumbHeight
+        case .composeSynthetic(_, _, let height), .memcpySynthetic(_, let height): height
+        case .calibrationCopy: 0
+        }
+    }
     /// The accuracy of the kinds that decode or compete with decoding; nil for the others.
     public var accuracy: Accuracy? {
         switch self {
@@ -300,8 +353,8 @@ struct FlatRecord: Codable, Hashable {
         case decoderThreads, skipNonReference, skipLoopFilter, workers, peer
     }
 
-    private static let syntheticExtractor = "synthetic", calibrationExtractor = "calibration"
-    private static let peerExtractor = "peer", memcpyComposer = "memcpy"
+    static let syntheticExtractor = "synthetic", calibrationExtractor = "calibration"
+    static let peerExtractor = "peer", memcpyComposer = "memcpy"
 
     init(_ configuration: BenchConfiguration) {
         func pipeline(_ kind: BenchConfiguration.Kind, _ run: BenchConfiguration.PipelineRun, peer: Peer? = nil) -> FlatRecord {

@@ -6,7 +6,7 @@ import Synchronization
 extension BenchSession {
     /// Runs finished by worker threads, waiting for the session's thread to write them.
     private final class Finished: Sendable {
-        let items = Mutex<[(job: Int, outcome: ChildRunner.Outcome)]>([])
+        let items = Mutex<[(job: Int, outcome: RunOutcome)]>([])
         let signal = DispatchSemaphore(value: 0)
     }
 
@@ -65,7 +65,7 @@ extension BenchSession {
             }
             guard running > 0 else { break }
             finished.signal.wait()
-            let batch = finished.items.withLock { items -> [(job: Int, outcome: ChildRunner.Outcome)] in
+            let batch = finished.items.withLock { items -> [(job: Int, outcome: RunOutcome)] in
                 let taken = items
                 items.removeAll()
                 return taken

@@ -1,4 +1,5 @@
 import Filmstrip
+import FilmstripFixtures
 import Foundation
 import Glibc
 
@@ -14,13 +15,14 @@ public struct BenchSession {
     public struct Build: Sendable {
         /// nil when a single build runs everything.
         public var role: BuildRole?
-        public var runner: ChildRunner
+        /// Runs each configuration: a ``ChildRunner`` (a fake in the tests).
+        public var runner: any ConfigurationExecutor
         /// The commit recorded when the child does not report its own (built before it could).
         public var commitFallback: String
         /// Its build configuration when known without the child (`--baseline-rev` builds release).
         public var configurationFallback: String?
 
-        public init(role: BuildRole?, runner: ChildRunner, commitFallback: String = "", configurationFallback: String? = nil) {
+        public init(role: BuildRole?, runner: any ConfigurationExecutor, commitFallback: String = "", configurationFallback: String? = nil) {
             self.role = role
             self.runner = runner
             self.commitFallback = commitFallback
@@ -284,7 +286,7 @@ public struct BenchSession {
             thumbHeight: configuration.thumbHeight, accuracy: configuration.accuracy?.description ?? "",
             phase: phase, repetition: repetition, wallSeconds: nil, cpuUserSeconds: nil, cpuSysSeconds: nil,
             peakRSSBytes: nil, framesDecoded: nil, thumbnailsPerSecond: nil, checksum: "", maxFrameError: nil,
-            disagreement: false, status: .ok, error: "")
+            disagreement: false, status: .ok, error: "", kind: configuration.runKind)
     }
 
     static func number(_ value: Double) -> String { String(format: "%g", value) }

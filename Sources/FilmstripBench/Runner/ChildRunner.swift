@@ -1,4 +1,5 @@
 import Filmstrip
+import FilmstripProcess
 import Foundation
 import Glibc
 
@@ -17,7 +18,7 @@ import Glibc
 /// The child leads its own process group (``becomeRunGroupLeader()``, the first thing
 /// `bench-run` does) and the programs it launches (peers such as the ffmpeg CLI) stay in it,
 /// so ``end(_:)`` at the time limit or on SIGINT/SIGTERM ends the whole run, peers included.
-public struct ChildRunner: Sendable {
+public struct ChildRunner: ConfigurationExecutor {
     /// Makes this `bench-run` process the leader of a new process group, its run's group.
     public static func becomeRunGroupLeader() { setpgid(0, 0) }
 
@@ -38,16 +39,8 @@ public struct ChildRunner: Sendable {
         self.callgrind = callgrind
     }
 
-    public enum Outcome: Sendable {
-        /// The child's measurement, and its instruction profile when run under callgrind.
-        case measured(BenchMeasurement, InstructionProfile?)
-        case failed(String)
-        case timedOut
-        case interrupted
-    }
-
-    /// Runs `configuration` once, waiting at most `timeLimit` seconds.
-    public func run(_ configuration: BenchConfiguration, timeLimit: Double, interruption: Interruption) -> Outcome {
+    /// Runs `configuration` once in a `bench-run` child, waiting at most `timeLimit` seconds.
+    public func run(_ configuration: BenchConfiguration, timeLimit: Double, interruption: Interruption) -> RunOutcome {
         let json: String
         do {
             json = String(decoding: try JSONEncoder().encode(configuration), as: UTF8.self)

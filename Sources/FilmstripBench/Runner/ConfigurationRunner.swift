@@ -1,4 +1,5 @@
 import Filmstrip
+import FilmstripFixtures
 import Foundation
 import CAllocationCounter
 import CInstructionMarks
@@ -73,16 +74,21 @@ public enum ConfigurationRunner {
     /// Extract then compose through `Pipeline.run`, exactly as `filmstrip strip` runs it, with
     /// resource snapshots (clock, `getrusage`, bytes read, heap allocations) at its marks.
     private static func runPipeline(_ run: BenchConfiguration.PipelineRun) async throws -> BenchMeasurement {
-        let pipeline = Pipeline(extractor: run.extractor, destination: run.destination)
         guard let path = run.videoPath else { throw SetupError(description: "no video for \(BenchConfiguration.pipeline(run).label)") }
-        let probe = try VideoProbe(path: path)
-        let plan = try SamplePlan(probe: probe, count: run.thumbnailCount, accuracy: run.accuracy)
-        let request = try ExtractionRequest(path: path, probe: probe, plan: plan, size: .height(run.thumbHeight),
-                                            options: run.extractionOptions)
+        // The strip `filmstrip strip` makes, without its limits: the bench measures what a run takes.
+        var job = StripJob(video: path)
+        job.spacing = .count(run.thumbnailCount)
+        job.accuracy = run.accuracy
+        job.size = .height(run.thumbHeight)
+        job.options = run.extractionOptions
+        job.pipeline = Pipeline(extractor: run.extractor, destination: run.destination)
+        job.memoryLimitBytes = nil
+        let prepared = try job.prepare()
+        let plan = prepared.plan
 
         var snapshots: [Pipeline.Mark: ResourceSnapshot] = [:]
         snapshots.reserveCapacity(3)
-        let result = try await pipeline.run(request, options: StripOptions(), mark: { mark in
+        let result = try await prepared.run(mark: { mark in
             snapshots[mark] = ResourceSnapshot.now()
             // After the snapshot, so an instruction count's phases end where the clocks' do.
             switch mark {

@@ -8,7 +8,8 @@ public enum FastestTable {
         let rows = summary.filter { row in
             row.metric == .wallSeconds
                 && (row.configurationKey.phase == .total || row.configurationKey.phase == .peer
-                    || (row.configurationKey.phase == .compose && row.configurationKey.videoID == "synthetic"))
+                    || (row.configurationKey.phase == .compose
+                        && [.syntheticComposition, .memcpyFloor].contains(row.configurationKey.kind)))
         }
         let groups = Dictionary(grouping: rows) { row -> String in
             let key = row.configurationKey

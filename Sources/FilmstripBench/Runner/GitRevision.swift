@@ -1,4 +1,5 @@
 import Filmstrip
+import FilmstripProcess
 import Foundation
 
 /// The commit of the checkout the harness runs in, for the `git_commit` and `git_dirty` columns.

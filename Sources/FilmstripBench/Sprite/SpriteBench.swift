@@ -1,4 +1,5 @@
 import Filmstrip
+import FilmstripFixtures
 import Foundation
 
 /// Library throughput of `filmstrip sprite` against the ffmpeg CLI commands media servers

@@ -22,7 +22,7 @@ public struct TrendStep: Sendable, Hashable {
     public var run: TrendRun
     /// The last run before it.
     public var previousRun: TrendRun
-    /// median(after) / median(before) − 1 of the run medians on either side, up to the next steps.
+    /// Quantile.median(after) / Quantile.median(before) − 1 of the run medians on either side, up to the next steps.
     public var relativeChange: Double
     /// 95 % percentile-bootstrap interval of ``relativeChange``.
     public var low: Double
@@ -103,7 +103,7 @@ public struct TrendAnalysis: Sendable {
                 let values = normalised ? calibrated.map { $0! } : keyRows.map { $0.wallSeconds! }
                 let samplesByRun = Dictionary(grouping: zip(keyRows, values)) { RunKey(runID: $0.0.run.runID, build: $0.0.build) }
                 let series = samplesByRun.map { runKey, samples in
-                    (position: position[runKey]!, median: median(samples.map(\.1)))
+                    (position: position[runKey]!, median: Quantile.median(samples.map(\.1)))
                 }.sorted { $0.position < $1.position }
                 guard series.count >= minimumRuns else { continue }
                 var found = trend(of: key, series: series.map { (ordered[$0.position], $0.median) })
@@ -127,7 +127,7 @@ public struct TrendAnalysis: Sendable {
         for (index, change) in changes.enumerated() {
             let before = Array(medians[boundaries[index]..<change])
             let after = Array(medians[change..<boundaries[index + 2]])
-            let relativeChange = median(after) / median(before) - 1
+            let relativeChange = Quantile.median(after) / Quantile.median(before) - 1
             guard abs(relativeChange) >= minimumChange else { continue }
             let interval = bootstrapInterval(before: before, after: after, using: &generator)
             steps.append(TrendStep(run: series[change].run, previousRun: series[change - 1].run,
@@ -136,25 +136,19 @@ public struct TrendAnalysis: Sendable {
         return ConfigurationTrend(key: key, runs: series, steps: steps)
     }
 
-    /// 2.5 and 97.5 percentiles of median(after*)/median(before*) − 1 over resamples of each side.
+    /// 2.5 and 97.5 percentiles of Quantile.median(after*)/Quantile.median(before*) − 1 over resamples of each side.
     func bootstrapInterval(before: [Double], after: [Double], using generator: inout some RandomNumberGenerator) -> (low: Double, high: Double) {
         var ratios: [Double] = []
         ratios.reserveCapacity(bootstrapResamples)
         for _ in 0..<bootstrapResamples {
             let resampledBefore = before.indices.map { _ in before.randomElement(using: &generator)! }
             let resampledAfter = after.indices.map { _ in after.randomElement(using: &generator)! }
-            ratios.append(median(resampledAfter) / median(resampledBefore) - 1)
+            ratios.append(Quantile.median(resampledAfter) / Quantile.median(resampledBefore) - 1)
         }
         ratios.sort()
         let lowIndex = Int((Double(ratios.count - 1) * 0.025).rounded())
         let highIndex = Int((Double(ratios.count - 1) * 0.975).rounded())
         return (ratios[lowIndex], ratios[highIndex])
-    }
-
-    func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     struct RunKey: Hashable {

@@ -1,3 +1,4 @@
+import Filmstrip
 import Foundation
 import Synchronization
 

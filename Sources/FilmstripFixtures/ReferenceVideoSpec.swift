@@ -1,3 +1,5 @@
+import Filmstrip
+
 /// A deterministic synthetic reference video: what to paint, how to encode it, and where it is cached.
 public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
     /// The video codec a reference video is encoded with.
@@ -250,11 +252,5 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
                                pixelFormatName: pixelFormat, fullRange: fullRange,
                                topFieldFirst: fieldOrder.map { $0 == .topFieldFirst }, muxerOptions: muxerOptions,
                                hdrTransfer: hdrTransfer, taggedBT709: taggedBT709)
-    }
-}
-
-extension String {
-    func leftPadded(to length: Int, with pad: Character = "0") -> String {
-        count >= length ? self : String(repeating: pad, count: length - count) + self
     }
 }

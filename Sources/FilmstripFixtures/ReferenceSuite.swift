@@ -1,3 +1,5 @@
+import Filmstrip
+
 /// Named sets of reference videos: `quick` for tests and CI, `standard` for the committed
 /// baseline, `full` adds the seed's 4 min 4 s 1080p H.264 case and its GOP variants.
 public enum ReferenceSuite: String, Sendable, Codable, CaseIterable {

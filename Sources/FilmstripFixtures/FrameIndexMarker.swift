@@ -1,3 +1,5 @@
+import Filmstrip
+
 /// The machine-readable frame index painted into every reference video frame.
 ///
 /// The bottom quarter of the upright picture holds a grid of 2 rows × 10 columns of

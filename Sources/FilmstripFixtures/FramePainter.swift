@@ -1,3 +1,5 @@
+import Filmstrip
+
 /// Paints reference frames: smooth moving content (so encoders make real P- and
 /// B-frames without huge bitrates), the frame number in large digits for people, and
 /// the `FrameIndexMarker` band for machines. Everything is laid out in the upright
