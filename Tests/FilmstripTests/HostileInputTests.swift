@@ -1,6 +1,7 @@
 import CLITestSupport
 @testable import Filmstrip
 @testable import FilmstripFixtures
+import FilmstripProcess
 import Foundation
 import Synchronization
 import Testing

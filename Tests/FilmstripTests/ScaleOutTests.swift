@@ -1,4 +1,5 @@
 import CLITestSupport
+import FilmstripProcess
 @testable import Filmstrip
 import Foundation
 import Testing
