@@ -16,7 +16,7 @@ extension FilmstripCommand {
                 The cold-single step asks a fresh generator for the drag's last position: the reference for the drag's latency.
                 """)
 
-        @Option(help: "Reference video ids (default: h264-360p-20s).")
+        @Option(help: "Reference video ids, or paths of video files (default: h264-360p-20s).")
         var videos = "h264-360p-20s"
 
         @Option(help: "Strategies (default: all): \(InteractiveStrategies.all.map(\.name).joined(separator: ", ")).")
@@ -51,8 +51,14 @@ extension FilmstripCommand {
             }
             func number(_ value: Double?) -> String { value.map { String(format: "%.6f", $0) } ?? "" }
             for id in videos.split(separator: ",").map(String.init) {
-                guard let spec = ReferenceSuite.spec(id: id) else { throw failWithMessage("unknown reference video '\(id)'") }
-                let path = try cache.ensure(spec).url.path
+                let path: String
+                if let spec = ReferenceSuite.spec(id: id) {
+                    path = try cache.ensure(spec).url.path
+                } else if FileManager.default.fileExists(atPath: id) {
+                    path = id
+                } else {
+                    throw failWithMessage("'\(id)' is neither a reference video id nor a file")
+                }
                 for repetition in 1...max(1, repetitions) {
                     // Strategies interleaved per repetition, so a drift of the machine touches them alike.
                     for strategy in chosen {

@@ -48,8 +48,9 @@ public enum InteractiveSessions {
         let zoomFrom = duration / Rational(4), zoomTo = duration / Rational(2)
         let whole = generator.evenlySpacedTimes(count: count)
         let zoomed = generator.evenlySpacedTimes(count: count, from: zoomFrom, to: zoomTo)
-        // The handle moves across the zoomed range; each position asks for the frame under it.
-        let drag = (0..<20).map { zoomFrom + (zoomTo - zoomFrom) * Rational(Int64(2 * $0 + 1), 40) }
+        // The handle moves across the zoomed range, between the zoomed strip's times (which the
+        // cache holds); each position asks for the frame under it.
+        let drag = (0..<20).map { zoomFrom + (zoomTo - zoomFrom) * Rational(Int64(4 * $0 + 1), 80) }
         var steps: [InteractiveStepResult] = []
         steps.append(try await measure("open", generator, requests: [whole], box: box, interval: .zero))
         steps.append(try await measure("zoom-in", generator, requests: [zoomed], box: box, interval: .zero))
