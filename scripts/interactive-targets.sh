@@ -33,8 +33,9 @@ def timed(command):
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return time.monotonic() - start
 
-def thumbnails(extra, n=count):
-    """Launch to the first exact line, launch to the moment every slot has an image, launch to exit."""
+def thumbnails(extra, n=count, stop_at_row=False):
+    """Launch to the first exact line, launch to the moment every slot has an image, launch to exit
+    (with stop_at_row, the process is ended once every slot has an image: the rest is not measured)."""
     folder = tempfile.mkdtemp(prefix="interactive-targets-")
     start = time.monotonic()
     process = subprocess.Popen([tool, "thumbnails", video, "--count", str(n), "--height", "64", "--out-dir", folder] + extra,
@@ -49,10 +50,13 @@ def thumbnails(extra, n=count):
             first_exact = now
         if len(seen) == n and row is None:
             row = now
+            if stop_at_row:
+                process.terminate()
+                break
     process.wait()
     last = time.monotonic() - start
-    shutil.rmtree(folder)
-    assert process.returncode == 0
+    shutil.rmtree(folder, ignore_errors=True)
+    assert stop_at_row or process.returncode == 0
     return first_exact, row, last
 
 samples = {key: [] for key in ["ffmpeg_one", "first_exact", "last_exact", "coarse_row", "keyframe_strip", "coarse_row_100", "keyframe_strip_100"]}
@@ -64,7 +68,7 @@ with tempfile.TemporaryDirectory() as scratch:
         samples["first_exact"].append(first)
         samples["last_exact"].append(last)
         for n, suffix in [(count, ""), (100, "_100")]:
-            _, row, _ = thumbnails(["--coarse-first"], n)
+            _, row, _ = thumbnails(["--coarse-first"], n, stop_at_row=True)
             samples["coarse_row" + suffix].append(row)
             samples["keyframe_strip" + suffix].append(timed([tool, "strip", video, "--count", str(n), "--height", "64",
                                                              "--accuracy", "keyframe", "-o", os.path.join(scratch, "k.png")]))
