@@ -124,6 +124,8 @@ extension FilmstripCommand {
             let chosen = coarseFirst ? CoarseThenExactStrategy() : strategy?.strategy ?? InteractiveStrategies.standard
             let generator: ThumbnailGenerator
             let results: ThumbnailResults
+            // Each slot's file and its name quoted for JSON, made once: a slot may be written twice (coarse, then exact).
+            let files: [(path: String, quoted: String)]
             let extensionName = format == "png" ? "png" : "jpg"
             let folder = URL(fileURLWithPath: outDir, isDirectory: true)
             func path(of slot: Int) -> String { folder.appendingPathComponent("thumbnail-\(String(format: "%04d", slot)).\(extensionName)").path }
@@ -136,7 +138,13 @@ extension FilmstripCommand {
                     _ = try SamplePlan(probe: generator.probe, count: times.count, from: from.flatMap(TimeParsing.seconds),
                                        to: to.flatMap(TimeParsing.seconds))
                 }
-                try StripWriter.checkDistinct(input: video, outputs: times.indices.map { ("--out-dir", path(of: $0)) })
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = .withoutEscapingSlashes
+                files = try times.indices.map { slot in
+                    let file = path(of: slot)
+                    return (file, String(decoding: try encoder.encode(file), as: UTF8.self))
+                }
+                try StripWriter.checkDistinct(input: video, outputs: files.map { ("--out-dir", $0.path) })
                 results = try generator.thumbnails(for: ThumbnailRequest(times: times, box: box, accuracy: accuracy, appliesRotation: !noRotation))
             } catch let error as PlanError {
                 throw failWithMessage("\(video): \(error)")
@@ -145,13 +153,10 @@ extension FilmstripCommand {
                 throw failWithMessage(message.contains(video) ? message : "\(video): \(message)")
             }
             defer { generator.close() }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .withoutEscapingSlashes
             do {
                 for try await thumbnail in results {
-                    let file = path(of: thumbnail.slot)
+                    let (file, quotedPath) = files[thumbnail.slot]
                     try StripWriter.write(thumbnail.image, to: file, format: extensionName == "png" ? .png : .jpeg, jpegQuality: quality)
-                    let quotedPath = String(decoding: try encoder.encode(file), as: UTF8.self)
                     let elapsed = started.duration(to: .now)
                     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
                     // Console.out writes the whole line with one write(2): the reader sees each line as soon as its image exists.
