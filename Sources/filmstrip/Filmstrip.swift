@@ -9,7 +9,7 @@ struct FilmstripCommand: AsyncParsableCommand {
         commandName: "filmstrip",
         abstract: "Video thumbnail strips, and a benchmark of the ways to make them.",
         version: BuildInfo.versionText,
-        subcommands: [Strip.self, Sprite.self, SpriteBenchCommand.self, Info.self, Fixtures.self, Bench.self, BenchRun.self, Compare.self, Plot.self, Export.self, Trend.self, Report.self]
+        subcommands: [Strip.self, Thumbnails.self, BenchInteractive.self, Sprite.self, SpriteBenchCommand.self, Info.self, Fixtures.self, Bench.self, BenchRun.self, Compare.self, Plot.self, Export.self, Trend.self, Report.self]
     )
 
     /// Registers the composers built outside the library before any option is parsed, so help,

@@ -210,13 +210,20 @@ struct ExtractionErrorTests {
     func cancellation(name: String) async throws {
         let request = try ExtractionConformanceTests.request("h264-180p-3s", count: 90)
         let delivered = Mutex(0)
+        // Cancelled from inside the first progress report: deterministic, whatever the machine's
+        // speed. By reference, not as the current task: `taskgroup` reports from its decoding
+        // threads, which run outside any task. The extraction starts once the reference is kept.
+        let cancelTask = Mutex<(@Sendable () -> Void)?>(nil)
+        let (gate, opening) = AsyncStream.makeStream(of: Void.self)
         let task = Task {
-            // Cancel from inside the first progress report: deterministic, whatever the machine's speed.
-            try await Extractors.named(name)!.thumbnails(for: request) { done, _ in
+            for await _ in gate { break }
+            return try await Extractors.named(name)!.thumbnails(for: request) { done, _ in
                 delivered.withLock { $0 = done }
-                if done == 1 { withUnsafeCurrentTask { $0?.cancel() } }
+                if done == 1 { cancelTask.withLock { $0 }?() }
             }
         }
+        cancelTask.withLock { $0 = { task.cancel() } }
+        opening.yield()
         let outcome = await task.result
         #expect(throws: CancellationError.self) { try outcome.get() }
         #expect(delivered.withLock { $0 } < 90)

@@ -36,6 +36,8 @@ struct GOPCostModel: Sendable {
     static let tieMargin = 0.02
     /// More workers than cores only pays when the OS's time slicing evens out the tail: each
     /// extra worker holds another decoder (about 25 MB at 1080p), so it must save this much.
+    /// The workers decode on threads of their own (`DecodingThread`), not on Swift's
+    /// cooperative pool (one thread per core), so all K do run at once, sharing the cores.
     static let oversubscriptionMargin = 0.05
     /// Codec threads are only worth their start-up and memory when they cut the predicted
     /// time by at least this much.

@@ -21,7 +21,7 @@ struct TargetDecoder: ~Copyable {
     private var frame = Frame()
     private var previous = Frame()
     private var renderer: ThumbnailRenderer
-    private let request: ExtractionRequest
+    private var request: ExtractionRequest
     private let frames: FrameTable
     private var counters = DecodeCounters()
     private var endOfInput = false
@@ -42,6 +42,10 @@ struct TargetDecoder: ~Copyable {
     /// Where packets carry no presentation times: the display index of the next frame the
     /// decoder outputs, counted from the keyframe decoding started at (nil until a packet is read).
     private var nextDisplayIndex: Int?
+    /// Raised by whoever no longer wants the current work (an interactive request that was
+    /// cancelled or superseded); checked before every packet is read, so decoding stops within
+    /// one packet. Nil for the batch extractors, which stop between targets.
+    var stopSignal: StopSignal?
     /// From the probe, kept apart so the per-packet path does not copy the probe.
     private let seeksByIndex: Bool
     private let timesFromDecodeOrder: Bool
@@ -69,6 +73,29 @@ struct TargetDecoder: ~Copyable {
     /// with later targets; it goes on from where the last call left the decoder.
     mutating func run(_ targets: ArraySlice<(target: SamplePlan.Target, slots: [Int])>, policy: SeekPolicy,
                       delivery: ThumbnailDelivery) throws {
+        try run(targets, policy: policy) { delivery.deliver($0) }
+    }
+
+    /// Points the engine at another plan, size or probe view (rotation) of the same video,
+    /// keeping its open input and decoder. Where it stands in the stream stays valid unless
+    /// the walk switches between keyframe-only and full decoding, whose decoder states differ.
+    mutating func retarget(_ newRequest: ExtractionRequest) {
+        if newRequest.size != request.size || newRequest.probe.rotationDegrees != request.probe.rotationDegrees
+            || newRequest.options.filter != request.options.filter {
+            renderer = ThumbnailRenderer(request: newRequest)
+        }
+        let wasKeyframeOnly = keyframeOnly
+        request = newRequest
+        if wasKeyframeOnly != keyframeOnly {
+            decoder.skipping = .none
+            holdsFrame = false
+            holdsPrevious = false
+        }
+    }
+
+    /// As `run(_:policy:delivery:)`, handing each thumbnail to `deliver` as it is made.
+    mutating func run(_ targets: ArraySlice<(target: SamplePlan.Target, slots: [Int])>, policy: SeekPolicy,
+                      deliver: (Thumbnail) -> Void) throws {
         if keyframeOnly { decoder.skipping = .nonKeyframes }
         targetTimes = Set(targets.map(\.target.framePts))
         for (target, slots) in targets {
@@ -88,7 +115,7 @@ struct TargetDecoder: ~Copyable {
                 try seek(to: frames.keyframes[earlier])
                 try decode(upTo: target.framePts)
             }
-            try deliver(target, slots: slots, to: delivery)
+            try self.deliver(target, slots: slots, to: deliver)
         }
     }
 
@@ -200,6 +227,7 @@ struct TargetDecoder: ~Copyable {
                 drainingOneKeyframe = false
             case .needsInput:
                 if endOfInput { return false }
+                if let stopSignal, stopSignal.isRaised { throw CancellationError() }
                 if holdsLandingPacket {
                     holdsLandingPacket = false
                 } else {
@@ -246,7 +274,7 @@ struct TargetDecoder: ~Copyable {
         return packet.pts
     }
 
-    private mutating func deliver(_ target: SamplePlan.Target, slots: [Int], to delivery: ThumbnailDelivery) throws {
+    private mutating func deliver(_ target: SamplePlan.Target, slots: [Int], to sink: (Thumbnail) -> Void) throws {
         let heldPts = holdsFrame ? frame.presentationTime : nil
         let previousPts = holdsPrevious ? previous.presentationTime : nil
         let shownPts: Int64
@@ -266,7 +294,7 @@ struct TargetDecoder: ~Copyable {
         let timeBase = request.probe.timeBase
         for slot in slots {
             let requested = request.plan.targets[slot].requestedTime
-            delivery.deliver(Thumbnail(slot: slot, requestedTime: requested, actualTime: Timestamp(pts: shownPts, timeBase: timeBase),
+            sink(Thumbnail(slot: slot, requestedTime: requested, actualTime: Timestamp(pts: shownPts, timeBase: timeBase),
                                        frameIndex: frames.exactFrame(at: shownPts), substituted: shownPts != target.framePts,
                                        image: image))
         }

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// Swift structured concurrency: K workers, each with its own input, decoder and scaler
+/// K workers, each on a thread of its own (`DecodingThread`) under a task group, each with its own input, decoder and scaler
 /// (FFmpeg contexts are not thread-safe), taking parts of the plan from a shared queue;
 /// each part runs the `forward` strategy. Results reach the caller in plan order.
 ///
@@ -58,9 +58,13 @@ public struct TaskGroupExtractor: ThumbnailExtractor {
             workerRequest = try request.with(options: options)
         }
         let decoding = workerRequest
+        // Raised when the extraction's task (or one worker's, after another failed) is cancelled:
+        // the workers run on threads of their own, where task cancellation cannot be seen.
+        let stop = StopSignal()
         @Sendable func work() throws -> DecodeCounters {
             let started = ResourceUsage.threadCPUSeconds
             var engine = try TargetDecoder(request: decoding)
+            engine.stopSignal = stop
             while let part = queue.next() {
                 try engine.run(frames[part], policy: .whenKeyframeAhead, delivery: delivery)
             }
@@ -76,22 +80,21 @@ public struct TaskGroupExtractor: ThumbnailExtractor {
         @Sendable func standbyWork(_ budget: CoreBudget, extraction: Int) async throws -> DecodeCounters {
             guard await budget.takeIdleCore(for: extraction) else { return DecodeCounters() }
             defer { budget.release() }
-            return queue.isEmpty ? DecodeCounters() : try work()
+            return queue.isEmpty ? DecodeCounters() : try await DecodingThread.run(stoppedBy: stop, work)
         }
         return try await withThrowingTaskGroup(of: DecodeCounters.self) { group in
             // On every way out, waiting standby workers are let go (the group then awaits them).
             defer { if let budget, let extraction { budget.close(extraction) } }
             for _ in 1..<max(1, schedule.workers) {
-                group.addTask { try work() }
+                group.addTask { try await DecodingThread.run(stoppedBy: stop, work) }
             }
             if let budget, let extraction {
                 for _ in 0..<standby { group.addTask { try await standbyWork(budget, extraction: extraction) } }
             }
-            // The calling task is a worker too instead of waiting for the others: a child task
-            // only starts once a thread of the cooperative pool is free, and with as many
-            // workers as cores that was the calling task's own thread, a few milliseconds late
-            // in a freshly started process.
-            var total = try work()
+            // Every worker decodes on a thread of its own (`DecodingThread`), so all K run at
+            // once even with more workers than cores, and the cooperative pool stays free; the
+            // calling task starts the first itself rather than wait for a child task to start.
+            var total = try await DecodingThread.run(stoppedBy: stop, work)
             // Every part has been taken: standby workers still waiting have nothing to do.
             if let budget, let extraction { budget.close(extraction) }
             for try await counters in group { total = total + counters }

@@ -1,0 +1,116 @@
+import CLITestSupport
+import Filmstrip
+import Foundation
+import Testing
+
+/// `filmstrip thumbnails`: its JSON-lines contract, read by a JSON parser, line by line as it comes.
+@Suite("thumbnails command")
+struct ThumbnailsCommandTests {
+    static func lines(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map { line in
+            try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
+        }
+    }
+
+    @Test("one flushed JSON line per image; every slot ends final and exact; each file exists when announced")
+    func jsonLines() throws {
+        let video = try TestSupport.video("h264-360p-20s")
+        let folder = try TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (process, output, error) = try CLIProcess.start(["thumbnails", video, "--count", "12", "--max-size", "160x160",
+                                                             "--coarse-first", "--out-dir", folder.path])
+        let errors = ReadToEnd(error)
+        // The first line, read as soon as it arrives: its file is complete before it is announced.
+        var buffer = Data()
+        while !buffer.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+        }
+        let firstLine = String(decoding: buffer.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        let first = try #require(try Self.lines(firstLine).first)
+        let firstPath = try #require(first["path"] as? String)
+        #expect(FileManager.default.fileExists(atPath: firstPath), "announced after it was written")
+        buffer.append(output.fileHandleForReading.readDataToEndOfFile())
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(String(decoding: errors.wait(), as: UTF8.self))")
+        let objects = try Self.lines(String(decoding: buffer, as: UTF8.self))
+        for object in objects {
+            #expect(Set(object.keys) == ["index", "requested_s", "actual_s", "exact", "final", "path", "elapsed_s"])
+            #expect(object["index"] is Int && object["requested_s"] is Double && object["actual_s"] is Double)
+            #expect(object["exact"] is Bool && object["final"] is Bool && object["elapsed_s"] is Double)
+        }
+        let finals = objects.filter { $0["final"] as? Bool == true }
+        #expect(finals.compactMap { $0["index"] as? Int }.sorted() == Array(0..<12), "every slot ends with one final line")
+        #expect(finals.allSatisfy { $0["exact"] as? Bool == true })
+        for index in 0..<12 {
+            let slotLines = objects.filter { $0["index"] as? Int == index }
+            #expect(slotLines.last?["final"] as? Bool == true, "slot \(index)'s last line is its final one")
+        }
+        let elapsed = objects.compactMap { $0["elapsed_s"] as? Double }
+        #expect(elapsed == elapsed.sorted())
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }
+        #expect(files.count == 12, "one image per slot, no temporary file left")
+        // The images are PNGs of the fitted size: 160 wide, 90 high for 16:9.
+        let png = try Data(contentsOf: URL(fileURLWithPath: firstPath))
+        #expect(png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        #expect(png[16..<24] == Data([0, 0, 0, 160, 0, 0, 0, 90]))
+    }
+
+    @Test("--at times in any order; actual times match the frames strip shows")
+    func explicitTimes() throws {
+        let video = try TestSupport.video("h264-180p-3s")
+        let folder = try TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try TestSupport.runCLI(["thumbnails", video, "--at", "2.5,0:00.5,1", "--height", "32", "--out-dir", folder.path, "--format", "jpg"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let objects = try Self.lines(result.standardOutput)
+        #expect(objects.count == 3)
+        let byIndex = Dictionary(uniqueKeysWithValues: objects.map { ($0["index"] as! Int, $0) })
+        #expect(byIndex[1]?["requested_s"] as? Double == 0.5)
+        for (index, seconds) in [(0, 2.5), (1, 0.5), (2, 1.0)] {
+            // 30 fps: the frame displayed at T starts at most one frame before it.
+            let actual = try #require(byIndex[index]?["actual_s"] as? Double)
+            #expect(actual <= seconds + 1e-6 && actual > seconds - 1.0 / 30 - 1e-6)
+            #expect((byIndex[index]?["path"] as? String)?.hasSuffix("thumbnail-000\(index).jpg") == true)
+        }
+    }
+
+    @Test("bad input: one line naming the file and the reason, non-zero exit, no image")
+    func badInput() throws {
+        let folder = try TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try TestSupport.video("h264-180p-3s")
+        let missing = folder.appendingPathComponent("missing.mp4").path
+        for (arguments, mention) in [([missing, "--count", "3"], missing), ([video, "--at", "99"], video)] {
+            let result = try TestSupport.runCLI(["thumbnails"] + arguments + ["--out-dir", folder.path])
+            #expect(result.status != 0)
+            #expect(result.standardError.split(separator: "\n").count == 1 && result.standardError.contains(mention), "\(result.standardError)")
+            #expect(result.standardOutput.isEmpty)
+        }
+        let usage = try TestSupport.runCLI(["thumbnails", video, "--count", "3", "--at", "1", "--out-dir", folder.path])
+        #expect(usage.status == 64)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test("bench-interactive writes one row per session step, with the slider's columns")
+    func sessionRows() throws {
+        let folder = try TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let csv = folder.appendingPathComponent("interactive.csv").path
+        let result = try TestSupport.runCLI(["bench-interactive", "--videos", "h264-180p-3s", "--repetitions", "1",
+                                             "--strategies", "exact,coarse-first", "--out", csv,
+                                             "--fixtures-dir", TestSupport.packageRoot.appendingPathComponent("fixtures-cache").path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let header = try #require(lines.first)
+        for column in ["strategy", "step", "first_thumbnail_s", "all_thumbnails_s", "latency_p50_s", "latency_p95_s", "wasted_frames"] {
+            #expect(header.contains(column))
+        }
+        let rows = lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
+        #expect(rows.count == 10, "five steps for each of two strategies")
+        #expect(Set(rows.compactMap { $0["step"] }) == ["open", "zoom-in", "drag", "zoom-back", "cold-single"])
+        // Zooming back asks for the opening request again: every image comes from the cache.
+        #expect(rows.filter { $0["step"] == "zoom-back" }.allSatisfy { $0["cache_hits"] == "20" && $0["frames_decoded"] == "0" })
+    }
+}
