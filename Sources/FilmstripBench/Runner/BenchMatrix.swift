@@ -19,7 +19,10 @@ public struct BenchMatrix: Sendable {
     public var extractors: [any ThumbnailExtractor]
     /// Destinations: registered composers, or the canvas.
     public var composers: [StripDestination]
+    /// Videos by id, in order: reference ids and the ids of ``userVideos``.
     public var videoIDs: [String]
+    /// Paths of the user's own videos (`bench --videos FILE|FOLDER`) by id; every other id names a reference video.
+    public var userVideos: [String: String] = [:]
     /// Thumbnails per strip.
     public var counts: [Int]
     /// Thumbnail heights in pixels.
