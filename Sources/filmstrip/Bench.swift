@@ -278,7 +278,7 @@ extension FilmstripCommand {
             }
             if measure == .time {
                 if machine.buildConfiguration == "debug" { try Console.out("note: debug build; timings are not comparable with release builds") }
-                try Console.out(FastestTable.text(result.summary))
+                try Console.out(FastestTable.text(result.summary, raw: result.rows))
                 try Console.out("")
             }
             try Console.out("run \(context.runID): \(result.rows.count) raw row(s) appended to \(rawPath)")
