@@ -21,6 +21,7 @@ work=$(mktemp -d /tmp/filmstrip-scale-out.XXXXXX)
 daemons=()
 cleanup() {
   for pid in "${daemons[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${daemons[@]}"; do for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done; done
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -34,7 +35,7 @@ while IFS=$'\t' read -r _ _ _ path; do
   folder=$([ $((i % 2)) -eq 0 ] && echo drama || echo news)
   cp "$path" "$work/library/$folder/"
   i=$((i + 1))
-done < <("$binary" fixtures --suite quick --dir "$fixtures" | head -8)
+done < <("$binary" fixtures --suite quick --dir "$fixtures" > "$work/fixtures.tsv" && head -8 "$work/fixtures.tsv")
 [ "$i" -ge 4 ] || fail "no reference videos"
 sprite() { "$binary" sprite "$work/library" --recursive --interval 1 "$@"; }
 
@@ -116,7 +117,7 @@ CONF
   sinfo -h -o %T | grep -qE '^idle' || { tail -5 "$state/slurmctld.log" "$state/slurmd.log" >&2; fail "the Slurm node never became idle"; }
   sbatch --wait --array=0-$((shards - 1)) --output="$state/job-%a.out" --chdir="$work" \
     --wrap "\"$binary\" sprite \"$work/library\" --recursive --interval 1 -o \"$work/slurm-out/\$SLURM_ARRAY_TASK_ID\" --shard \$SLURM_ARRAY_TASK_ID/$shards" \
-    || { cat "$state"/job-*.out >&2 2>/dev/null; fail "the Slurm array job failed"; }
+    > /dev/null || { cat "$state"/job-*.out >&2 2>/dev/null; fail "the Slurm array job failed"; }
   check_union slurm "$work/slurm-out"
 else
   echo "scale-out-test: skipped Slurm: needs slurm-wlm and munge installed and root (apt-get install slurm-wlm munge)"

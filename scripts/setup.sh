@@ -10,6 +10,7 @@ packages=(
   ffmpeg ffmpegthumbnailer                                       # peers measured side by side
   gnuplot-nox                                                    # plots
   valgrind binutils                                              # bench --measure instructions (callgrind; strip)
+  parallel slurm-wlm munge                                       # scripts/scale-out-test.sh: sharding on real engines
 )
 
 missing=()

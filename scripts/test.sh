@@ -16,3 +16,6 @@ if [ -z "${FILMSTRIP_SKIP_DOC_CHECK:-}" ]; then ./scripts/check-doc-coverage.sh;
 if [ -z "${FILMSTRIP_SKIP_LIBRARY_TEST:-}" ]; then ./scripts/test-library-dependency.sh; fi
 # The bundle for other machines, CI-sized (debug binary, xz -0; about 40 CPU-seconds).
 if [ -z "${FILMSTRIP_SKIP_BUNDLE_TEST:-}" ]; then ./scripts/test-bundle.sh; fi
+# Sharded `sprite` runs on GNU parallel and a one-node Slurm cluster, against one run (about 20 s;
+# an engine not installed, or Slurm without root, is skipped with a line).
+if [ -z "${FILMSTRIP_SKIP_SCALE_OUT_TEST:-}" ]; then ./scripts/scale-out-test.sh .build/debug/filmstrip; fi
