@@ -98,8 +98,13 @@ public struct GateReport: Sendable {
             // The configuration column is cut to fit ``textWidth``; each cut name is given in
             // full in a legend under the table, by its id (JSON has the full keys).
             var header = tableHeader
+            // Short headings; the unit goes on the line above the table.
+            header[1] = "baseline"
+            header[2] = "candidate"
+            header = header.map { $0 == "raw change, parallel (CI)" ? "raw change (CI)" : $0 }
             header[0] = "id"
             header.insert("configuration", at: 1)
+            lines.append("baseline and candidate: medians of \(gate.metric.rawValue)" + (normalizedToCalibration ? " in multiples of the calibration" : "") + "; change: candidate / baseline")
             let full = shown.map(\.key.description)
             for index in rows.indices {
                 let suffix = rows[index][0].dropFirst(full[index].count)   // " /decode": normalised by that calibration
@@ -108,7 +113,7 @@ public struct GateReport: Sendable {
             }
             var widths = header.indices.map { column in (rows + [header]).map { $0[column].count }.max()! }
             let others = widths.enumerated().filter { $0.offset != 1 }.map(\.element).reduce(0, +) + 2 * (widths.count - 1)
-            widths[1] = Swift.max(16, Swift.min(widths[1], Self.textWidth - others))
+            widths[1] = Swift.max(10, Swift.min(widths[1], Self.textWidth - others))
             var legend: [String] = []
             for index in rows.indices where rows[index][1].count > widths[1] {
                 rows[index][1] = String(rows[index][1].prefix(widths[1] - 1)) + "…"
@@ -189,7 +194,7 @@ public struct GateReport: Sendable {
     }
 
     private var tableHeader: [String] {
-        let unit = normalizedToCalibration ? "× calibration" : Self.secondsMetrics.contains(gate.metric) ? gate.metric.rawValue.replacingOccurrences(of: "_s", with: "") : gate.metric.rawValue
+        let unit = normalizedToCalibration ? "× calibration" : gate.metric.rawValue
         var header = ["configuration", "baseline (\(unit))", "candidate (\(unit))", "change", "\(Int(gate.level * 100)) % CI", "n", "verdict"]
         if acrossMachines { header.append("speedup (CI)") }
         if comparisons.contains(where: { $0.unnormalised != nil }) { header.append("raw change, parallel (CI)") }
