@@ -133,6 +133,30 @@ import Testing
         #expect(unknown.standardError.contains("no-such-clip.mp4") && unknown.standardError.contains("neither a reference video id"))
     }
 
+    @Test("one set of words: jpg is jpeg, thresholds in percent, sprite -o is a folder, no image to a terminal, defaults once")
+    func consistentOptions() throws {
+        let folder = try CLISupport.scratchDirectory()
+        let video = try Self.quickVideos()[0]
+        let jpg = try CLISupport.run(["sprite", video, "-o", folder.appendingPathComponent("sheets").path, "--image", "jpg"])
+        #expect(jpg.status == 0, "\(jpg.standardError)")
+        let vtt = try CLISupport.run(["sprite", video, "-o", folder.appendingPathComponent("thumbs.vtt").path])
+        #expect(vtt.status == 64 && vtt.standardError.contains("-o is the output folder"), "\(vtt.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("thumbs.vtt").path))
+        let committed = CLISupport.packageRoot.appendingPathComponent("results/standard-epyc-2c-raw.csv").path
+        for value in ["3%", "0.03"] {
+            let trend = try CLISupport.run(["trend", committed, "--min-change", value])
+            #expect(trend.status == 0, "--min-change \(value): \(trend.standardError)")
+        }
+        let help = try CLISupport.run(["strip", "--help"])
+        #expect(!help.standardOutput.contains("(default 90). (default: 90)"))
+        // `script` gives the command a terminal as its standard output.
+        if let script = CLIProcess.program(named: "script") {
+            let command = "\(CLIProcess.executable.path) strip \(video) -o -"
+            let terminal = try CLIProcess.run(program: script, ["-qec", command, "/dev/null"])
+            #expect(terminal.status != 0 && terminal.standardOutput.contains("which is a terminal here"), "\(terminal.standardOutput)")
+        }
+    }
+
     static let actionlint = CLIProcess.program(named: "actionlint")
     static let checkJSONSchema = CLIProcess.program(named: "check-jsonschema")
 
