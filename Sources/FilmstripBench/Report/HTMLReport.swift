@@ -94,8 +94,14 @@ public struct HTMLReport: Sendable {
                 for (title, entries) in groups {
                     guard let best = entries.first else { continue }
                     any = true
-                    let place = entries.firstIndex { $0.key.pipeline == defaultName && $0.key.options["workers"].map { $0 == "auto" } ?? true }
-                        ?? entries.firstIndex { $0.key.pipeline == defaultName }
+                    // The default's own settings: the cost model's workers, one codec thread, the loop filter
+                    // kept, and (where both were measured) non-reference frames skipped.
+                    let defaults = entries.indices.filter { index in
+                        let options = entries[index].key.options
+                        return entries[index].key.pipeline == defaultName && (options["workers"] ?? "auto") == "auto"
+                            && (options["threads"] ?? "1") == "1" && (options["skip-loop-filter"] ?? "0") == "0"
+                    }
+                    let place = defaults.first { entries[$0].key.options["skip-nonref"] == "1" } ?? defaults.first
                     let defaultText = place.map { "\($0 + 1) of \(entries.count)" } ?? "not measured"
                     let ratio = place.map { best.point.median > 0 ? HTMLText.ratio(entries[$0].point.median / best.point.median) : "–" } ?? "–"
                     html += "<tr><td>\(HTMLText.escape(machinePrefix(machine) + title))</td><td>\(HTMLText.escape(best.label))</td>"
