@@ -1,3 +1,4 @@
+import Filmstrip
 import Foundation
 
 /// The table printed after a run, read like hyperfine's: per request (video, count, size,
@@ -36,9 +37,11 @@ public enum FastestTable {
         for title in groups.keys.sorted() {
             let ranked = groups[title]!.sorted { $0.median < $1.median }
             let best = ranked[0]
-            let width = ranked.prefix(limit).map { label($0).count }.max() ?? 0
+            let width = ranked.map { label($0).count }.max() ?? 0
             lines.append(title)
-            for row in ranked.prefix(limit) {
+            // The default pipeline is always listed, wherever it ranks.
+            let listed = Array(ranked.prefix(limit)) + ranked.dropFirst(limit).filter { $0.configurationKey.pipeline == Pipeline.default.name }
+            for row in listed {
                 let name = label(row).padding(toLength: width, withPad: " ", startingAt: 0)
                 let high = maxima[row.configurationKey] ?? row.p90
                 let interval = row.n >= minimumRankableRuns ? ", CI \(ReadableSeconds.text(row.ciLow))–\(ReadableSeconds.text(row.ciHigh))" : ""
@@ -46,7 +49,7 @@ public enum FastestTable {
                 lines.append("  \(name)  \(ReadableSeconds.text(row.median).rightAligned(width: 9))  \(spread)  \(relative(row, to: best))")
                 fewest = Swift.min(fewest, row.n)
             }
-            if ranked.count > limit { lines.append("  … \(ranked.count - limit) more in the summary file") }
+            if ranked.count > listed.count { lines.append("  … \(ranked.count - listed.count) more in the summary file") }
         }
         if fewest < minimumRankableRuns, fewest != .max {
             lines.append("warning: only \(fewest) run(s) per configuration: too few to rank these (the median's 95 % interval needs "
