@@ -101,6 +101,9 @@ extension FilmstripCommand {
         @Option(help: "The threshold --until-decided decides on, e.g. 5% (give `compare` the same).")
         var threshold: GateThreshold?
 
+        @Flag(help: "No progress line or round milestones, no table of the fastest pipelines: only warnings, disagreements and where the files went.")
+        var quiet = false
+
         @Option(help: "Instruction runs at a time (default: one per core; counts do not depend on the load).")
         var jobs: Int?
 
@@ -249,7 +252,7 @@ extension FilmstripCommand {
             let name = out ?? "results/\(suite.rawValue)-\(machine.name)"
             let rawPath = name + "-raw.csv", summaryPath = name + "-summary.csv"
             let cache = fixturesDir.map { ReferenceVideoCache(directory: URL(fileURLWithPath: $0, isDirectory: true)) } ?? ReferenceVideoCache()
-            let progress = BenchProgress()
+            let progress = BenchProgress(quiet: quiet)
             let result: BenchSession.Result
             var referenceMismatches = 0
             // Stripped copies of the executables for valgrind, removed at the end.
@@ -276,7 +279,7 @@ extension FilmstripCommand {
                 Console.err("filmstrip: interrupted by signal \(signal); \(result.rows.count) complete row(s) kept in \(rawPath), no summary written")
                 throw ExitCode(128 + signal)
             }
-            if measure == .time {
+            if measure == .time, !quiet {
                 if machine.buildConfiguration == "debug" { try Console.out("note: debug build; timings are not comparable with release builds") }
                 try Console.out(FastestTable.text(result.summary, raw: result.rows))
                 try Console.out("")
@@ -310,7 +313,7 @@ extension FilmstripCommand {
                 let outcome = try await ReferenceDecodeCheck.run(path: matrix.userVideos[id]!, count: count, height: height, ffmpeg: ffmpeg)
                 let worst = String(format: "%.2f", outcome.worstDifference)
                 if outcome.agrees {
-                    progress.note("bench: \(id): \(outcome.compared) exact thumbnails match the ffmpeg CLI's decode of the same frames (worst mean difference \(worst) of 255)")
+                    if !quiet { progress.note("bench: \(id): \(outcome.compared) exact thumbnails match the ffmpeg CLI's decode of the same frames (worst mean difference \(worst) of 255)") }
                 } else {
                     mismatches += 1
                     progress.note("filmstrip: MISMATCH: \(id): frame(s) \(outcome.mismatchedFrames.map(String.init).joined(separator: ", ")) differ from the ffmpeg CLI's decode (worst mean difference \(worst) of 255, bound \(Int(ReferenceDecodeCheck.threshold)))")
