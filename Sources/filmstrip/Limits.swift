@@ -26,7 +26,7 @@ struct InputLimitOptions: ParsableArguments {
 
 /// The memory a request (`strip`) or a batch's videos in flight (`sprite`) may be estimated to need.
 struct MemoryLimitOptions: ParsableArguments {
-    @Option(help: "Refuse requests estimated to need more memory than this, in MB (default \(ResourceLimits.defaultMemoryBytes / 1_000_000)); videos made at the same time share it.")
+    @Option(help: "Refuse requests estimated to need more memory than this, in MB; videos made at the same time share it.")
     var maxMemory = ResourceLimits.defaultMemoryBytes / 1_000_000
 
     func validate() throws {

@@ -77,6 +77,12 @@ extension FilmstripCommand {
         @OptionGroup var memory: MemoryLimitOptions
 
         func validate() throws {
+            // `-o` is always a folder here; a name that ends like one of the files written into it
+            // would silently become a folder called `thumbs.vtt`.
+            let outputExtension = URL(fileURLWithPath: output).pathExtension.lowercased()
+            if ["vtt", "jpg", "jpeg", "png", "webp", "bif", "html", "m3u8", "json"].contains(outputExtension) {
+                throw ValidationError("-o is the output folder, and '\(output)' ends like a file name (.\(outputExtension)); give a folder: the index and sheets are written inside it (NAME/thumbnails.vtt, …).")
+            }
             if interval != nil && count != nil { throw ValidationError("Give --interval or --count, not both.") }
             if let interval, !(interval >= 0.001 && interval <= 86_400) { throw ValidationError("--interval must be between 0.001 and 86400 seconds, got \(interval).") }
             let maxCount = ResourceLimits.maximumThumbnailCount, maxSide = ResourceLimits.maximumThumbnailSide, maxWorkers = ResourceLimits.maximumWorkers
@@ -311,4 +317,9 @@ final class SpriteProgress: Sendable {
     }
 }
 
-extension SheetImageFormat: ExpressibleByArgument {}
+extension SheetImageFormat: ExpressibleByArgument {
+    /// `jpg` is `jpeg`, as `strip -o x.jpg` and `--format jpg` take it.
+    public init?(argument: String) {
+        self.init(rawValue: argument == "jpg" ? "jpeg" : argument)
+    }
+}

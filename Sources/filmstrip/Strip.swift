@@ -37,7 +37,7 @@ extension FilmstripCommand {
         @Option(help: "Seconds between thumbnails instead of --count: ⌈range / SEC⌉ thumbnails.")
         var interval: Double?
 
-        @Option(help: "JPEG quality 1-100 (default 90).")
+        @Option(help: "JPEG quality 1-100.")
         var quality = 90
 
         @Option(help: "Thumbnail height in pixels (default 64); the width follows the display aspect ratio.")
@@ -131,6 +131,10 @@ extension FilmstripCommand {
             if quiet && verbose { throw ValidationError("Give --quiet or --verbose, not both.") }
             if writesToStandardOutput && stats { throw ValidationError("--stats prints on standard output; give -o a file.") }
             if writesToStandardOutput && manifest == "-" { throw ValidationError("--manifest cannot also go to standard output.") }
+            // Image bytes on a terminal are noise at best: `-o -` is for pipes and files.
+            if writesToStandardOutput && isatty(STDOUT_FILENO) != 0 {
+                throw ValidationError("-o - writes the image to standard output, which is a terminal here; redirect it (> strip.png) or pipe it.")
+            }
         }
 
         /// One video's failure, already worded as the line for stderr.

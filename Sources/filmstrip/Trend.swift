@@ -18,15 +18,14 @@ extension FilmstripCommand {
         @Argument(help: "Raw results files (NAME-raw.csv).", completion: .file(extensions: ["csv"]))
         var rawFiles: [String]
 
-        @Option(name: .customLong("min-change"), help: "Smallest step to report, in percent.")
-        var minimumChangePercent: Double = 3
+        @Option(name: .customLong("min-change"), help: "Smallest step to report, e.g. 3% or 0.03 (as `compare --threshold`).")
+        var minimumChange = GateThreshold(argument: "3%")!
 
         @Option(help: "Largest permutation-test p-value that counts as a step.")
         var significance: Double = 0.01
 
         func validate() throws {
             guard !rawFiles.isEmpty else { throw ValidationError("Give at least one raw results file.") }
-            guard minimumChangePercent >= 0, minimumChangePercent.isFinite else { throw ValidationError("--min-change must be a percentage ≥ 0.") }
             guard significance > 0, significance < 1 else { throw ValidationError("--significance must be between 0 and 1.") }
         }
 
@@ -40,7 +39,7 @@ extension FilmstripCommand {
                     throw ExitCode(3)
                 }
             }
-            let analysis = TrendAnalysis(detector: EDivisive(significance: significance), minimumChange: minimumChangePercent / 100)
+            let analysis = TrendAnalysis(detector: EDivisive(significance: significance), minimumChange: minimumChange.fraction)
             let histories = analysis.histories(of: rows)
             guard !histories.isEmpty else {
                 Console.err("filmstrip: \(TerminalText.visible(rawFiles.joined(separator: ", "))): no successful timed repetitions")

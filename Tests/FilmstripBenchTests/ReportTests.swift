@@ -176,6 +176,31 @@ struct ReportTests {
         }
     }
 
+    @Test("the page leads with the verdict: the default pipeline's place per video and N, or the gate's outcome")
+    func verdictFirst() throws {
+        let scratch = try CLISupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        // One run: the fastest per video and N, and where taskgroup+fused stands.
+        let committed = CLISupport.packageRoot.appendingPathComponent("results/full-peers-epyc-2c-r4-raw.csv").path
+        let single = scratch.appendingPathComponent("single.html").path
+        try HTMLReport(files: [committed]).write(to: single)
+        let page = try Self.parse(single)
+        Self.checkSelfContained(page, "single run")
+        let verdict = try #require(page.text.range(of: "Verdict"), "no verdict section")
+        #expect(verdict.lowerBound < page.text.range(of: "Runs")!.lowerBound, "the verdict comes before the runs")
+        #expect(page.text.contains("where the default pipeline taskgroup+fused stands"))
+        #expect(page.text.contains("h264-1080p-244s ×500 exact"))
+        #expect(page.tags.firstIndex(of: "section")! < page.tags.firstIndex(of: "svg")!, "the verdict comes before the charts")
+        // Two builds: the gate's outcome line is the first thing under the heading.
+        let path = try Self.write(Self.hostileTwoBuildRows(), name: "verdict")
+        let gatePage = scratch.appendingPathComponent("gate.html").path
+        try HTMLReport(files: [path]).write(to: gatePage)
+        let text = try Self.parse(gatePage).text
+        let afterHeading = text.components(separatedBy: "Verdict").dropFirst().first ?? ""
+        #expect(afterHeading.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("regressed") || afterHeading.contains("undecided"),
+                "\(afterHeading.prefix(200))")
+    }
+
     @Test("two separate runs get the gate's separate-runs comparison; a bad file is one line on stderr")
     func twoRunsAndBadInput() throws {
         let rows = SampleResults.rows(machines: [SampleResults.fastMachine], frameCounts: [10, 100])

@@ -69,7 +69,7 @@ public struct GateReport: Sendable {
 
     /// The verdict first, then each changed configuration, the undecided ones and work changes,
     /// each on its own line: what a reader (or a pull-request comment) needs before the table.
-    private var headlineLines: [String] {
+    var headlineLines: [String] {
         let moved = (comparisons.filter { $0.verdict == .slower } + comparisons.filter { $0.verdict == .faster }).filter(\.gated)
         let movedLines = moved.map { comparison in
             "\(comparison.verdict.rawValue): \(comparison.key) \(changeText(comparison))"
@@ -93,10 +93,32 @@ public struct GateReport: Sendable {
     /// A plain-text report for stdout: the verdict and what changed, context, an aligned table, the outcome line.
     public var text: String {
         var lines = headlineLines + [""] + contextLines
-        let rows = tableRows
+        var rows = tableRows
         if !rows.isEmpty {
-            let header = tableHeader
-            let widths = header.indices.map { column in (rows + [header]).map { $0[column].count }.max()! }
+            // The configuration column is cut to fit ``textWidth``; each cut name is given in
+            // full in a legend under the table, by its id (JSON has the full keys).
+            var header = tableHeader
+            // Short headings; the unit goes on the line above the table.
+            header[1] = "baseline"
+            header[2] = "candidate"
+            header = header.map { $0 == "raw change, parallel (CI)" ? "raw change (CI)" : $0 }
+            header[0] = "id"
+            header.insert("configuration", at: 1)
+            lines.append("baseline and candidate: medians of \(gate.metric.rawValue)" + (normalizedToCalibration ? " in multiples of the calibration" : "") + "; change: candidate / baseline")
+            let full = shown.map(\.key.description)
+            for index in rows.indices {
+                let suffix = rows[index][0].dropFirst(full[index].count)   // " /decode": normalised by that calibration
+                rows[index][0] = shown[index].key.configID
+                rows[index].insert(shown[index].key.shortName + suffix, at: 1)
+            }
+            var widths = header.indices.map { column in (rows + [header]).map { $0[column].count }.max()! }
+            let others = widths.enumerated().filter { $0.offset != 1 }.map(\.element).reduce(0, +) + 2 * (widths.count - 1)
+            widths[1] = Swift.max(10, Swift.min(widths[1], Self.textWidth - others))
+            var legend: [String] = []
+            for index in rows.indices where rows[index][1].count > widths[1] {
+                rows[index][1] = String(rows[index][1].prefix(widths[1] - 1)) + "…"
+                legend.append("  \(rows[index][0])  \(full[index])")
+            }
             let render = { (cells: [String]) in
                 zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
                     .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
@@ -104,6 +126,7 @@ public struct GateReport: Sendable {
             lines.append(render(header))
             lines.append(render(widths.map { String(repeating: "-", count: $0) }))
             lines += rows.map(render)
+            if !legend.isEmpty { lines += ["names cut above, in full (`--format json` has every key):"] + legend }
         }
         lines += extrasLines
         lines.append(outcomeLine)
@@ -183,8 +206,8 @@ public struct GateReport: Sendable {
         return shown.map { comparison in
             var cells = [
                 comparison.key.description + (comparison.normalisedBy.map { " /\($0.rawValue)" } ?? ""),
-                Self.number(comparison.baselineMedian),
-                Self.number(comparison.candidateMedian),
+                number(comparison.baselineMedian),
+                number(comparison.candidateMedian),
                 Self.percent(comparison.ratio),
                 "\(Self.percent(comparison.ratioLow)) … \(Self.percent(comparison.ratioHigh))",
                 "\(comparison.count)",
@@ -224,10 +247,16 @@ public struct GateReport: Sendable {
         }
     }
 
-    /// Four significant digits: enough to see a 5 % change, short enough for a table.
-    private static func number(_ value: Double) -> String {
-        String(format: "%.4g", value)
+    /// Widest line of the text table (the configuration names are cut to fit).
+    public static let textWidth = 120
+
+    /// Times in µs, ms or s; other values (counts, multiples of a calibration) with four
+    /// significant digits: enough to see a 5 % change, short enough for a table.
+    private func number(_ value: Double) -> String {
+        Self.secondsMetrics.contains(gate.metric) && !normalizedToCalibration ? ReadableSeconds.text(value) : String(format: "%.4g", value)
     }
+
+    private static let secondsMetrics: Set<Metric> = [.wallSeconds, .cpuSeconds, .cpuUserSeconds, .cpuSysSeconds]
 
     /// A ratio as a signed percent change, `1.123` → `+12.3 %`.
     static func percent(_ ratio: Double, digits: Int = 1) -> String {

@@ -38,7 +38,7 @@ public struct HTMLReport: Sendable {
     public var html: String {
         var body = "<h1>filmstrip benchmark report</h1>\n"
         body += "<p class=\"sources\">From \(sources.map { "<code>\(HTMLText.escape($0))</code>" }.joined(separator: ", ")): \(rows.count) rows.</p>\n"
-        body += runsSection + suiteSection + gateSection + fastestSection + peersSection + memorySection + scalingSection
+        body += verdictSection + runsSection + suiteSection + gateSection + fastestSection + peersSection + memorySection + scalingSection
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -65,6 +65,52 @@ public struct HTMLReport: Sendable {
             </html>
 
             """
+    }
+
+    // MARK: Verdict
+
+    /// The answer first: the gate's outcome and the configurations it names (one line each),
+    /// or, without two builds or two runs, the fastest pipeline per video and N and the default
+    /// pipeline's place among them.
+    var verdictSection: String {
+        var html = "<section id=\"verdict\"><h2>Verdict</h2>\n"
+        let reports = gateReports
+        for (title, report) in reports {
+            let lines = report.headlineLines
+            html += "<p class=\"verdict\">\(HTMLText.escape(lines[0]))</p>\n<p class=\"sources\">\(HTMLText.escape(title))</p>\n"
+            if lines.count > 1 {
+                html += "<ul>" + lines.dropFirst().prefix(20).map { "<li>\(HTMLText.escape($0))</li>" }.joined() + "</ul>\n"
+            }
+        }
+        if reports.isEmpty {
+            let defaultName = Pipeline.default.name
+            html += "<p>Fastest pipeline per video and N (phase <code>total</code>, median wall time), and where the default "
+                + "pipeline <code>\(HTMLText.escape(defaultName))</code> stands.</p>\n"
+            html += "<table><tr><th>video, N</th><th>fastest</th><th>median</th><th>default</th><th>default / fastest</th></tr>\n"
+            var any = false
+            for machine in machines {
+                let total = rows.filter { $0.run.machine.name == machine && $0.phase == .total && $0.build != .baseline }
+                let groups = Self.ranked(total) { key in "\(key.videoID) ×\(key.thumbnailCount) \(key.accuracy)" }
+                for (title, entries) in groups {
+                    guard let best = entries.first else { continue }
+                    any = true
+                    // The default's own settings: the cost model's workers, one codec thread, the loop filter
+                    // kept, and (where both were measured) non-reference frames skipped.
+                    let defaults = entries.indices.filter { index in
+                        let options = entries[index].key.options
+                        return entries[index].key.pipeline == defaultName && (options["workers"] ?? "auto") == "auto"
+                            && (options["threads"] ?? "1") == "1" && (options["skip-loop-filter"] ?? "0") == "0"
+                    }
+                    let place = defaults.first { entries[$0].key.options["skip-nonref"] == "1" } ?? defaults.first
+                    let defaultText = place.map { "\($0 + 1) of \(entries.count)" } ?? "not measured"
+                    let ratio = place.map { best.point.median > 0 ? HTMLText.ratio(entries[$0].point.median / best.point.median) : "–" } ?? "–"
+                    html += "<tr><td>\(HTMLText.escape(machinePrefix(machine) + title))</td><td>\(HTMLText.escape(best.label))</td>"
+                        + "<td class=\"n\">\(HTMLText.seconds(best.point.median))</td><td>\(defaultText)</td><td class=\"n\">\(ratio)</td></tr>\n"
+                }
+            }
+            html += any ? "</table>\n" : "</table>\n<p>No pipeline rows in these files.</p>\n"
+        }
+        return html + "</section>\n"
     }
 
     // MARK: Runs and suite
@@ -206,13 +252,15 @@ public struct HTMLReport: Sendable {
         for (title, entries) in groups where !entries.isEmpty {
             html += "<tr class=\"group\"><th colspan=\"5\">\(HTMLText.escape(prefix + title))</th></tr>\n"
             let best = entries[0].point.median
-            for entry in entries.prefix(Self.tableLimit) {
+            // The default pipeline is in every comparison, wherever it ranks.
+            let listed = Array(entries.prefix(Self.tableLimit)) + entries.dropFirst(Self.tableLimit).filter { $0.key.pipeline == Pipeline.default.name }
+            for entry in listed {
                 html += "<tr><td>\(HTMLText.escape(entry.label))</td><td class=\"n\">\(HTMLText.seconds(entry.point.median))</td>"
                     + "<td class=\"n\">\(HTMLText.seconds(entry.point.low)) … \(HTMLText.seconds(entry.point.high))</td>"
                     + "<td class=\"n\">\(best > 0 ? HTMLText.ratio(entry.point.median / best) : "–")</td><td class=\"n\">\(entry.count)</td></tr>\n"
             }
-            if entries.count > Self.tableLimit {
-                html += "<tr><td colspan=\"5\">… \(entries.count - Self.tableLimit) more</td></tr>\n"
+            if entries.count > listed.count {
+                html += "<tr><td colspan=\"5\">… \(entries.count - listed.count) more</td></tr>\n"
             }
         }
         return html + "</table>\n"

@@ -20,7 +20,10 @@ public struct BenchMatrix: Sendable {
     public var extractors: [any ThumbnailExtractor]
     /// Destinations: registered composers, or the canvas.
     public var composers: [StripDestination]
+    /// Videos by id, in order: reference ids and the ids of ``userVideos``.
     public var videoIDs: [String]
+    /// Paths of the user's own videos (`bench --videos FILE|FOLDER`) by id; every other id names a reference video.
+    public var userVideos: [String: String] = [:]
     /// Thumbnails per strip.
     public var counts: [Int]
     /// Thumbnail heights in pixels.
@@ -143,6 +146,10 @@ public struct BenchMatrix: Sendable {
                                     }
                                 }
                             }
+                            if let defaultRun = defaultPipelineRun(videoID: videoID, path: videoPaths[videoID], count: count,
+                                                                   height: height, accuracy: accuracy, threads: threads) {
+                                result.append(.pipeline(defaultRun))
+                            }
                         }
                     }
                 }
@@ -174,6 +181,18 @@ public struct BenchMatrix: Sendable {
             videoID: Self.calibrationVideoID, videoPath: videoPaths[Self.calibrationVideoID],
             thumbnailCount: Self.calibrationCount, thumbHeight: 64)))
         return result
+    }
+
+    /// The default pipeline (`Pipeline.default` with its frame skipping), so that every
+    /// comparison of a video and count has it beside the sweep, wherever it ranks: added when its
+    /// extractor and destination are both in the lists and the sweep does not already run it.
+    func defaultPipelineRun(videoID: String, path: String?, count: Int, height: Int, accuracy: Accuracy, threads: Int) -> BenchConfiguration.PipelineRun? {
+        let pipeline = Pipeline.default, skip = Pipeline.defaultSkipsNonReferenceFrames
+        guard let extractor = extractors.first(where: { $0.name == pipeline.extractor.name }),
+              composers.contains(pipeline.destination), threads == decoderThreads[0],
+              !(sweepComposer == pipeline.destination && skipNonReference.contains(skip) && workerCounts.isEmpty) else { return nil }
+        return .init(extractor: extractor, destination: pipeline.destination, videoID: videoID, videoPath: path,
+                     thumbnailCount: count, thumbHeight: height, accuracy: accuracy, decoderThreads: threads, skipNonReference: skip)
     }
 
     /// Peers of one video: the ffmpeg CLI strips per count and accuracy, ffmpegthumbnailer up to

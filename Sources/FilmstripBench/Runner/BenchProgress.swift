@@ -5,15 +5,19 @@ import Glibc
 /// an ETA when stderr is a terminal; a line per repetition otherwise, so CI logs stay short.
 public final class BenchProgress {
     private let isTerminal: Bool
+    /// Only notes (warnings, disagreements): no progress line, no round milestones (`bench --quiet`).
+    private let quiet: Bool
     private var lineShown = false
 
-    public init(isTerminal: Bool = isatty(STDERR_FILENO) != 0) {
+    /// Progress on stderr; `quiet` leaves only the notes.
+    public init(isTerminal: Bool = isatty(STDERR_FILENO) != 0, quiet: Bool = false) {
         self.isTerminal = isTerminal
+        self.quiet = quiet
     }
 
     /// Shows the run about to start: `done` of `total` runs finished, `eta` in seconds when known.
     func running(_ label: String, round: String, done: Int, total: Int, eta: Double?) {
-        guard isTerminal else { return }
+        guard isTerminal, !quiet else { return }
         let etaText = eta.map { " ETA \(Self.clock($0))" } ?? ""
         var line = "[\(done)/\(total)] \(round) \(label)\(etaText)"
         if let columns = Self.terminalColumns, line.count > columns - 1 { line = String(line.prefix(columns - 1)) }
@@ -29,7 +33,7 @@ public final class BenchProgress {
 
     /// A round boundary: printed only when the progress line is not shown, as the line replaces it.
     func milestone(_ text: String) {
-        if !isTerminal { note(text) }
+        if !isTerminal, !quiet { note(text) }
     }
 
     func clear() {

@@ -202,6 +202,13 @@ public struct BenchSession {
         cache.removePartialsOfDeadProcesses()
         var result: [String: PreparedVideo] = [:]
         for id in matrix.requiredVideoIDs {
+            // The user's own videos are probed like reference videos; they need no generating.
+            if let path = matrix.userVideos[id] {
+                let probe = try VideoProbe(path: path)
+                result[id] = PreparedVideo(path: path, aspect: probe.displayAspectRatio,
+                                           description: UserVideos.description(id: id, probe: probe))
+                continue
+            }
             guard let spec = ReferenceSuite.spec(id: id) else { throw BenchError.unknownVideo(id) }
             if !FileManager.default.fileExists(atPath: cache.url(for: spec).path) {
                 progress.note("bench: generating reference video \(id)…")

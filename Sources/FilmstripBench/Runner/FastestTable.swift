@@ -1,15 +1,30 @@
-/// The short table printed after a run: per request (video, count, size, accuracy,
-/// options), the pipelines ordered by median wall time with their ratio to the fastest.
+import Filmstrip
+import Foundation
+
+/// The table printed after a run, read like hyperfine's: per request (video, count, size,
+/// accuracy, options), the pipelines ordered by median wall time, each with its spread
+/// (min … max, the median's 95 % interval, n) and its speed relative to the fastest with an
+/// error ("1.52 ± 0.04× slower"), in µs, ms or s; a warning where n is too small to rank.
 public enum FastestTable {
+    /// Below this many runs a configuration's median has no 95 % interval (the order
+    /// statistics cannot reach it), so a ranking says nothing: the table warns.
+    public static let minimumRankableRuns = 6
+
     /// Text for the `wall_s` summary rows of the `total` phase (pipelines), the `peer` phase
     /// (whole processes: peers and `filmstrip strip`) and the `compose` phase on synthetic
-    /// thumbnails; at most `limit` pipelines per request.
-    public static func text(_ summary: [SummaryRow], limit: Int = 6) -> String {
+    /// thumbnails; at most `limit` pipelines per request. `raw` (the run's rows) gives each
+    /// configuration's maximum, which the summary does not keep; without it the p90 stands in.
+    public static func text(_ summary: [SummaryRow], raw: [RawResultRow] = [], limit: Int = 6) -> String {
         let rows = summary.filter { row in
             row.metric == .wallSeconds
                 && (row.configurationKey.phase == .total || row.configurationKey.phase == .peer
                     || (row.configurationKey.phase == .compose
                         && [.syntheticComposition, .memcpyFloor].contains(row.configurationKey.kind)))
+        }
+        var maxima: [ConfigurationKey: Double] = [:]
+        for row in raw where row.build != .baseline && row.status == .ok {
+            guard let wall = row.wallSeconds else { continue }
+            maxima[row.configurationKey] = Swift.max(maxima[row.configurationKey] ?? wall, wall)
         }
         let groups = Dictionary(grouping: rows) { row -> String in
             let key = row.configurationKey
@@ -18,20 +33,45 @@ public enum FastestTable {
             return ["\(key.videoID) ×\(key.thumbnailCount) \(key.thumbWidth)x\(key.thumbHeight)", key.accuracy, key.phase.rawValue,
                     options.isEmpty ? "" : "[\(options)]"].filter { !$0.isEmpty }.joined(separator: " ")
         }
-        var lines = ["fastest pipelines by median wall time (ratio to the fastest):"]
+        var lines = ["fastest pipelines by median wall time: median (min … max, 95 % interval of the median, n), speed against the fastest"]
+        var fewest = Int.max
         for title in groups.keys.sorted() {
             let ranked = groups[title]!.sorted { $0.median < $1.median }
-            let best = ranked[0].median
-            let width = ranked.prefix(limit).map { label($0).count }.max() ?? 0
+            let best = ranked[0]
+            let width = ranked.map { label($0).count }.max() ?? 0
             lines.append(title)
-            for row in ranked.prefix(limit) {
+            // The default pipeline is always listed, wherever it ranks.
+            let listed = Array(ranked.prefix(limit)) + ranked.dropFirst(limit).filter { $0.configurationKey.pipeline == Pipeline.default.name }
+            for row in listed {
                 let name = label(row).padding(toLength: width, withPad: " ", startingAt: 0)
-                let ratio = best > 0 ? row.median / best : 1
-                lines.append("  \(name)  \(seconds(row.median))  \(String(format: "%.2f", ratio))×  (n=\(row.n))")
+                let high = maxima[row.configurationKey] ?? row.p90
+                let interval = row.n >= minimumRankableRuns ? ", CI \(ReadableSeconds.text(row.ciLow))–\(ReadableSeconds.text(row.ciHigh))" : ""
+                let spread = "(\(ReadableSeconds.text(row.min)) … \(ReadableSeconds.text(high))\(interval), n=\(row.n))"
+                lines.append("  \(name)  \(ReadableSeconds.text(row.median).rightAligned(width: 9))  \(spread)  \(relative(row, to: best))")
+                fewest = Swift.min(fewest, row.n)
             }
-            if ranked.count > limit { lines.append("  … \(ranked.count - limit) more in the summary file") }
+            if ranked.count > listed.count { lines.append("  … \(ranked.count - listed.count) more in the summary file") }
+        }
+        if fewest < minimumRankableRuns, fewest != .max {
+            lines.append("warning: only \(fewest) run(s) per configuration: too few to rank these (the median's 95 % interval needs "
+                + "\(minimumRankableRuns)); use --repetitions \(minimumRankableRuns) or more")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// "fastest", or the ratio of medians with its error, e.g. `1.52 ± 0.04× slower`. The error
+    /// is the ratio's spread from each median's standard error (1.2533 × the scaled MAD / √n),
+    /// combined as relative errors are.
+    static func relative(_ row: SummaryRow, to best: SummaryRow) -> String {
+        guard row.configurationKey != best.configurationKey else { return "fastest" }
+        guard best.median > 0 else { return "" }
+        let ratio = row.median / best.median
+        func relativeError(_ row: SummaryRow) -> Double {
+            row.median > 0 && row.n > 0 ? 1.2533 * row.madScaled / Double(row.n).squareRoot() / row.median : 0
+        }
+        let error = ratio * (relativeError(row) * relativeError(row) + relativeError(best) * relativeError(best)).squareRoot()
+        let errorText = row.n > 1 && best.n > 1 ? String(format: " ± %.2f", error) : ""
+        return String(format: "%.2f", ratio) + errorText + "× slower"
     }
 
     /// The pipeline, plus the options that tell same-named rows apart (workers, skipping).
@@ -40,10 +80,20 @@ public enum FastestTable {
         let distinguishing = key.options.filter { ["workers", "skip-nonref", "skip-loop-filter"].contains($0.key) && $0.value != "0" && $0.value != "auto" }
         return distinguishing.isEmpty ? key.pipeline : "\(key.pipeline) [\(KeyValueList.encode(distinguishing))]"
     }
+}
 
-    /// Seconds with a unit that keeps three significant digits readable.
-    static func seconds(_ value: Double) -> String {
-        value < 0.001 ? String(format: "%7.1f µs", value * 1e6)
-            : value < 1 ? String(format: "%7.2f ms", value * 1e3) : String(format: "%7.3f s ", value)
+/// Seconds for people: µs, ms or s with three significant digits.
+public enum ReadableSeconds {
+    /// `value` seconds as e.g. `13.9 ms`, `812 µs`, `1.52 s`.
+    public static func text(_ value: Double) -> String {
+        guard value.isFinite else { return "–" }
+        let (scaled, unit): (Double, String) = abs(value) < 1e-3 ? (value * 1e6, "µs") : abs(value) < 1 ? (value * 1e3, "ms") : (value, "s")
+        let digits = abs(scaled) >= 100 ? 0 : abs(scaled) >= 10 ? 1 : 2
+        return String(format: "%.\(digits)f", scaled) + " " + unit
     }
+}
+
+extension String {
+    /// Right-aligned in `width` characters.
+    func rightAligned(width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
 }

@@ -1,0 +1,74 @@
+import Filmstrip
+import Foundation
+
+/// A video of the user's own, named to `bench --videos` beside (or instead of) reference ids.
+public struct UserVideo: Sendable, Hashable {
+    /// What its rows call it: its path relative to the argument it was found under (a file
+    /// given by itself: its file name; two with the same name: the path as given).
+    public var id: String
+    /// Where it is.
+    public var path: String
+
+    /// A user video called `id` at `path`.
+    public init(id: String, path: String) {
+        self.id = id
+        self.path = path
+    }
+}
+
+/// Reads `bench --videos` items: reference ids, video files and folders of them.
+public enum UserVideos {
+    /// What the items name.
+    public struct Resolution: Sendable {
+        /// Reference video ids, in the order given.
+        public var referenceIDs: [String] = []
+        /// Files and the videos found in folders (scanned into subfolders, by extension).
+        public var videos: [UserVideo] = []
+        /// Items that are neither a reference id nor an existing path.
+        public var unknown: [String] = []
+        /// Why a folder gave nothing: it could not be read, or holds no video files.
+        public var problems: [String] = []
+        /// Reference ids and user ids together, in the order given (the matrix's video order).
+        public var allIDs: [String] = []
+    }
+
+    /// Splits `items` into reference ids (`isReference`) and the user's files and folders; a
+    /// folder is scanned like `sprite`'s libraries (`SpriteLibrary.scan`), so the same files count as videos.
+    public static func resolve(_ items: [String], isReference: (String) -> Bool) -> Resolution {
+        var resolution = Resolution()
+        var takenIDs: Set<String> = []
+        for item in items {
+            if isReference(item) {
+                resolution.referenceIDs.append(item)
+                resolution.allIDs.append(item)
+                continue
+            }
+            guard FileManager.default.fileExists(atPath: item) else {
+                resolution.unknown.append(item)
+                continue
+            }
+            let scan = SpriteLibrary.scan(inputs: [item], outputRoot: "", recursive: true)
+            resolution.problems += scan.failures.map { "\(item): \($0)" }
+            if scan.targets.isEmpty, scan.failures.isEmpty {
+                resolution.problems.append("\(item): no video files in this folder (extensions: \(SpriteLibrary.videoExtensions.sorted().joined(separator: ", ")))")
+            }
+            for target in scan.targets {
+                // A folder's videos are named as found under it; a clash (two folders with an
+                // `a.mp4`) falls back to the path as given, which is unique.
+                let id = takenIDs.contains(target.shardKey) || isReference(target.shardKey) ? target.input : target.shardKey
+                guard takenIDs.insert(id).inserted else { continue }
+                resolution.videos.append(UserVideo(id: id, path: target.input))
+                resolution.allIDs.append(id)
+            }
+        }
+        return resolution
+    }
+
+    /// The description rows carry for a user video, from its probe: the same columns as a
+    /// reference video's, with the keyframe interval the mean of the file's own.
+    public static func description(id: String, probe: VideoProbe) -> VideoDescription {
+        let gop = probe.keyframes.isEmpty ? probe.frameCount : max(1, probe.frameCount / probe.keyframes.count)
+        return VideoDescription(id: id, codec: probe.codec, width: probe.width, height: probe.height,
+                                durationSeconds: probe.durationSeconds, frameCount: probe.frameCount, gop: gop)
+    }
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The CI gate of .github/workflows/bench-gate.yml and .gitlab-ci.yml, run locally: the same
+# two gates, the same commands, the same exit statuses.
+#
+#   scripts/ci-gate.sh [--base REV | --baseline-binary PATH] [--binary PATH] [--out PREFIX]
+#                      [--threshold 10%] [--max-minutes 20] [-- MORE BENCH OPTIONS]
+#
+#   --base REV              the baseline revision, built in release once (default origin/main)
+#   --baseline-binary PATH  an executable as the baseline instead (no build)
+#   --binary PATH           the candidate (default: .build/release/filmstrip, built here)
+#   --out PREFIX            results prefix (default results/ci): PREFIX-instructions-raw.csv, PREFIX-time-raw.csv
+#   after --                options for both bench runs (e.g. --videos ID --counts 10 --pipelines-only)
+#
+# Writes the gates' markdown to $GITHUB_STEP_SUMMARY when set (as in the workflow), else to
+# PREFIX-summary.md. Exit: 0 both gates pass (an undecided time gate warns), 2 a gate found it
+# slower or more work, 3 the instruction gate undecided or input that cannot be compared,
+# 1 a bench run failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+base=origin/main baseline_binary="" binary="" out=results/ci threshold=10% max_minutes=20
+extra=()
+while (($#)); do
+  case "$1" in
+    --base) base=$2; shift 2 ;;
+    --baseline-binary) baseline_binary=$2; shift 2 ;;
+    --binary) binary=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --threshold) threshold=$2; shift 2 ;;
+    --max-minutes) max_minutes=$2; shift 2 ;;
+    --) shift; extra=("$@"); break ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "ci-gate: unknown option $1 (see --help)" >&2; exit 64 ;;
+  esac
+done
+
+if [ -z "$binary" ]; then
+  ./scripts/setup.sh || exit 1
+  swift build -c release --product filmstrip || exit 1
+  binary=.build/release/filmstrip
+fi
+if [ -n "$baseline_binary" ]; then baseline=(--baseline-binary "$baseline_binary"); else baseline=(--baseline-rev "$base"); fi
+summary=${GITHUB_STEP_SUMMARY:-$out-summary.md}
+[ -n "${GITHUB_STEP_SUMMARY:-}" ] || : > "$summary"
+mkdir -p "$(dirname "$out")"
+
+echo "ci-gate: 1. instruction gate" >&2
+"$binary" bench --suite quick --measure instructions "${baseline[@]}" --out "$out-instructions" "${extra[@]}" || exit 1
+"$binary" compare "$out-instructions-raw.csv" --format markdown --only-changed > "$out-instructions.md"
+instructions=$?
+{ echo "## Instruction gate (exit $instructions)"; cat "$out-instructions.md"; echo; } >> "$summary"
+
+echo "ci-gate: 2. time gate" >&2
+"$binary" bench --suite quick "${baseline[@]}" --max-minutes "$max_minutes" --threshold "$threshold" \
+  --out "$out-time" --fail-on-disagreement "${extra[@]}" || exit 1
+"$binary" compare "$out-time-raw.csv" --threshold "$threshold" --format markdown --only-changed > "$out-time.md"
+time=$?
+{ echo "## Time gate (exit $time)"; cat "$out-time.md"; echo; } >> "$summary"
+[ "$time" -ne 3 ] || echo "ci-gate: warning: time gate undecided: the machine was too noisy to tell within $threshold" >&2
+
+"$binary" report "$out-instructions-raw.csv" "$out-time-raw.csv" -o "$out-report.html" >/dev/null 2>&1 \
+  || echo "ci-gate: warning: no report drawn" >&2
+echo "ci-gate: instruction gate exit $instructions, time gate exit $time; summary in $summary" >&2
+if [ "$instructions" -eq 2 ] || [ "$time" -eq 2 ]; then exit 2; fi
+if [ "$instructions" -ne 0 ]; then exit "$instructions"; fi
+[ "$time" -eq 0 ] || [ "$time" -eq 3 ] || exit "$time"
+exit 0
