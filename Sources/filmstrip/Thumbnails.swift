@@ -9,12 +9,13 @@ extension FilmstripCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write thumbnails of a video at given times, each as soon as it is ready, announcing each with a JSON line.",
             discussion: """
-            Each image is written atomically to DIR/thumbnail-INDEX.FORMAT (INDEX the slot, from 0), then one
-            JSON object is printed on its own line, flushed at once:
-              {"index":0,"requested_s":1.5,"actual_s":1.4833,"exact":true,"final":true,"path":"DIR/thumbnail-0000.png","elapsed_s":0.052}
-            Lines come in the order images are ready, not by index. With --coarse-first a slot may first get its
-            nearest keyframe's image ("final":false) and later the frame asked for, written over the same file;
-            every slot ends with a "final":true line.
+            Each image is written atomically to DIR/thumbnail-INDEX.FORMAT (INDEX the slot, from 0),
+            then one JSON object is printed on its own line, flushed at once:
+              {"index":0,"requested_s":1.5,"actual_s":1.4833,"exact":true,"final":true,
+               "path":"DIR/thumbnail-0000.png","elapsed_s":0.052}
+            Lines come in the order images are ready, not by index. With --coarse-first a
+            slot may first get its nearest keyframe's image ("final":false) and later the
+            frame asked for, written over the same file; every slot ends with a "final":true line.
 
             Strategies (--strategy):
             \(InteractiveStrategies.all.map { "  \($0.name.padded(to: 15)) \($0.summary)" }.joined(separator: "\n"))
@@ -120,7 +121,9 @@ extension FilmstripCommand {
             limits.apply()
             let signalSources = SignalCleanup.install(doing: "writing thumbnails of \(video) into \(outDir)")
             defer { signalSources.forEach { $0.cancel() } }
-            guard System.isDirectory(outDir) else { throw failWithMessage("\(outDir): --out-dir is not an existing folder") }
+            // Made when missing, as `sprite -o` is; a file in its place is refused.
+            do { try System.createDirectories(outDir) } catch { throw failWithMessage("--out-dir: \(oneLineMessage(error))") }
+            guard System.isDirectory(outDir) else { throw failWithMessage("\(outDir): --out-dir is not a folder") }
             let chosen = coarseFirst ? CoarseThenExactStrategy() : strategy?.strategy ?? InteractiveStrategies.standard
             let generator: ThumbnailGenerator
             let results: ThumbnailResults
