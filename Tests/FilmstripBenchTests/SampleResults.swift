@@ -1,3 +1,4 @@
+import FilmstripFixtures
 import Foundation
 @testable import FilmstripBench
 

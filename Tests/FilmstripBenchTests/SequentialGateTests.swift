@@ -1,3 +1,4 @@
+import FilmstripFixtures
 import Foundation
 import Testing
 @testable import FilmstripBench
@@ -5,16 +6,11 @@ import Testing
 /// The time gate's verdicts: anytime-valid evidence, e-Benjamini–Hochberg, the undecided state
 /// and the stopping rule of `bench --until-decided`.
 struct SequentialGateTests {
-    /// A small deterministic generator (SplitMix64), so the simulations are the same on every run.
+    /// A deterministic source (SplitMix64), so the simulations are the same on every run.
     struct Random {
-        var state: UInt64
-        mutating func next() -> Double {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
-        }
+        var generator: SeededGenerator
+        init(state: UInt64) { generator = SeededGenerator(seed: state) }
+        mutating func next() -> Double { generator.nextUnit() }
 
         /// Heavy-tailed noise like the measured pairs: normal core, one pair in ten off by a lot.
         mutating func noise(sd: Double) -> Double {

@@ -1,4 +1,5 @@
 import CLITestSupport
+import FilmstripFixtures
 import Foundation
 import Testing
 @testable import FilmstripBench

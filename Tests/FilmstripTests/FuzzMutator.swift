@@ -1,3 +1,4 @@
+import FilmstripFixtures
 import Foundation
 
 /// Deterministic damage to a video file, the way a fuzzer does it: each mutant is a pure
@@ -27,10 +28,10 @@ struct FuzzMutator {
     static let boxTypes = ["moov", "trak", "mdia", "minf", "stbl", "stsd", "stts", "ctts", "stss", "stsc", "stsz", "stco", "co64",
                            "avcC", "hvcC", "mdat", "elst", "tkhd", "mdhd", "hdlr"]
 
-    var generator: SplitMix64
+    var generator: SeededGenerator
 
     init(seed: UInt64, caseNumber: Int) {
-        generator = SplitMix64(seed: seed &+ UInt64(caseNumber) &* 0x9E37_79B9_7F4A_7C15)
+        generator = SeededGenerator(seed: seed &+ UInt64(caseNumber) &* 0x9E37_79B9_7F4A_7C15)
     }
 
     /// The mutant of `original` and the kind of damage done.
@@ -98,21 +99,6 @@ struct FuzzMutator {
     }
 }
 
-/// A small, fast, seedable generator (SplitMix64), the same on every platform.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}
-
 /// Damage to a video's timestamps rather than its bytes, made by libavformat itself: the video
 /// remuxed by the ffmpeg CLI (stream copy, bit-exact) with its `setts` bitstream filter
 /// rewriting every packet's times from packet `fromPacket` on. Like ``FuzzMutator``, each is a
@@ -136,7 +122,7 @@ struct TimestampMutation {
     let seconds: Double
 
     init(seed: UInt64, caseNumber: Int) {
-        var generator = SplitMix64(seed: seed &+ UInt64(caseNumber) &* 0xD1B5_4A32_D192_ED03)
+        var generator = SeededGenerator(seed: seed &+ UInt64(caseNumber) &* 0xD1B5_4A32_D192_ED03)
         kind = Kind.allCases[Int(generator.next() % UInt64(Kind.allCases.count))]
         fromPacket = 1 + Int(generator.next() % 60)
         let unit = Double(generator.next() % 1_000_000) / 1_000_000

@@ -1,3 +1,4 @@
+import FilmstripFixtures
 import Foundation
 
 /// One executable's run in a history: a run id, and in a two-build run which build.
