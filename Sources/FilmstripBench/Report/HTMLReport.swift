@@ -46,12 +46,13 @@ public struct HTMLReport: Sendable {
     /// How many rows per section the tables show before a "more" note.
     static let tableLimit = 6
 
-    /// The page's sections in order, the answer first and the per-configuration detail last.
-    /// A new section is a computed property in a file of its own (an extension of
-    /// `HTMLReport`) and one entry here; an empty string leaves it out.
+    /// The page's sections in order: the answer, then the charts, then what was measured where
+    /// (runs, suite), and the per-configuration detail last. A new section is a computed
+    /// property in a file of its own (an extension of `HTMLReport`) and one entry here; an
+    /// empty string leaves it out.
     var sections: [String] {
-        [verdictSection, runsSection, suiteSection, gateSection, historySection, fastestSection,
-         peersSection, memorySection, scalingSection, configurationsSection]
+        [verdictSection, gateSection, fastestSection, historySection, peersSection, memorySection, scalingSection,
+         runsSection, suiteSection, configurationsSection]
     }
 
     /// The anchor of a configuration's own section, which every table and chart links to.
@@ -274,7 +275,8 @@ public struct HTMLReport: Sendable {
                 charts += videoChart(groups.filter { $0.1.first?.key.videoID == video }, title: "\(machinePrefix(machine))\(video)")
             }
         }
-        return html + (charts.isEmpty ? "" : "<h3>Distribution of each pipeline's times relative to the fastest, per video and N</h3>\n" + charts)
+        return html + (charts.isEmpty ? "" : "<h3>Distribution of each pipeline's times relative to the fastest, per video and N</h3>\n"
+            + "<p class=\"note\">★ and bold: the default pipeline. Each N has its colour; every label links to its configuration's section.</p>\n" + charts)
     }
 
     /// One video's chart: every count it was measured at (a colour each), every configuration's
@@ -293,7 +295,7 @@ public struct HTMLReport: Sendable {
             if !entries.contains(where: { Self.isDefault($0.key) }) { missing.append(setting) }
             for entry in entries {
                 let isDefault = Self.isDefault(entry.key)
-                rows.append(BoxChart.Row(label: "\(setting): \(entry.label)\(isDefault ? " (default)" : "")",
+                rows.append(BoxChart.Row(label: "\(isDefault ? "★ " : "")\(setting): \(entry.label)",
                                          samples: entry.samples.map { $0 / best.point.median },
                                          note: "\(HTMLText.ratio(entry.point.median / best.point.median))  \(HTMLText.seconds(entry.point.median))",
                                          series: index, emphasised: isDefault, link: "#" + Self.anchor(entry.key)))
@@ -301,7 +303,7 @@ public struct HTMLReport: Sendable {
         }
         var html = BoxChart(title: "\(title): each configuration's repetitions relative to the fastest median at its N",
                             axisTitle: "wall time / fastest median at that N (log scale): box quartiles, tick median, whisker range, dots repetitions",
-                            rows: rows, reference: 1).svg
+                            rows: rows, reference: 1, labelWidth: 470, noteWidth: 130).svg
         if !missing.isEmpty {
             html += "<p class=\"note\">The default pipeline \(HTMLText.escape(Pipeline.default.name)) was not measured on this video at \(HTMLText.escape(missing.joined(separator: ", "))).</p>\n"
         }
@@ -444,43 +446,6 @@ public struct HTMLReport: Sendable {
     }
 
     // MARK: Memory and scaling
-
-    var memorySection: String {
-        var html = ""
-        for machine in machines {
-            let total = currentRows.filter { $0.run.machine.name == machine && $0.phase == .total && $0.status == .ok && $0.peakRSSBytes != nil }
-            // The video with the most thumbnail counts, so lines have the most points.
-            let countsByVideo = Dictionary(grouping: total, by: \.video.id).mapValues { Set($0.map(\.thumbnailCount)).count }
-            guard let (video, counts) = countsByVideo.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), counts >= 2 else { continue }
-            let videoRows = total.filter { $0.video.id == video }
-            // A line is a configuration without its count.
-            func lineKey(_ row: RawResultRow) -> ConfigurationKey {
-                var key = row.configurationKey
-                key.thumbnailCount = 0
-                return key
-            }
-            let label = Self.labeler(videoRows.map(lineKey))
-            var byLabel: [String: [Int: [Double]]] = [:]
-            for row in videoRows { byLabel[label(lineKey(row)), default: [:]][row.thumbnailCount, default: []].append(Double(row.peakRSSBytes!) / 1_048_576) }
-            // A line needs two counts; the default pipeline is drawn wherever it was measured.
-            let defaults = Set(videoRows.filter { Self.isDefault($0.configurationKey) }.map { label(lineKey($0)) })
-            let shown = byLabel.keys.sorted().filter { byLabel[$0]!.count >= 2 || defaults.contains($0) }
-            let series = shown.compactMap { name -> LineChart.Series? in
-                let points = byLabel[name]!.sorted { $0.key < $1.key }.compactMap { count, values in PlotPoint(samples: values).map { (Double(count), $0) } }
-                return points.isEmpty ? nil : LineChart.Series(label: defaults.contains(name) ? "\(name) (default)" : name, points: points)
-            }
-            // Pipelines often use the same memory: each line is moved sideways a few pixels so
-            // that equal lines lie side by side instead of hiding each other.
-            let chart = LineChart(title: "\(machinePrefix(machine))peak resident memory against thumbnail count, video \(video)",
-                                  xTitle: "thumbnails per strip, N (log scale); lines moved sideways a little to keep equal ones apart",
-                                  yTitle: "peak RSS of the process (MiB), median and 95 % CI", series: series, dodge: 4)
-            html += chart.svg + chart.legend
-            if shown.count < byLabel.count {
-                html += "<p class=\"note\">\(byLabel.count - shown.count) configurations measured at one N only are left out; their peak RSS is in their sections.</p>\n"
-            }
-        }
-        return html.isEmpty ? "" : "<h2>Memory against N</h2>\n" + html
-    }
 
     var scalingSection: String {
         var html = ""

@@ -67,12 +67,13 @@ struct LinearAxis {
     let end: Double
     let step: Double
 
-    init(upTo largest: Double, start: Double, end: Double) {
-        let raw = max(largest, 1e-12) / 5
+    /// From `smallest` (0 unless given, rounded down to a step) up to `largest` rounded up.
+    init(from smallest: Double = 0, upTo largest: Double, start: Double, end: Double) {
+        let raw = max(largest - smallest, 1e-12) / 5
         let magnitude = pow(10, floor(log10(raw)))
         step = [1.0, 2, 2.5, 5, 10].map { $0 * magnitude }.first { $0 >= raw }!
-        low = 0
-        high = step * ceil(max(largest, 1e-12) / step)
+        low = step * floor(smallest / step)
+        high = max(step * ceil(max(largest, 1e-12) / step), low + step)
         self.start = start
         self.end = end
     }
@@ -172,6 +173,9 @@ struct LineChart {
     /// Pixels between neighbouring series along x, centred on the true x: lines that lie on
     /// top of each other (equal values) are then seen side by side. 0 draws them exactly.
     var dodge = 0.0
+    /// The y axis starts at 0; false fits it to the data, so that lines a few percent apart
+    /// are seen apart (the axis title should say so).
+    var startsAtZero = true
 
     static let width = 1000.0, height = 420.0
     private static let left = 80.0, right = 30.0, top = 34.0, bottom = 50.0
@@ -184,7 +188,8 @@ struct LineChart {
         guard let xAxis = LogAxis(covering: xs, start: Self.left, end: Self.width - Self.right), highest > 0 else {
             return svg + "<text x=\"8\" y=\"44\">no data</text></svg>\n"
         }
-        let yAxis = LinearAxis(upTo: highest * 1.05, start: Self.height - Self.bottom, end: Self.top)
+        let lowest = startsAtZero ? 0 : max(0, (series.flatMap { $0.points.map(\.1.low) } + (guide?.points.map(\.1) ?? [])).min() ?? 0)
+        let yAxis = LinearAxis(from: lowest * (startsAtZero ? 1 : 0.97), upTo: highest * (startsAtZero ? 1.05 : 1.03), start: Self.height - Self.bottom, end: Self.top)
         for tick in Set(xs).sorted() {
             let x = xAxis.position(tick)
             svg += "<line x1=\"\(coordinate(x))\" y1=\"\(coordinate(Self.top))\" x2=\"\(coordinate(x))\" y2=\"\(coordinate(Self.height - Self.bottom))\" stroke=\"#ddd\"/>"
