@@ -9,6 +9,7 @@ extension HTMLReport {
         let byKey = Dictionary(grouping: rows, by: \.configurationKey)
         guard !byKey.isEmpty else { return "" }
         let changes = previousChanges
+        let allRuns = TrendAnalysis.orderedRuns(of: rows)
         // Per video: totals first, then by count, the default pipeline first among equals.
         let keys = byKey.keys.sorted { lhs, rhs in
             (lhs.videoID, lhs.phase == .total ? 0 : 1, lhs.thumbnailCount, lhs.accuracy, Self.isDefault(lhs) ? 0 : 1, lhs.description)
@@ -23,7 +24,7 @@ extension HTMLReport {
                 video = key.videoID
                 html += "<h3>Video \(HTMLText.escape(key.videoID.isEmpty ? "(none)" : key.videoID))</h3>\n"
             }
-            html += configurationSection(key, rows: byKey[key]!, change: changes.byKey[key])
+            html += configurationSection(key, rows: byKey[key]!, allRuns: allRuns, change: changes.byKey[key])
         }
         return html
     }
@@ -40,8 +41,11 @@ extension HTMLReport {
         return (titled.map(\.0).joined(separator: "; "), byKey)
     }
 
-    private func configurationSection(_ key: ConfigurationKey, rows keyRows: [RawResultRow], change: ConfigurationComparison?) -> String {
-        let runs = TrendAnalysis.orderedRuns(of: keyRows)
+    /// `allRuns`: every run in the files, so that a run is labelled alike in every section.
+    private func configurationSection(_ key: ConfigurationKey, rows keyRows: [RawResultRow], allRuns: [TrendRun],
+                                      change: ConfigurationComparison?) -> String {
+        let present = Set(keyRows.map(TrendAnalysis.RunKey.init))
+        let runs = allRuns.filter { present.contains(TrendAnalysis.RunKey($0)) }
         let perRun = Self.samplesPerRun(keyRows, runs: runs)
         let manyMachines = Set(keyRows.map(\.run.machine.name)).count > 1
         var html = "<section id=\"\(Self.anchor(key))\" class=\"configuration\">\n<h4>\(HTMLText.escape(key.description))"
@@ -86,7 +90,7 @@ extension HTMLReport {
         html += "<ul>" + facts.map { "<li>\($0)</li>" }.joined() + "</ul>\n"
         if perRun.count >= ReportHistory.minimumRuns {
             let history = histories.first { history in keyRows.contains { $0.run.machine.name == history.machine } }
-            html += runMedianChart(key, rows: keyRows, history: history)
+            html += runMedianChart(key, title: "Median per run", rows: keyRows, history: history)
         }
         return html + "</section>\n"
     }

@@ -85,7 +85,7 @@ public struct HTMLReport: Sendable {
             body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em auto; max-width: 1200px; padding: 0 1em; color: #222; }
             table { border-collapse: collapse; margin: 0.5em 0 1.2em; }
             th, td { border-bottom: 1px solid #ddd; padding: 2px 8px; text-align: left; vertical-align: top; }
-            td.n { text-align: right; font-variant-numeric: tabular-nums; }
+            td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
             tr.group th { background: #f2f2f2; }
             svg.chart { max-width: 100%; height: auto; display: block; margin: 0.5em 0; font: 12px sans-serif; }
             svg .title { font-weight: bold; font-size: 13px; }
@@ -261,7 +261,7 @@ public struct HTMLReport: Sendable {
     func machinePrefix(_ machine: String) -> String { machines.count > 1 ? "\(machine): " : "" }
 
     var fastestSection: String {
-        var html = "<h2>Fastest pipelines per video and count</h2>\n<p>Phase <code>total</code> (extract + compose) in one process, median wall time with its 95 % interval; ratio to the fastest of the group. "
+        var html = "<h3>Fastest pipelines per video and count: the table</h3>\n<p>Phase <code>total</code> (extract + compose) in one process, median wall time with its 95 % interval; ratio to the fastest of the group. "
             + "The default pipeline, <strong>\(HTMLText.escape(Pipeline.default.name))</strong>, is listed in every group, wherever it ranks; each name links to its configuration's section.</p>\n"
         var charts = ""
         for machine in machines {
@@ -275,8 +275,10 @@ public struct HTMLReport: Sendable {
                 charts += videoChart(groups.filter { $0.1.first?.key.videoID == video }, title: "\(machinePrefix(machine))\(video)")
             }
         }
-        return html + (charts.isEmpty ? "" : "<h3>Distribution of each pipeline's times relative to the fastest, per video and N</h3>\n"
-            + "<p class=\"note\">★ and bold: the default pipeline. Each N has its colour; every label links to its configuration's section.</p>\n" + charts)
+        // The charts before the table: the page shows the answer, then pictures, then numbers.
+        let pictures = charts.isEmpty ? "" : "<h3>Distribution of each pipeline's times relative to the fastest, per video and N</h3>\n"
+            + "<p class=\"note\">★ and bold: the default pipeline. Each N has its colour; every label links to its configuration's section.</p>\n" + charts
+        return "<h2>Fastest pipelines per video and count</h2>\n" + pictures + html
     }
 
     /// One video's chart: every count it was measured at (a colour each), every configuration's

@@ -105,23 +105,24 @@ extension HTMLReport {
         }
         let listed = Array(moved.prefix(12)) + moved.dropFirst(12).filter { Self.isDefault($0.key) && $0.key.phase == .total }
         guard !listed.isEmpty else { return html }
+        let label = Self.labeler(listed.map(\.key))
         html += "<table><tr><th>configuration</th><th>change</th><th>\(Int(gate.level * 100)) % CI</th><th>n</th><th>verdict</th></tr>\n"
         for comparison in listed {
             let verdict = comparison.verdict.rawValue
-            html += "<tr><td>\(Self.link(comparison.key, comparison.key.description))</td><td class=\"n\">\(HTMLText.percent(comparison.ratio))</td>"
+            html += "<tr><td title=\"\(HTMLText.escape(comparison.key.description))\">\(Self.link(comparison.key, label(comparison.key)))</td><td class=\"n\">\(HTMLText.percent(comparison.ratio))</td>"
                 + "<td class=\"n\">\(HTMLText.percent(comparison.ratioLow)) … \(HTMLText.percent(comparison.ratioHigh))</td><td class=\"n\">\(comparison.count)</td>"
                 + "<td class=\"\(verdict)\">\(verdict)</td></tr>\n"
         }
         html += "</table>\n<div class=\"multiples\">\n"
         let machineRows = rows.filter { $0.run.machine.name == history.machine }
         for comparison in listed.prefix(9) {
-            html += runMedianChart(comparison.key, rows: machineRows.filter { $0.configurationKey == comparison.key }, history: history)
+            html += runMedianChart(comparison.key, title: label(comparison.key), rows: machineRows.filter { $0.configurationKey == comparison.key }, history: history)
         }
         return html + "</div>\n"
     }
 
     /// The small chart of `key`'s median per run, linked to its section; empty below two runs.
-    func runMedianChart(_ key: ConfigurationKey, rows keyRows: [RawResultRow], history: ReportHistory?) -> String {
+    func runMedianChart(_ key: ConfigurationKey, title: String, rows keyRows: [RawResultRow], history: ReportHistory?) -> String {
         let perRun = Self.samplesPerRun(keyRows, runs: history?.runs ?? TrendAnalysis.orderedRuns(of: keyRows))
         let points = perRun.compactMap { run, samples in
             PlotPoint(samples: samples).map { RunMedianChart.Point(label: String(run.commit.prefix(7)), point: $0) }
@@ -131,7 +132,7 @@ extension HTMLReport {
         let steps = (history?.steps(of: key) ?? []).compactMap { step in
             positions.firstIndex(of: TrendAnalysis.RunKey(step.run)).map { (index: $0, slower: step.relativeChange > 0) }
         }
-        let chart = RunMedianChart(title: key.description, points: points, steps: steps).svg
+        let chart = RunMedianChart(title: title, points: points, steps: steps).svg
         return "<a href=\"#\(Self.anchor(key))\" title=\"\(HTMLText.escape(key.description))\">\(chart)</a>"
     }
 

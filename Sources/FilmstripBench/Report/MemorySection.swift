@@ -21,7 +21,8 @@ extension HTMLReport {
     }
 
     /// One mode's lines: a line per configuration (without its count) measured at two counts
-    /// or more, and the default pipeline wherever it was measured.
+    /// or more, and the default pipeline wherever it was measured; where no configuration was
+    /// measured at two counts, every configuration as a point.
     private func memoryPanel(_ rows: [RawResultRow], title: String) -> String {
         func lineKey(_ row: RawResultRow) -> ConfigurationKey {
             var key = row.configurationKey
@@ -32,7 +33,8 @@ extension HTMLReport {
         var byLabel: [String: [Int: [Double]]] = [:]
         for row in rows { byLabel[label(lineKey(row)), default: [:]][row.thumbnailCount, default: []].append(Double(row.peakRSSBytes!) / 1_048_576) }
         let defaults = Set(rows.filter { Self.isDefault($0.configurationKey) }.map { label(lineKey($0)) })
-        let shown = byLabel.keys.sorted().filter { byLabel[$0]!.count >= 2 || defaults.contains($0) }
+        let lines = byLabel.keys.sorted().filter { byLabel[$0]!.count >= 2 || defaults.contains($0) }
+        let shown = lines.contains { byLabel[$0]!.count >= 2 } ? lines : byLabel.keys.sorted()
         guard !shown.isEmpty else { return "" }
         let name = { (line: String) in defaults.contains(line) ? "\(line) (default)" : line }
         let series = shown.compactMap { line -> LineChart.Series? in

@@ -17,7 +17,7 @@ struct RunMedianChart {
     var steps: [(index: Int, slower: Bool)] = []
 
     static let width = 440.0, height = 170.0
-    private static let left = 56.0, right = 70.0, top = 26.0, bottom = 40.0
+    private static let left = 74.0, right = 70.0, top = 26.0, bottom = 40.0
 
     var svg: String {
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart small\" width=\"\(Int(Self.width))\" height=\"\(Int(Self.height))\" viewBox=\"0 0 \(Int(Self.width)) \(Int(Self.height))\" role=\"img\" aria-label=\"\(HTMLText.escape(title))\" font-family=\"sans-serif\" font-size=\"11\">\n"
