@@ -421,7 +421,7 @@ public struct HTMLReport: Sendable {
             html += "<table><tr><th>configuration</th><th>baseline</th><th>candidate</th><th>change</th><th>\(Int(gate.level * 100)) % CI</th><th>n</th><th>verdict</th></tr>\n"
             for comparison in ordered {
                 let verdict = comparison.verdict.rawValue
-                let cells = ["<span title=\"\(HTMLText.escape(comparison.key.description))\">\(HTMLText.escape(label(comparison.key)))</span> <code>#\(comparison.key.configID)</code>", String(format: "%.4g", comparison.baselineMedian), String(format: "%.4g", comparison.candidateMedian),
+                let cells = ["<span title=\"\(HTMLText.escape(comparison.key.description))\">\(Self.link(comparison.key, label(comparison.key)))</span> <code>#\(comparison.key.configID)</code>", String(format: "%.4g", comparison.baselineMedian), String(format: "%.4g", comparison.candidateMedian),
                              HTMLText.percent(comparison.ratio), "\(HTMLText.percent(comparison.ratioLow)) … \(HTMLText.percent(comparison.ratioHigh))", "\(comparison.count)"]
                 html += "<tr>" + cells.map { "<td>\($0)</td>" }.joined() + "<td class=\"\(verdict)\">\(verdict)</td></tr>\n"
                 if !comparison.attribution.isEmpty {
