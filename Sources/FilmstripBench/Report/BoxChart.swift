@@ -55,16 +55,7 @@ struct BoxChart {
         guard let axis = LogAxis(covering: values, start: plotStart, end: plotEnd) else {
             return svg + "<text x=\"8\" y=\"44\">no data</text></svg>\n"
         }
-        for tick in axis.ticks {
-            let x = axis.position(tick)
-            svg += "<line x1=\"\(coordinate(x))\" y1=\"\(coordinate(Self.top))\" x2=\"\(coordinate(x))\" y2=\"\(coordinate(plotBottom))\" stroke=\"#ddd\"/>"
-            svg += "<text x=\"\(coordinate(x))\" y=\"\(coordinate(plotBottom + 14))\" text-anchor=\"middle\" class=\"tick\">\(tickLabel(tick))</text>\n"
-        }
-        if let reference {
-            let x = axis.position(reference)
-            svg += "<line x1=\"\(coordinate(x))\" y1=\"\(coordinate(Self.top))\" x2=\"\(coordinate(x))\" y2=\"\(coordinate(plotBottom))\" stroke=\"#444\" stroke-width=\"1.5\"/>\n"
-        }
-        svg += "<text x=\"\(coordinate((plotStart + plotEnd) / 2))\" y=\"\(coordinate(plotBottom + 32))\" text-anchor=\"middle\">\(HTMLText.escape(axisTitle))</text>\n"
+        svg += axis.rowChartGrid(top: Self.top, bottom: plotBottom, reference: reference, title: axisTitle)
         let labelLength = Int(labelWidth / 7.2)
         for (index, row) in rows.enumerated() {
             let y = Self.top + Self.rowHeight * (Double(index) + 0.5)

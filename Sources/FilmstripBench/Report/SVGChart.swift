@@ -45,6 +45,22 @@ struct LogAxis {
     }
 
     /// Tick values at 1, 2 and 5 per decade, thinned to 1 per decade on wide ranges.
+    /// The grid of a chart whose rows run along this axis, between `top` and `bottom`: a
+    /// line and a label per tick, the `reference` line, and the axis title under the plot.
+    func rowChartGrid(top: Double, bottom: Double, reference: Double?, title: String) -> String {
+        var svg = ""
+        for tick in ticks {
+            let x = position(tick)
+            svg += "<line x1=\"\(coordinate(x))\" y1=\"\(coordinate(top))\" x2=\"\(coordinate(x))\" y2=\"\(coordinate(bottom))\" stroke=\"#ddd\"/>"
+            svg += "<text x=\"\(coordinate(x))\" y=\"\(coordinate(bottom + 14))\" text-anchor=\"middle\" class=\"tick\">\(tickLabel(tick))</text>\n"
+        }
+        if let reference {
+            let x = position(reference)
+            svg += "<line x1=\"\(coordinate(x))\" y1=\"\(coordinate(top))\" x2=\"\(coordinate(x))\" y2=\"\(coordinate(bottom))\" stroke=\"#444\" stroke-width=\"1.5\"/>\n"
+        }
+        return svg + "<text x=\"\(coordinate((start + end) / 2))\" y=\"\(coordinate(bottom + 32))\" text-anchor=\"middle\">\(HTMLText.escape(title))</text>\n"
+    }
+
     var ticks: [Double] {
         let firstDecade = Int(floor(log10(low))), lastDecade = Int(ceil(log10(high)))
         let steps: [Double] = lastDecade - firstDecade > 3 ? [1] : [1, 2, 5]
@@ -129,16 +145,7 @@ struct DotChart {
             let x0 = axis.position(band.lowerBound), x1 = axis.position(band.upperBound)
             svg += "<rect x=\"\(coordinate(x0))\" y=\"\(coordinate(Self.top))\" width=\"\(coordinate(x1 - x0))\" height=\"\(coordinate(plotBottom - Self.top))\" fill=\"#fde7b0\"/>\n"
         }
-        for tick in axis.ticks {
-            let x = axis.position(tick)
-            svg += "<line x1=\"\(coordinate(x))\" y1=\"\(coordinate(Self.top))\" x2=\"\(coordinate(x))\" y2=\"\(coordinate(plotBottom))\" stroke=\"#ddd\"/>"
-            svg += "<text x=\"\(coordinate(x))\" y=\"\(coordinate(plotBottom + 14))\" text-anchor=\"middle\" class=\"tick\">\(tickLabel(tick))</text>\n"
-        }
-        if let reference {
-            let x = axis.position(reference)
-            svg += "<line x1=\"\(coordinate(x))\" y1=\"\(coordinate(Self.top))\" x2=\"\(coordinate(x))\" y2=\"\(coordinate(plotBottom))\" stroke=\"#444\" stroke-width=\"1.5\"/>\n"
-        }
-        svg += "<text x=\"\(coordinate((plotStart + plotEnd) / 2))\" y=\"\(coordinate(plotBottom + 32))\" text-anchor=\"middle\">\(HTMLText.escape(axisTitle))</text>\n"
+        svg += axis.rowChartGrid(top: Self.top, bottom: plotBottom, reference: reference, title: axisTitle)
         for (index, row) in rows.enumerated() {
             let y = Self.top + Self.rowHeight * (Double(index) + 0.5)
             let colour = SeriesStyle.colour(row.series)
