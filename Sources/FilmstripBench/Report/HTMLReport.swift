@@ -305,7 +305,7 @@ public struct HTMLReport: Sendable {
         }
         var html = BoxChart(title: "\(title): each configuration's repetitions relative to the fastest median at its N",
                             axisTitle: "wall time / fastest median at that N (log scale): box quartiles, tick median, whisker range, dots repetitions",
-                            rows: rows, reference: 1, labelWidth: 470, noteWidth: 130).svg
+                            rows: rows, reference: 1, width: 1180, labelWidth: 560, noteWidth: 130).svg
         if !missing.isEmpty {
             html += "<p class=\"note\">The default pipeline \(HTMLText.escape(Pipeline.default.name)) was not measured on this video at \(HTMLText.escape(missing.joined(separator: ", "))).</p>\n"
         }
