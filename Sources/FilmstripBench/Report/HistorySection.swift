@@ -58,7 +58,8 @@ extension HTMLReport {
     var historyVerdict: String {
         histories.map { history in
             let first = history.runs.first.map(Self.runLabel) ?? "", last = history.runs.last.map(Self.runLabel) ?? ""
-            return "<p>History: \(history.runs.count) runs \(HTMLText.escape(machinePrefix(history.machine)))from \(HTMLText.escape(first)) to \(HTMLText.escape(last)). "
+            let machine = machines.count > 1 ? " of \(HTMLText.escape(history.machine))" : ""
+            return "<p>History\(machine): \(history.runs.count) runs from \(HTMLText.escape(first)) to \(HTMLText.escape(last)). "
                 + "Latest run against the one before: <span class=\"verdict\">\(HTMLText.escape(history.latestAgainstPrevious.outcomeLine))</span>; "
                 + "\(HTMLText.escape(history.trendSummary)). <a href=\"#history\">History</a></p>\n"
         }.joined()
