@@ -8,14 +8,19 @@ extension FilmstripCommand {
         static let configuration = CommandConfiguration(
             abstract: "One self-contained HTML page about raw benchmark results (no network, charts inline as SVG).",
             discussion: """
-                The page shows the runs (machine, commit, suite), the fastest pipelines per video and count, \
-                the peers (filmstrip against the ffmpeg CLI and ffmpegthumbnailer), the regression gate's \
-                verdicts when a file holds two builds (or two files are given), and charts: time relative to \
-                the fastest per video, the peers, the gate's ratios with the threshold band, peak RSS against N \
-                and speed-up against workers. Every text from the files is escaped.
+                The page leads with the verdict: the regression gate's outcome when a file holds two builds \
+                (or two files are given), else the fastest pipeline per video and N and the default pipeline's \
+                place. Then charts: each configuration's repetitions relative to the fastest per video and N \
+                (box plots, the default pipeline marked), the gate's ratios with the threshold band, the peers \
+                (filmstrip against the ffmpeg CLI and ffmpegthumbnailer), peak RSS against N and speed-up \
+                against workers; then the runs and the suite, and a section per configuration (its \
+                distribution per run, median with interval, counters, checksum agreement, change since the \
+                run before). Three runs or more of a machine (several files) add a history: the median per \
+                run of each configuration, the trend's steps (from six runs) and the latest run against the \
+                one before. Every text from the files is escaped.
                 """)
 
-        @Argument(help: "Raw results CSV files (*-raw.csv).", completion: .file(extensions: ["csv"]))
+        @Argument(help: "Raw results CSV files (*-raw.csv); several runs of one machine make a history.", completion: .file(extensions: ["csv"]))
         var results: [String]
 
         @Option(name: [.short, .customLong("output")], help: "The HTML file to write; - writes to standard output.", completion: .file(extensions: ["html"]))

@@ -15,14 +15,17 @@ public enum HeadlessBrowser {
 
     public static let disabledReason = "apt-get install chromium and set FILMSTRIP_BROWSER_TESTS=1 to run it"
 
+    /// The flags every run needs: no zygote, sandbox or GPU process, no first-run work or
+    /// extensions. The caller adds `--user-data-dir` (a fresh folder) and what to do.
+    public static let safeFlags = ["--headless=new", "--no-zygote", "--no-sandbox", "--disable-gpu", "--single-process",
+                                   "--no-first-run", "--disable-extensions"]
+
     /// Runs Chromium on `arguments` (e.g. `--dump-dom URL`) with the safe flags, at most `seconds`.
     public static func run(_ arguments: [String], seconds: Int = 60) throws -> CLIProcess.Result {
         let timeout = try CLIProcess.program(named: "timeout").orThrow("timeout(1) is needed to bound the browser")
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("filmstrip-chromium-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: profile) }
-        return try CLIProcess.run(program: timeout, ["-s", "KILL", "\(seconds)", path!,
-                                                     "--headless=new", "--no-zygote", "--no-sandbox", "--disable-gpu", "--single-process",
-                                                     "--no-first-run", "--disable-extensions", "--user-data-dir=\(profile.path)"] + arguments)
+        return try CLIProcess.run(program: timeout, ["-s", "KILL", "\(seconds)", path!] + safeFlags + ["--user-data-dir=\(profile.path)"] + arguments)
     }
 }
 

@@ -1,4 +1,5 @@
 import CLITestSupport
+import FilmstripProcess
 import Foundation
 import Testing
 @testable import FilmstripBench
@@ -17,6 +18,8 @@ struct ReportTests {
         var references: [String]
         /// Nesting errors: an end tag that closes no open element, or elements never closed.
         var problems: [String]
+        /// Every `id` attribute, in document order.
+        var ids: [String]
     }
 
     /// Parses the file at `path` with python3's HTML parser.
@@ -30,9 +33,10 @@ struct ReportTests {
             class Page(HTMLParser):
                 def __init__(self):
                     super().__init__(convert_charrefs=True)
-                    self.tags, self.text, self.refs, self.problems, self.open = [], [], [], [], []
+                    self.tags, self.text, self.refs, self.problems, self.open, self.ids = [], [], [], [], [], []
                 def handle_starttag(self, tag, attrs):
                     self.tags.append(tag)
+                    self.ids += [v or "" for k, v in attrs if k == "id"]
                     self.refs += [v or "" for k, v in attrs if k in ("src", "href", "xlink:href", "srcset", "action", "data")]
                     self.refs += re.findall(r"url\(([^)]*)\)", " ".join(v or "" for k, v in attrs if k == "style"))
                     if tag not in VOID: self.open.append(tag)
@@ -49,7 +53,7 @@ struct ReportTests {
             page.close()
             style = " ".join(re.findall(r"<style>(.*?)</style>", open(sys.argv[1], encoding="utf-8").read(), re.S))
             refs = page.refs + re.findall(r"url\(([^)]*)\)|@import", style)
-            json.dump({"tags": page.tags, "text": "".join(page.text), "references": refs,
+            json.dump({"tags": page.tags, "text": "".join(page.text), "references": refs, "ids": page.ids,
                        "problems": page.problems + ["unclosed " + t for t in page.open]}, sys.stdout)
             """#
         let result = try CLIProcess.run(program: python, ["-c", script, path])
@@ -65,6 +69,10 @@ struct ReportTests {
             #expect(!page.tags.contains(tag), "\(name): no <\(tag)>")
         }
         #expect(page.tags.first == "html", "\(name)")
+        let ids = Set(page.ids)
+        #expect(ids.count == page.ids.count, "\(name): ids are unique")
+        let dangling = page.references.filter { $0.hasPrefix("#") && !ids.contains(String($0.dropFirst())) }
+        #expect(dangling.isEmpty, "\(name): every link goes to a section on the page: \(dangling.prefix(5))")
     }
 
     static func write(_ rows: [RawResultRow], name: String) throws -> String {
@@ -232,22 +240,36 @@ struct ReportTests {
         #expect(standardOutput.status == 0 && standardOutput.standardOutput.hasPrefix("<!DOCTYPE html>"))
     }
 
-    /// Opt-in (see `HeadlessBrowser`): the page as Chromium renders it. The DOM after layout
-    /// holds the sections and the charts, and the screenshot shows them: text (dark pixels) and
-    /// the charts' saturated series colours are on the picture.
+    /// Opt-in (see `HeadlessBrowser`; `FILMSTRIP_BROWSER_TESTS=1`): the page as Chromium
+    /// renders it, started through the package's one child launcher (`ChildProcess`, its own
+    /// process group, killed at the time limit however it hangs). The DOM after layout holds
+    /// the sections, the charts and the hostile text as text; the screenshot of a real
+    /// report (three committed runs) is a PNG of the window's size with text, the charts'
+    /// saturated colours and real variation in its pixels, not a blank page.
     @Test("the report in headless Chromium: sections rendered, charts drawn in the screenshot",
           .enabled(if: HeadlessBrowser.enabled, "\(HeadlessBrowser.disabledReason)"))
     func reportInChromium() throws {
-        let input = try Self.write(Self.hostileTwoBuildRows(), name: "browser-raw.csv")
-        let folder = URL(fileURLWithPath: input).deletingLastPathComponent()
-        let page = folder.appendingPathComponent("report.html").path
-        let result = try CLIProcess.run(["report", input, "-o", page])
-        try #require(result.status == 0, "\(result.standardError)")
-        let dom = try HeadlessBrowser.run(["--dump-dom", "file://\(page)"]).standardOutput
-        #expect(dom.contains("Regression gate") && dom.contains("<svg"))
+        let scratch = try CLISupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        func browse(_ arguments: [String]) throws -> ChildProcess.Result {
+            let profile = scratch.appendingPathComponent("profile-\(UUID().uuidString)").path
+            let result = try ChildProcess.run(HeadlessBrowser.path!, HeadlessBrowser.safeFlags + ["--user-data-dir=\(profile)"] + arguments,
+                                              standardOutput: .capture, standardError: .capture, ownProcessGroup: true, timeLimit: 90)
+            try #require(!result.timedOut, "chromium ran past 90 s")
+            return result
+        }
+        let hostile = try Self.write(Self.hostileTwoBuildRows(), name: "browser-raw.csv")
+        let hostilePage = scratch.appendingPathComponent("hostile.html").path
+        try HTMLReport(files: [hostile]).write(to: hostilePage)
+        let dom = try browse(["--dump-dom", "file://\(hostilePage)"]).output
+        #expect(dom.contains("Regression gate") && dom.contains("<svg") && dom.contains("id=\"config-"))
         #expect(dom.contains("&lt;script&gt;alert('machine')&lt;/script&gt;"), "the hostile machine name is text in the live DOM")
-        let screenshot = folder.appendingPathComponent("report.png").path
-        _ = try HeadlessBrowser.run(["--screenshot=\(screenshot)", "--window-size=1200,3000", "--hide-scrollbars", "file://\(page)"])
+
+        let files = ["full-peers-epyc-2c-raw.csv", "full-peers-epyc-2c-r2-raw.csv", "full-peers-epyc-2c-r3-raw.csv"].map(Self.committed)
+        let page = scratch.appendingPathComponent("history.html").path
+        try HTMLReport(files: files).write(to: page)
+        let screenshot = scratch.appendingPathComponent("report.png").path
+        _ = try browse(["--screenshot=\(screenshot)", "--window-size=1200,3000", "--hide-scrollbars", "file://\(page)"])
         let python = try #require(CLIProcess.program(named: "python3"))
         // A PNG reader in a few lines of the standard library: 8-bit RGB(A), the five filters.
         let script = #"""
@@ -273,19 +295,25 @@ struct ReportTests {
                     line[i] = (line[i] + pred) & 255
                 rows.append(line); prev = line
             dark = coloured = 0
+            total = squares = 0
             for line in rows:
                 for x in range(0, stride, channels):
                     r, g, b = line[x], line[x + 1], line[x + 2]
                     dark += r < 80 and g < 80 and b < 80
                     coloured += max(r, g, b) - min(r, g, b) > 90
-            print(width, height, dark, coloured)
+                    grey = (r + g + b) / 3
+                    total += grey; squares += grey * grey
+            count = width * height
+            variance = squares / count - (total / count) ** 2
+            print(width, height, dark, coloured, int(variance))
             """#
         let measured = try CLIProcess.run(program: python, ["-c", script, screenshot])
         let numbers = measured.standardOutput.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        try #require(numbers.count == 4, "\(measured.standardError)")
-        #expect(numbers[0] == 1200 && numbers[1] == 3000)
+        try #require(numbers.count == 5, "\(measured.standardError)")
+        #expect(numbers[0] == 1200 && numbers[1] == 3000, "the window's size")
         #expect(numbers[2] > 2000, "text on the page: \(numbers[2]) dark pixels")
-        #expect(numbers[3] > 50, "the charts' dots and the verdict colours: \(numbers[3]) saturated pixels")
+        #expect(numbers[3] > 500, "the charts' boxes and the verdict colours: \(numbers[3]) saturated pixels")
+        #expect(numbers[4] > 100, "not a blank page: grey-level variance \(numbers[4])")
     }
 
     @Test("escaping: every markup character, and control characters replaced")

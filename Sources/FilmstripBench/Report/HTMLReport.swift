@@ -16,6 +16,11 @@ public struct HTMLReport: Sendable {
     var rowsByFile: [[RawResultRow]]
     /// The threshold the caller gave, if any; else each metric's default.
     var explicitThreshold: Double?
+    /// Each machine's history, where the files hold three runs of it or more.
+    let histories: [ReportHistory]
+    /// The rows of each machine's latest run (the candidate of a two-build run): what the
+    /// verdict, the tables and the charts describe; earlier runs are the history.
+    let currentRows: [RawResultRow]
 
     /// Reads the raw results files at `paths`; `threshold` nil takes each metric's default.
     public init(files paths: [String], gate: RegressionGate = RegressionGate(), threshold: Double? = nil) throws(ResultsFileError) {
@@ -30,15 +35,45 @@ public struct HTMLReport: Sendable {
         self.rows = rowsByFile.flatMap { $0 }
         self.gate = gate
         self.explicitThreshold = threshold
+        histories = ReportHistory.histories(of: rows, gate: gate)
+        var latest: [String: TrendAnalysis.RunKey] = [:]
+        for (machine, machineRows) in Dictionary(grouping: rows, by: \.run.machine.name) {
+            latest[machine] = TrendAnalysis.orderedRuns(of: machineRows).last.map(TrendAnalysis.RunKey.init)
+        }
+        currentRows = rows.filter { latest[$0.run.machine.name] == TrendAnalysis.RunKey($0) }
     }
 
     /// How many rows per section the tables show before a "more" note.
     static let tableLimit = 6
 
+    /// The page's sections in order: the answer, then the charts, then what was measured where
+    /// (runs, suite), and the per-configuration detail last. A new section is a computed
+    /// property in a file of its own (an extension of `HTMLReport`) and one entry here; an
+    /// empty string leaves it out.
+    var sections: [String] {
+        [verdictSection, gateSection, fastestSection, historySection, peersSection, memorySection, scalingSection,
+         runsSection, suiteSection, configurationsSection]
+    }
+
+    /// The anchor of a configuration's own section, which every table and chart links to.
+    static func anchor(_ key: ConfigurationKey) -> String { "config-\(key.configID)" }
+
+    /// `text` (escaped here) as a link to the configuration's section.
+    static func link(_ key: ConfigurationKey, _ text: String) -> String {
+        "<a href=\"#\(anchor(key))\">\(HTMLText.escape(text))</a>"
+    }
+
+    /// The default pipeline as a user gets it: its name with the cost model's workers, one
+    /// codec thread and the loop filter kept.
+    static func isDefault(_ key: ConfigurationKey) -> Bool {
+        key.pipeline == Pipeline.default.name && (key.options["workers"] ?? "auto") == "auto"
+            && (key.options["threads"] ?? "1") == "1" && (key.options["skip-loop-filter"] ?? "0") == "0"
+    }
+
     public var html: String {
         var body = "<h1>filmstrip benchmark report</h1>\n"
         body += "<p class=\"sources\">From \(sources.map { "<code>\(HTMLText.escape($0))</code>" }.joined(separator: ", ")): \(rows.count) rows.</p>\n"
-        body += verdictSection + runsSection + suiteSection + gateSection + fastestSection + peersSection + memorySection + scalingSection
+        body += sections.joined()
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -50,7 +85,7 @@ public struct HTMLReport: Sendable {
             body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em auto; max-width: 1200px; padding: 0 1em; color: #222; }
             table { border-collapse: collapse; margin: 0.5em 0 1.2em; }
             th, td { border-bottom: 1px solid #ddd; padding: 2px 8px; text-align: left; vertical-align: top; }
-            td.n { text-align: right; font-variant-numeric: tabular-nums; }
+            td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
             tr.group th { background: #f2f2f2; }
             svg.chart { max-width: 100%; height: auto; display: block; margin: 0.5em 0; font: 12px sans-serif; }
             svg .title { font-weight: bold; font-size: 13px; }
@@ -58,6 +93,13 @@ public struct HTMLReport: Sendable {
             ul.legend { list-style: none; padding: 0; columns: 2; font-size: 12px; }
             .slower { color: #b00; font-weight: bold; } .faster { color: #070; } .undecided { color: #b60; font-weight: bold; }
             .verdict { font-size: 1.15em; font-weight: bold; }
+            p.note { color: #555; font-size: 12px; }
+            section.configuration { border-top: 1px solid #ccc; margin-top: 1em; }
+            section.configuration h4 { margin: 0.6em 0 0.2em; }
+            section.configuration ul { margin: 0.2em 0; }
+            :target { background: #fff8dc; }
+            div.multiples { display: flex; flex-wrap: wrap; gap: 6px; }
+            svg.small { display: inline-block; margin: 0; }
             </style>
             </head>
             <body>
@@ -89,33 +131,29 @@ public struct HTMLReport: Sendable {
             html += "<table><tr><th>video, N</th><th>fastest</th><th>median</th><th>default</th><th>default / fastest</th></tr>\n"
             var any = false
             for machine in machines {
-                let total = rows.filter { $0.run.machine.name == machine && $0.phase == .total && $0.build != .baseline }
+                let total = currentRows.filter { $0.run.machine.name == machine && $0.phase == .total }
                 let groups = Self.ranked(total) { key in "\(key.videoID) ×\(key.thumbnailCount) \(key.accuracy)" }
                 for (title, entries) in groups {
                     guard let best = entries.first else { continue }
                     any = true
-                    // The default's own settings: the cost model's workers, one codec thread, the loop filter
-                    // kept, and (where both were measured) non-reference frames skipped.
-                    let defaults = entries.indices.filter { index in
-                        let options = entries[index].key.options
-                        return entries[index].key.pipeline == defaultName && (options["workers"] ?? "auto") == "auto"
-                            && (options["threads"] ?? "1") == "1" && (options["skip-loop-filter"] ?? "0") == "0"
-                    }
+                    // The default's own settings, and (where both were measured) non-reference frames skipped.
+                    let defaults = entries.indices.filter { Self.isDefault(entries[$0].key) }
                     let place = defaults.first { entries[$0].key.options["skip-nonref"] == "1" } ?? defaults.first
                     let defaultText = place.map { "\($0 + 1) of \(entries.count)" } ?? "not measured"
                     let ratio = place.map { best.point.median > 0 ? HTMLText.ratio(entries[$0].point.median / best.point.median) : "–" } ?? "–"
-                    html += "<tr><td>\(HTMLText.escape(machinePrefix(machine) + title))</td><td>\(HTMLText.escape(best.label))</td>"
+                    html += "<tr><td>\(HTMLText.escape(machinePrefix(machine) + title))</td><td>\(Self.link(best.key, best.label))</td>"
                         + "<td class=\"n\">\(HTMLText.seconds(best.point.median))</td><td>\(defaultText)</td><td class=\"n\">\(ratio)</td></tr>\n"
                 }
             }
             html += any ? "</table>\n" : "</table>\n<p>No pipeline rows in these files.</p>\n"
         }
+        html += historyVerdict
         return html + "</section>\n"
     }
 
     // MARK: Runs and suite
 
-    private var runsSection: String {
+    var runsSection: String {
         var runs: [String: (context: RunContext, rows: [RawResultRow])] = [:]
         var order: [String] = []
         for row in rows {
@@ -140,7 +178,7 @@ public struct HTMLReport: Sendable {
         return html + "</table>\n"
     }
 
-    private var suiteSection: String {
+    var suiteSection: String {
         var videos: [String: VideoDescription] = [:]
         for row in rows where row.kind.readsVideo && row.video.width > 0 { videos[row.video.id] = row.video }
         var html = "<h2>Suite</h2>\n"
@@ -175,7 +213,9 @@ public struct HTMLReport: Sendable {
         var key: ConfigurationKey
         var label: String
         var point: PlotPoint
-        var count: Int
+        /// The repetitions' wall times in seconds.
+        var samples: [Double]
+        var count: Int { samples.count }
     }
 
     /// Wall-time samples of `rows` per configuration, ranked by median within groups made by `group`.
@@ -187,7 +227,7 @@ public struct HTMLReport: Sendable {
         return grouped.keys.sorted().map { title in
             let label = labeler(grouped[title]!)
             let entries = grouped[title]!.compactMap { key in
-                PlotPoint(samples: samples[key]!).map { Ranked(key: key, label: label(key), point: $0, count: samples[key]!.count) }
+                PlotPoint(samples: samples[key]!).map { Ranked(key: key, label: label(key), point: $0, samples: samples[key]!) }
             }
             return (title, entries.sorted { ($0.point.median, $0.label) < ($1.point.median, $1.label) })
         }
@@ -213,51 +253,82 @@ public struct HTMLReport: Sendable {
         }
     }
 
-    private var machines: [String] {
+    var machines: [String] {
         var seen = Set<String>()
         return rows.map(\.run.machine.name).filter { seen.insert($0).inserted }
     }
 
-    private func machinePrefix(_ machine: String) -> String { machines.count > 1 ? "\(machine): " : "" }
+    func machinePrefix(_ machine: String) -> String { machines.count > 1 ? "\(machine): " : "" }
 
-    private var fastestSection: String {
-        var html = "<h2>Fastest pipelines per video and count</h2>\n<p>Phase <code>total</code> (extract + compose) in one process, median wall time with its 95 % interval; ratio to the fastest of the group.</p>\n"
+    var fastestSection: String {
+        var html = "<h3>Fastest pipelines per video and count: the table</h3>\n<p>Phase <code>total</code> (extract + compose) in one process, median wall time with its 95 % interval; ratio to the fastest of the group. "
+            + "The default pipeline, <strong>\(HTMLText.escape(Pipeline.default.name))</strong>, is listed in every group, wherever it ranks; each name links to its configuration's section.</p>\n"
         var charts = ""
         for machine in machines {
-            let total = rows.filter { $0.run.machine.name == machine && $0.phase == .total && $0.build != .baseline }
+            let total = currentRows.filter { $0.run.machine.name == machine && $0.phase == .total }
             guard !total.isEmpty else { continue }
             let groups = Self.ranked(total) { key in
                 "\(key.videoID) ×\(key.thumbnailCount) \(key.thumbWidth)x\(key.thumbHeight) \(key.accuracy)"
             }
-            html += table(groups, prefix: machinePrefix(machine))
-            // The chart: per video, its most measured count, every pipeline relative to the fastest.
-            let byVideo = Dictionary(grouping: groups) { $0.1.first?.key.videoID ?? "" }
-            for video in byVideo.keys.sorted() {
-                guard let (_, entries) = byVideo[video]!.max(by: { ($0.1.count, $1.1.first?.key.thumbnailCount ?? 0) < ($1.1.count, $0.1.first?.key.thumbnailCount ?? 0) }),
-                      let best = entries.first, entries.count > 1 else { continue }
-                let chartRows = entries.map { entry in
-                    DotChart.Row(label: entry.label, point: entry.point.scaled(by: 1 / best.point.median),
-                                 note: "\(HTMLText.ratio(entry.point.median / best.point.median))  \(HTMLText.seconds(entry.point.median))")
-                }
-                charts += DotChart(title: "\(machinePrefix(machine))\(video), N = \(best.key.thumbnailCount) \(best.key.accuracy): time relative to the fastest (\(best.label), \(HTMLText.seconds(best.point.median)))",
-                                   axisTitle: "wall time / fastest median (log scale), dot median, line 95 % CI", rows: chartRows, reference: 1).svg
+            html += table(groups, prefix: machinePrefix(machine), listsDefault: true)
+            for video in Set(groups.compactMap { $0.1.first?.key.videoID }).sorted() {
+                charts += videoChart(groups.filter { $0.1.first?.key.videoID == video }, title: "\(machinePrefix(machine))\(video)")
             }
         }
-        return html + (charts.isEmpty ? "" : "<h3>Time per pipeline relative to the fastest, per video</h3>\n" + charts)
+        // The charts before the table: the page shows the answer, then pictures, then numbers.
+        let pictures = charts.isEmpty ? "" : "<h3>Distribution of each pipeline's times relative to the fastest, per video and N</h3>\n"
+            + "<p class=\"note\">★ and bold: the default pipeline. Each N has its colour; every label links to its configuration's section.</p>\n" + charts
+        return "<h2>Fastest pipelines per video and count</h2>\n" + pictures + html
     }
 
-    /// A table of ranked groups: each group's title row, then its first `tableLimit` entries.
-    private func table(_ groups: [(String, [Ranked])], prefix: String) -> String {
+    /// One video's chart: every count it was measured at (a colour each), every configuration's
+    /// repetitions relative to the fastest median at that count, the default pipeline in bold;
+    /// a note names the counts at which the default was not measured.
+    private func videoChart(_ groups: [(String, [Ranked])], title: String) -> String {
+        let ordered = groups.filter { !$0.1.isEmpty }.sorted { lhs, rhs in
+            (lhs.1[0].key.thumbnailCount, lhs.0) < (rhs.1[0].key.thumbnailCount, rhs.0)
+        }
+        guard ordered.contains(where: { $0.1.count > 1 }) else { return "" }
+        var rows: [BoxChart.Row] = []
+        var missing: [String] = []
+        for (index, (_, entries)) in ordered.enumerated() {
+            let best = entries[0]
+            let setting = "×\(best.key.thumbnailCount) \(best.key.accuracy)"
+            if !entries.contains(where: { Self.isDefault($0.key) }) { missing.append(setting) }
+            for entry in entries {
+                let isDefault = Self.isDefault(entry.key)
+                rows.append(BoxChart.Row(label: "\(isDefault ? "★ " : "")\(setting): \(entry.label)",
+                                         samples: entry.samples.map { $0 / best.point.median },
+                                         note: "\(HTMLText.ratio(entry.point.median / best.point.median))  \(HTMLText.seconds(entry.point.median))",
+                                         series: index, emphasised: isDefault, link: "#" + Self.anchor(entry.key)))
+            }
+        }
+        var html = BoxChart(title: "\(title): each configuration's repetitions relative to the fastest median at its N",
+                            axisTitle: "wall time / fastest median at that N (log scale): box quartiles, tick median, whisker range, dots repetitions",
+                            rows: rows, reference: 1, width: 1180, labelWidth: 560, noteWidth: 130).svg
+        if !missing.isEmpty {
+            html += "<p class=\"note\">The default pipeline \(HTMLText.escape(Pipeline.default.name)) was not measured on this video at \(HTMLText.escape(missing.joined(separator: ", "))).</p>\n"
+        }
+        return html
+    }
+
+    /// A table of ranked groups: each group's title row, then its first `tableLimit` entries
+    /// and, when `listsDefault`, the default pipeline wherever it ranks (or a line saying it
+    /// was not measured).
+    private func table(_ groups: [(String, [Ranked])], prefix: String, listsDefault: Bool = false) -> String {
         var html = "<table><tr><th>configuration</th><th>median</th><th>95 % CI</th><th>ratio</th><th>n</th></tr>\n"
         for (title, entries) in groups where !entries.isEmpty {
             html += "<tr class=\"group\"><th colspan=\"5\">\(HTMLText.escape(prefix + title))</th></tr>\n"
             let best = entries[0].point.median
-            // The default pipeline is in every comparison, wherever it ranks.
-            let listed = Array(entries.prefix(Self.tableLimit)) + entries.dropFirst(Self.tableLimit).filter { $0.key.pipeline == Pipeline.default.name }
+            let listed = Array(entries.prefix(Self.tableLimit)) + entries.dropFirst(Self.tableLimit).filter { listsDefault && Self.isDefault($0.key) }
             for entry in listed {
-                html += "<tr><td>\(HTMLText.escape(entry.label))</td><td class=\"n\">\(HTMLText.seconds(entry.point.median))</td>"
+                let name = Self.link(entry.key, entry.label)
+                html += "<tr><td>\(listsDefault && Self.isDefault(entry.key) ? "<strong>\(name)</strong> (default)" : name)</td><td class=\"n\">\(HTMLText.seconds(entry.point.median))</td>"
                     + "<td class=\"n\">\(HTMLText.seconds(entry.point.low)) … \(HTMLText.seconds(entry.point.high))</td>"
                     + "<td class=\"n\">\(best > 0 ? HTMLText.ratio(entry.point.median / best) : "–")</td><td class=\"n\">\(entry.count)</td></tr>\n"
+            }
+            if listsDefault && !entries.contains(where: { Self.isDefault($0.key) }) {
+                html += "<tr><td colspan=\"5\"><strong>\(HTMLText.escape(Pipeline.default.name))</strong> (default): not measured here</td></tr>\n"
             }
             if entries.count > listed.count {
                 html += "<tr><td colspan=\"5\">… \(entries.count - listed.count) more</td></tr>\n"
@@ -268,8 +339,8 @@ public struct HTMLReport: Sendable {
 
     // MARK: Peers
 
-    private var peersSection: String {
-        let peerRows = rows.filter { $0.phase == .peer && $0.build != .baseline }
+    var peersSection: String {
+        let peerRows = currentRows.filter { $0.phase == .peer }
         guard !peerRows.isEmpty else {
             return "<h2>Peers</h2>\n<p>No peer rows (ffmpeg CLI, ffmpegthumbnailer, <code>filmstrip strip</code> as a whole process) in these files; <code>bench --peers</code> adds them.</p>\n"
         }
@@ -331,7 +402,7 @@ public struct HTMLReport: Sendable {
         return reports
     }
 
-    private var gateSection: String {
+    var gateSection: String {
         let reports = gateReports
         guard !reports.isEmpty else { return "" }
         var html = "<h2>Regression gate</h2>\n"
@@ -350,7 +421,7 @@ public struct HTMLReport: Sendable {
             html += "<table><tr><th>configuration</th><th>baseline</th><th>candidate</th><th>change</th><th>\(Int(gate.level * 100)) % CI</th><th>n</th><th>verdict</th></tr>\n"
             for comparison in ordered {
                 let verdict = comparison.verdict.rawValue
-                let cells = ["<span title=\"\(HTMLText.escape(comparison.key.description))\">\(HTMLText.escape(label(comparison.key)))</span> <code>#\(comparison.key.configID)</code>", String(format: "%.4g", comparison.baselineMedian), String(format: "%.4g", comparison.candidateMedian),
+                let cells = ["<span title=\"\(HTMLText.escape(comparison.key.description))\">\(Self.link(comparison.key, label(comparison.key)))</span> <code>#\(comparison.key.configID)</code>", String(format: "%.4g", comparison.baselineMedian), String(format: "%.4g", comparison.candidateMedian),
                              HTMLText.percent(comparison.ratio), "\(HTMLText.percent(comparison.ratioLow)) … \(HTMLText.percent(comparison.ratioHigh))", "\(comparison.count)"]
                 html += "<tr>" + cells.map { "<td>\($0)</td>" }.joined() + "<td class=\"\(verdict)\">\(verdict)</td></tr>\n"
                 if !comparison.attribution.isEmpty {
@@ -378,38 +449,10 @@ public struct HTMLReport: Sendable {
 
     // MARK: Memory and scaling
 
-    private var memorySection: String {
+    var scalingSection: String {
         var html = ""
         for machine in machines {
-            let total = rows.filter { $0.run.machine.name == machine && $0.phase == .total && $0.status == .ok && $0.peakRSSBytes != nil && $0.build != .baseline }
-            // The video with the most thumbnail counts, so lines have the most points.
-            let countsByVideo = Dictionary(grouping: total, by: \.video.id).mapValues { Set($0.map(\.thumbnailCount)).count }
-            guard let (video, counts) = countsByVideo.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), counts >= 2 else { continue }
-            let videoRows = total.filter { $0.video.id == video }
-            // A line is a configuration without its count.
-            func lineKey(_ row: RawResultRow) -> ConfigurationKey {
-                var key = row.configurationKey
-                key.thumbnailCount = 0
-                return key
-            }
-            let label = Self.labeler(videoRows.map(lineKey))
-            var byLabel: [String: [Int: [Double]]] = [:]
-            for row in videoRows { byLabel[label(lineKey(row)), default: [:]][row.thumbnailCount, default: []].append(Double(row.peakRSSBytes!) / 1_048_576) }
-            let series = byLabel.keys.sorted().compactMap { name -> LineChart.Series? in
-                let points = byLabel[name]!.sorted { $0.key < $1.key }.compactMap { count, values in PlotPoint(samples: values).map { (Double(count), $0) } }
-                return points.isEmpty ? nil : LineChart.Series(label: name, points: points)
-            }
-            let chart = LineChart(title: "\(machinePrefix(machine))peak resident memory against thumbnail count, video \(video)",
-                                  xTitle: "thumbnails per strip, N (log scale)", yTitle: "peak RSS of the process (MiB), median and 95 % CI", series: series)
-            html += chart.svg + chart.legend
-        }
-        return html.isEmpty ? "" : "<h2>Memory against N</h2>\n" + html
-    }
-
-    private var scalingSection: String {
-        var html = ""
-        for machine in machines {
-            let machineRows = rows.filter { $0.run.machine.name == machine && $0.build != .baseline }
+            let machineRows = currentRows.filter { $0.run.machine.name == machine }
             let lines = ScalingChart.points(machineRows)
             guard !lines.isEmpty, let cores = machineRows.first?.run.machine.logicalCores else { continue }
             let series = lines.keys.sorted().map { line in

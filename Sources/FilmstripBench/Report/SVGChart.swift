@@ -45,6 +45,22 @@ struct LogAxis {
     }
 
     /// Tick values at 1, 2 and 5 per decade, thinned to 1 per decade on wide ranges.
+    /// The grid of a chart whose rows run along this axis, between `top` and `bottom`: a
+    /// line and a label per tick, the `reference` line, and the axis title under the plot.
+    func rowChartGrid(top: Double, bottom: Double, reference: Double?, title: String) -> String {
+        var svg = ""
+        for tick in ticks {
+            let x = position(tick)
+            svg += "<line x1=\"\(coordinate(x))\" y1=\"\(coordinate(top))\" x2=\"\(coordinate(x))\" y2=\"\(coordinate(bottom))\" stroke=\"#ddd\"/>"
+            svg += "<text x=\"\(coordinate(x))\" y=\"\(coordinate(bottom + 14))\" text-anchor=\"middle\" class=\"tick\">\(tickLabel(tick))</text>\n"
+        }
+        if let reference {
+            let x = position(reference)
+            svg += "<line x1=\"\(coordinate(x))\" y1=\"\(coordinate(top))\" x2=\"\(coordinate(x))\" y2=\"\(coordinate(bottom))\" stroke=\"#444\" stroke-width=\"1.5\"/>\n"
+        }
+        return svg + "<text x=\"\(coordinate((start + end) / 2))\" y=\"\(coordinate(bottom + 32))\" text-anchor=\"middle\">\(HTMLText.escape(title))</text>\n"
+    }
+
     var ticks: [Double] {
         let firstDecade = Int(floor(log10(low))), lastDecade = Int(ceil(log10(high)))
         let steps: [Double] = lastDecade - firstDecade > 3 ? [1] : [1, 2, 5]
@@ -67,12 +83,13 @@ struct LinearAxis {
     let end: Double
     let step: Double
 
-    init(upTo largest: Double, start: Double, end: Double) {
-        let raw = max(largest, 1e-12) / 5
+    /// From `smallest` (0 unless given, rounded down to a step) up to `largest` rounded up.
+    init(from smallest: Double = 0, upTo largest: Double, start: Double, end: Double) {
+        let raw = max(largest - smallest, 1e-12) / 5
         let magnitude = pow(10, floor(log10(raw)))
         step = [1.0, 2, 2.5, 5, 10].map { $0 * magnitude }.first { $0 >= raw }!
-        low = 0
-        high = step * ceil(max(largest, 1e-12) / step)
+        low = step * floor(smallest / step)
+        high = max(step * ceil(max(largest, 1e-12) / step), low + step)
         self.start = start
         self.end = end
     }
@@ -126,28 +143,19 @@ struct DotChart {
         let plotBottom = Self.top + Self.rowHeight * Double(rows.count)
         if let band {
             let x0 = axis.position(band.lowerBound), x1 = axis.position(band.upperBound)
-            svg += "<rect x=\"\(f(x0))\" y=\"\(f(Self.top))\" width=\"\(f(x1 - x0))\" height=\"\(f(plotBottom - Self.top))\" fill=\"#fde7b0\"/>\n"
+            svg += "<rect x=\"\(coordinate(x0))\" y=\"\(coordinate(Self.top))\" width=\"\(coordinate(x1 - x0))\" height=\"\(coordinate(plotBottom - Self.top))\" fill=\"#fde7b0\"/>\n"
         }
-        for tick in axis.ticks {
-            let x = axis.position(tick)
-            svg += "<line x1=\"\(f(x))\" y1=\"\(f(Self.top))\" x2=\"\(f(x))\" y2=\"\(f(plotBottom))\" stroke=\"#ddd\"/>"
-            svg += "<text x=\"\(f(x))\" y=\"\(f(plotBottom + 14))\" text-anchor=\"middle\" class=\"tick\">\(tickLabel(tick))</text>\n"
-        }
-        if let reference {
-            let x = axis.position(reference)
-            svg += "<line x1=\"\(f(x))\" y1=\"\(f(Self.top))\" x2=\"\(f(x))\" y2=\"\(f(plotBottom))\" stroke=\"#444\" stroke-width=\"1.5\"/>\n"
-        }
-        svg += "<text x=\"\(f((plotStart + plotEnd) / 2))\" y=\"\(f(plotBottom + 32))\" text-anchor=\"middle\">\(HTMLText.escape(axisTitle))</text>\n"
+        svg += axis.rowChartGrid(top: Self.top, bottom: plotBottom, reference: reference, title: axisTitle)
         for (index, row) in rows.enumerated() {
             let y = Self.top + Self.rowHeight * (Double(index) + 0.5)
             let colour = SeriesStyle.colour(row.series)
             if index % 2 == 1 {
-                svg += "<rect x=\"0\" y=\"\(f(y - Self.rowHeight / 2))\" width=\"\(Int(Self.width))\" height=\"\(f(Self.rowHeight))\" fill=\"#000\" fill-opacity=\"0.035\"/>"
+                svg += "<rect x=\"0\" y=\"\(coordinate(y - Self.rowHeight / 2))\" width=\"\(Int(Self.width))\" height=\"\(coordinate(Self.rowHeight))\" fill=\"#000\" fill-opacity=\"0.035\"/>"
             }
-            svg += "<text x=\"\(f(plotStart - 8))\" y=\"\(f(y + 4))\" text-anchor=\"end\"><title>\(HTMLText.escape(row.label))</title>\(HTMLText.escape(HTMLText.shortened(row.label, to: 54)))</text>"
-            svg += "<line x1=\"\(f(axis.position(row.point.low)))\" y1=\"\(f(y))\" x2=\"\(f(axis.position(row.point.high)))\" y2=\"\(f(y))\" stroke=\"\(colour)\" stroke-width=\"2\"\(SeriesStyle.dash(row.series))/>"
-            svg += "<circle cx=\"\(f(axis.position(row.point.median)))\" cy=\"\(f(y))\" r=\"4\" fill=\"\(colour)\"/>"
-            svg += "<text x=\"\(f(plotEnd + 8))\" y=\"\(f(y + 4))\" class=\"note\">\(HTMLText.escape(row.note))</text>\n"
+            svg += "<text x=\"\(coordinate(plotStart - 8))\" y=\"\(coordinate(y + 4))\" text-anchor=\"end\"><title>\(HTMLText.escape(row.label))</title>\(HTMLText.escape(HTMLText.shortened(row.label, to: 54)))</text>"
+            svg += "<line x1=\"\(coordinate(axis.position(row.point.low)))\" y1=\"\(coordinate(y))\" x2=\"\(coordinate(axis.position(row.point.high)))\" y2=\"\(coordinate(y))\" stroke=\"\(colour)\" stroke-width=\"2\"\(SeriesStyle.dash(row.series))/>"
+            svg += "<circle cx=\"\(coordinate(axis.position(row.point.median)))\" cy=\"\(coordinate(y))\" r=\"4\" fill=\"\(colour)\"/>"
+            svg += "<text x=\"\(coordinate(plotEnd + 8))\" y=\"\(coordinate(y + 4))\" class=\"note\">\(HTMLText.escape(row.note))</text>\n"
         }
         return svg + "</svg>\n"
     }
@@ -169,6 +177,12 @@ struct LineChart {
     var series: [Series]
     /// Extra unlabelled-in-plot lines (the ideal line): x, y pairs.
     var guide: (label: String, points: [(Double, Double)])?
+    /// Pixels between neighbouring series along x, centred on the true x: lines that lie on
+    /// top of each other (equal values) are then seen side by side. 0 draws them exactly.
+    var dodge = 0.0
+    /// The y axis starts at 0; false fits it to the data, so that lines a few percent apart
+    /// are seen apart (the axis title should say so).
+    var startsAtZero = true
 
     static let width = 1000.0, height = 420.0
     private static let left = 80.0, right = 30.0, top = 34.0, bottom = 50.0
@@ -181,32 +195,34 @@ struct LineChart {
         guard let xAxis = LogAxis(covering: xs, start: Self.left, end: Self.width - Self.right), highest > 0 else {
             return svg + "<text x=\"8\" y=\"44\">no data</text></svg>\n"
         }
-        let yAxis = LinearAxis(upTo: highest * 1.05, start: Self.height - Self.bottom, end: Self.top)
+        let lowest = startsAtZero ? 0 : max(0, (series.flatMap { $0.points.map(\.1.low) } + (guide?.points.map(\.1) ?? [])).min() ?? 0)
+        let yAxis = LinearAxis(from: lowest * (startsAtZero ? 1 : 0.97), upTo: highest * (startsAtZero ? 1.05 : 1.03), start: Self.height - Self.bottom, end: Self.top)
         for tick in Set(xs).sorted() {
             let x = xAxis.position(tick)
-            svg += "<line x1=\"\(f(x))\" y1=\"\(f(Self.top))\" x2=\"\(f(x))\" y2=\"\(f(Self.height - Self.bottom))\" stroke=\"#ddd\"/>"
-            svg += "<text x=\"\(f(x))\" y=\"\(f(Self.height - Self.bottom + 14))\" text-anchor=\"middle\" class=\"tick\">\(tickLabel(tick))</text>\n"
+            svg += "<line x1=\"\(coordinate(x))\" y1=\"\(coordinate(Self.top))\" x2=\"\(coordinate(x))\" y2=\"\(coordinate(Self.height - Self.bottom))\" stroke=\"#ddd\"/>"
+            svg += "<text x=\"\(coordinate(x))\" y=\"\(coordinate(Self.height - Self.bottom + 14))\" text-anchor=\"middle\" class=\"tick\">\(tickLabel(tick))</text>\n"
         }
         for tick in yAxis.ticks {
             let y = yAxis.position(tick)
-            svg += "<line x1=\"\(f(Self.left))\" y1=\"\(f(y))\" x2=\"\(f(Self.width - Self.right))\" y2=\"\(f(y))\" stroke=\"#ddd\"/>"
-            svg += "<text x=\"\(f(Self.left - 6))\" y=\"\(f(y + 4))\" text-anchor=\"end\" class=\"tick\">\(tickLabel(tick))</text>\n"
+            svg += "<line x1=\"\(coordinate(Self.left))\" y1=\"\(coordinate(y))\" x2=\"\(coordinate(Self.width - Self.right))\" y2=\"\(coordinate(y))\" stroke=\"#ddd\"/>"
+            svg += "<text x=\"\(coordinate(Self.left - 6))\" y=\"\(coordinate(y + 4))\" text-anchor=\"end\" class=\"tick\">\(tickLabel(tick))</text>\n"
         }
-        svg += "<text x=\"\(f((Self.left + Self.width - Self.right) / 2))\" y=\"\(f(Self.height - 12))\" text-anchor=\"middle\">\(HTMLText.escape(xTitle))</text>\n"
-        svg += "<text transform=\"translate(16 \(f((Self.top + Self.height - Self.bottom) / 2))) rotate(-90)\" text-anchor=\"middle\">\(HTMLText.escape(yTitle))</text>\n"
+        svg += "<text x=\"\(coordinate((Self.left + Self.width - Self.right) / 2))\" y=\"\(coordinate(Self.height - 12))\" text-anchor=\"middle\">\(HTMLText.escape(xTitle))</text>\n"
+        svg += "<text transform=\"translate(16 \(coordinate((Self.top + Self.height - Self.bottom) / 2))) rotate(-90)\" text-anchor=\"middle\">\(HTMLText.escape(yTitle))</text>\n"
         if let guide {
-            let path = guide.points.map { "\(f(xAxis.position($0.0))),\(f(yAxis.position($0.1)))" }.joined(separator: " ")
+            let path = guide.points.map { "\(coordinate(xAxis.position($0.0))),\(coordinate(yAxis.position($0.1)))" }.joined(separator: " ")
             svg += "<polyline points=\"\(path)\" fill=\"none\" stroke=\"#888\" stroke-width=\"1.5\"/>\n"
         }
         for (index, line) in series.enumerated() {
             let colour = SeriesStyle.colour(index)
             let dash = line.dashed ? " stroke-dasharray=\"5 3\"" : SeriesStyle.dash(index)
-            let path = line.points.map { "\(f(xAxis.position($0.0))),\(f(yAxis.position($0.1.median)))" }.joined(separator: " ")
+            let shift = dodge * (Double(index) - Double(series.count - 1) / 2)
+            let path = line.points.map { "\(coordinate(xAxis.position($0.0) + shift)),\(coordinate(yAxis.position($0.1.median)))" }.joined(separator: " ")
             svg += "<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"\(dash)><title>\(HTMLText.escape(line.label))</title></polyline>"
             for (x, point) in line.points {
-                let px = xAxis.position(x)
-                svg += "<line x1=\"\(f(px))\" y1=\"\(f(yAxis.position(point.low)))\" x2=\"\(f(px))\" y2=\"\(f(yAxis.position(point.high)))\" stroke=\"\(colour)\"/>"
-                svg += "<circle cx=\"\(f(px))\" cy=\"\(f(yAxis.position(point.median)))\" r=\"3\" fill=\"\(colour)\"/>"
+                let px = xAxis.position(x) + shift
+                svg += "<line x1=\"\(coordinate(px))\" y1=\"\(coordinate(yAxis.position(point.low)))\" x2=\"\(coordinate(px))\" y2=\"\(coordinate(yAxis.position(point.high)))\" stroke=\"\(colour)\"/>"
+                svg += "<circle cx=\"\(coordinate(px))\" cy=\"\(coordinate(yAxis.position(point.median)))\" r=\"3\" fill=\"\(colour)\"/>"
             }
             svg += "\n"
         }
@@ -227,4 +243,4 @@ struct LineChart {
 }
 
 /// A coordinate with one decimal: enough for a pixel, short in the page.
-private func f(_ value: Double) -> String { String(format: "%.1f", value) }
+func coordinate(_ value: Double) -> String { String(format: "%.1f", value) }

@@ -77,21 +77,23 @@ public struct TrendAnalysis: Sendable {
         return byMachine.values.map(history).sorted { ($0.machineName, $0.machineID) < ($1.machineName, $1.machineID) }
     }
 
-    func history(of rows: [RawResultRow]) -> MachineHistory {
-        let byRun = Dictionary(grouping: rows) { RunKey(runID: $0.run.runID, build: $0.build) }
-        var runs: [RunKey: TrendRun] = [:]
-        for (key, runRows) in byRun {
+    /// The runs in `rows` (a run id, and in a two-build run each build apart), in order.
+    static func orderedRuns(of rows: [RawResultRow]) -> [TrendRun] {
+        Dictionary(grouping: rows) { RunKey($0) }.map { key, runRows in
             let first = runRows.min { $0.timestamp < $1.timestamp }!
-            runs[key] = TrendRun(
+            return TrendRun(
                 runID: key.runID, build: key.build,
                 commit: first.executableCommit.isEmpty ? first.run.gitCommit : first.executableCommit,
                 started: first.timestamp)
-        }
-        let ordered = runs.values.sorted(by: TrendRun.precedes)
+        }.sorted(by: TrendRun.precedes)
+    }
+
+    func history(of rows: [RawResultRow]) -> MachineHistory {
+        let ordered = Self.orderedRuns(of: rows)
         let machine = rows[0].run.machine
         var trends: [ConfigurationTrend] = []
         if ordered.count >= minimumRuns {
-            let position = Dictionary(uniqueKeysWithValues: ordered.enumerated().map { (RunKey(runID: $1.runID, build: $1.build), $0) })
+            let position = Dictionary(uniqueKeysWithValues: ordered.enumerated().map { (RunKey($1), $0) })
             let calibration = CalibrationTable(rows, metric: .wallSeconds)
             for (key, keyRows) in Dictionary(grouping: rows, by: \.configurationKey) {
                 // Each time over its repetition's calibration where every row has one, so that a
@@ -102,7 +104,7 @@ public struct TrendAnalysis: Sendable {
                 let normalised = !calibration.isEmpty && calibrated.allSatisfy { $0 != nil }
                 if normalised && key.phase == .calibration { continue }
                 let values = normalised ? calibrated.map { $0! } : keyRows.map { $0.wallSeconds! }
-                let samplesByRun = Dictionary(grouping: zip(keyRows, values)) { RunKey(runID: $0.0.run.runID, build: $0.0.build) }
+                let samplesByRun = Dictionary(grouping: zip(keyRows, values)) { RunKey($0.0) }
                 let series = samplesByRun.map { runKey, samples in
                     (position: position[runKey]!, median: Quantile.median(samples.map(\.1)))
                 }.sorted { $0.position < $1.position }
@@ -155,5 +157,14 @@ public struct TrendAnalysis: Sendable {
     struct RunKey: Hashable {
         var runID: String
         var build: BuildRole?
+
+        init(runID: String, build: BuildRole?) {
+            self.runID = runID
+            self.build = build
+        }
+
+        init(_ run: TrendRun) { self.init(runID: run.runID, build: run.build) }
+
+        init(_ row: RawResultRow) { self.init(runID: row.run.runID, build: row.build) }
     }
 }
