@@ -19,7 +19,8 @@ extension FilmstripCommand {
                 130 interrupted by SIGINT, 143 by SIGTERM (rows written so far are kept).
                 """)
 
-        @Option(help: "Suite whose default matrix and videos to use: quick (under 2 min), standard (under 10 min), full (long).")
+        @Option(help: "Suite whose default matrix and videos to use: quick (under 2 min), standard (under 10 min), full (long) (default: quick).",
+                completion: .list(ReferenceSuite.allCases.map(\.rawValue)), transform: OptionValues.suite)
         var suite: ReferenceSuite = .quick
 
         @Option(help: "Extractors, e.g. sequential,forward (\(Extractors.all.map(\.name).joined(separator: ", "))).")
@@ -102,8 +103,9 @@ extension FilmstripCommand {
         @Option(help: "The threshold --until-decided decides on, e.g. 5% (give `compare` the same).")
         var threshold: GateThreshold?
 
-        @Flag(help: "No progress line or round milestones, no table of the fastest pipelines: only warnings, disagreements and where the files went.")
-        var quiet = false
+        /// `--quiet`: no progress line or round milestones, no table of the fastest pipelines, only
+        /// warnings, disagreements and where the files went; `--json`: those lines as one JSON object.
+        @OptionGroup var reporting: ReportingOptions
 
         @Option(help: "Instruction runs at a time (default: one per core; counts do not depend on the load).")
         var jobs: Int?
@@ -163,12 +165,18 @@ extension FilmstripCommand {
             var matrix = BenchMatrix.defaults(for: suite)
             if let names = try list(extractors, "--extractors") {
                 let unknown = names.filter { Extractors.named($0) == nil }
-                guard unknown.isEmpty else { throw ValidationError("Unknown extractor(s) \(unknown.joined(separator: ", ")).") }
+                guard unknown.isEmpty else {
+                    throw ValidationError("Unknown extractor(s) \(unknown.joined(separator: ", ")); one of \(Extractors.all.map(\.name).joined(separator: ", "))."
+                        + Suggestion.sentence(for: unknown[0], among: Extractors.all.map(\.name)))
+                }
                 matrix.extractors = names.compactMap(Extractors.named)
             }
             if let names = try list(composers, "--composers") {
                 let unknown = names.filter { StripDestination.named($0) == nil }
-                guard unknown.isEmpty else { throw ValidationError("Unknown composer(s) \(unknown.joined(separator: ", ")).") }
+                guard unknown.isEmpty else {
+                    throw ValidationError("Unknown composer(s) \(unknown.joined(separator: ", ")); one of \(StripDestination.all.map(\.name).joined(separator: ", "))."
+                        + Suggestion.sentence(for: unknown[0], among: StripDestination.all.map(\.name)))
+                }
                 matrix.composers = names.compactMap(StripDestination.named)
             }
             if let items = try list(videos, "--videos") {
@@ -189,7 +197,10 @@ extension FilmstripCommand {
             if let values = try numbers(threads, "--threads", minimum: 0) { matrix.decoderThreads = values }
             if let modes = try list(accuracy, "--accuracy") {
                 let bad = modes.filter { Accuracy(parsing: $0) == nil }
-                guard bad.isEmpty else { throw ValidationError("Unknown accuracy \(bad.joined(separator: ", ")): use exact, keyframe or tolerance:SEC.") }
+                guard bad.isEmpty else {
+                    throw ValidationError("Unknown accuracy \(bad.joined(separator: ", ")): use exact, keyframe or tolerance:SEC."
+                        + Suggestion.sentence(for: bad[0], among: ["exact", "keyframe", "tolerance"]))
+                }
                 matrix.accuracies = modes.compactMap(Accuracy.init(parsing:))
             }
             if peers { matrix.peers = true }
@@ -236,24 +247,15 @@ extension FilmstripCommand {
 
         func run() async throws {
             let interruption = Interruption()
-            // Dispatch sources turn the signals into ordinary callbacks; the default action
-            // must be ignored first or the process would die before the source sees them.
-            let sources = [SIGINT, SIGTERM].map { number in
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { interruption.interrupt(signal: number) }
-                source.resume()
-                return source
-            }
+            let sources = Self.forwardSignals(to: interruption)
             defer { sources.forEach { $0.cancel() } }
-
             let machine = MachineReport.current
             let git = GitRevision.current()
             let context = RunContext(runID: Self.runID(), gitCommit: git.commit, gitDirty: git.dirty, machine: machine)
             let name = out ?? "results/\(suite.rawValue)-\(machine.name)"
             let rawPath = name + "-raw.csv", summaryPath = name + "-summary.csv"
             let cache = fixturesDir.map { ReferenceVideoCache(directory: URL(fileURLWithPath: $0, isDirectory: true)) } ?? ReferenceVideoCache()
-            let progress = BenchProgress(quiet: quiet)
+            let progress = BenchProgress(quiet: reporting.quiet || reporting.json)
             let result: BenchSession.Result
             var referenceMismatches = 0
             // Stripped copies of the executables for valgrind, removed at the end.
@@ -280,22 +282,46 @@ extension FilmstripCommand {
                 Console.err("filmstrip: interrupted by signal \(signal); \(result.rows.count) complete row(s) kept in \(rawPath), no summary written")
                 throw ExitCode(128 + signal)
             }
-            if measure == .time, !quiet {
-                if machine.buildConfiguration == "debug" { try Console.out("note: debug build; timings are not comparable with release builds") }
-                try Console.out(FastestTable.text(result.summary, raw: result.rows))
-                try Console.out("")
-            }
-            try Console.out("run \(context.runID): \(result.rows.count) raw row(s) appended to \(rawPath)")
-            try Console.out("\(result.summary.count) summary row(s) appended to \(summaryPath)")
-            if baselineBinary != nil || baselineRevision != nil {
-                try Console.out("two builds: judge the candidate with `filmstrip compare \(rawPath)\(measure == .instructions ? " --metric instructions" : "")`")
-            }
-            if result.failures > 0 { try Console.out("\(result.failures) run(s) failed or timed out; see the status and error columns") }
+            try printOutcome(result, context: context, rawPath: rawPath, summaryPath: summaryPath)
             try ExportWriter.writeRequests(exports, rows: result.rows, inputs: [rawPath, summaryPath])
             if result.disagreements > 0 {
                 Console.err("filmstrip: \(result.disagreements) disagreement(s) between exact strategies; see the disagreement column")
             }
             if result.disagreements + referenceMismatches > 0, failOnDisagreement { throw ExitCode.failure }
+        }
+
+        /// Turns SIGINT and SIGTERM into `interruption` (rows written so far are kept); keep the
+        /// returned sources alive while the run goes on.
+        static func forwardSignals(to interruption: Interruption) -> [any DispatchSourceSignal] {
+            [SIGINT, SIGTERM].map { number in
+                // The default action must be ignored first or the process would die before the source sees them.
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { interruption.interrupt(signal: number) }
+                source.resume()
+                return source
+            }
+        }
+
+        /// Where the rows went and what to do next: lines of text (after the table of the
+        /// fastest pipelines unless `--quiet`), or with `--json` one object.
+        func printOutcome(_ result: BenchSession.Result, context: RunContext, rawPath: String, summaryPath: String) throws {
+            let twoBuilds = baselineBinary != nil || baselineRevision != nil
+            let compare = "filmstrip compare \(rawPath)\(measure == .instructions ? " --metric instructions" : "")"
+            if reporting.json {
+                return try Console.jsonLine(BenchOutcome(event: "done", run: context.runID, raw: rawPath, rawRows: result.rows.count, summary: summaryPath,
+                                                         summaryRows: result.summary.count, failures: result.failures, disagreements: result.disagreements,
+                                                         compare: twoBuilds ? compare : nil))
+            }
+            if measure == .time, !reporting.quiet {
+                if context.machine.buildConfiguration == "debug" { try Console.out("note: debug build; timings are not comparable with release builds") }
+                try Console.out(FastestTable.text(result.summary, raw: result.rows))
+                try Console.out("")
+            }
+            try Console.out("run \(context.runID): \(result.rows.count) raw row(s) appended to \(rawPath)")
+            try Console.out("\(result.summary.count) summary row(s) appended to \(summaryPath)")
+            if twoBuilds { try Console.out("two builds: judge the candidate with `\(compare)`") }
+            if result.failures > 0 { try Console.out("\(result.failures) run(s) failed or timed out; see the status and error columns") }
         }
 
         /// The user's own videos have no frame markers: their exact thumbnails are checked against
@@ -314,7 +340,7 @@ extension FilmstripCommand {
                 let outcome = try await ReferenceDecodeCheck.run(path: matrix.userVideos[id]!, count: count, height: height, ffmpeg: ffmpeg)
                 let worst = String(format: "%.2f", outcome.worstDifference)
                 if outcome.agrees {
-                    if !quiet { progress.note("bench: \(id): \(outcome.compared) exact thumbnails match the ffmpeg CLI's decode of the same frames (worst mean difference \(worst) of 255)") }
+                    if !reporting.quiet && !reporting.json { progress.note("bench: \(id): \(outcome.compared) exact thumbnails match the ffmpeg CLI's decode of the same frames (worst mean difference \(worst) of 255)") }
                 } else {
                     mismatches += 1
                     progress.note("filmstrip: MISMATCH: \(id): frame(s) \(outcome.mismatchedFrames.map(String.init).joined(separator: ", ")) differ from the ffmpeg CLI's decode (worst mean difference \(worst) of 255, bound \(Int(ReferenceDecodeCheck.threshold)))")
@@ -338,4 +364,18 @@ extension FilmstripCommand {
             return URL(fileURLWithPath: path)
         }
     }
+}
+
+/// `bench --json`'s line: where the rows went and what came of the run.
+struct BenchOutcome: Encodable {
+    var event: String
+    var run: String
+    var raw: String
+    var rawRows: Int
+    var summary: String
+    var summaryRows: Int
+    var failures: Int
+    var disagreements: Int
+    /// The command that judges a two-build run's candidate.
+    var compare: String?
 }

@@ -66,3 +66,16 @@ struct StandardOutputFailed: Error, CustomStringConvertible {
     let code: Int32
     var description: String { "cannot write to standard output: \(String(cString: strerror(code)))" }
 }
+
+extension Console {
+    /// `value` as one line of JSON on standard output (keys in snake case and sorted, slashes
+    /// as they are), written with one write(2), so a reader sees each line whole and at once.
+    static func jsonLine(_ value: some Encodable) throws(StandardOutputFailed) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        // Encoding the command's own plain structs and numbers cannot fail but for NaN, which none holds.
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        try out(String(decoding: data, as: UTF8.self))
+    }
+}

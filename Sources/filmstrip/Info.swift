@@ -28,10 +28,11 @@ extension FilmstripCommand {
                 return
             }
             do {
-                limits.apply()
-                let probe = try VideoProbe(path: video)
+                // One deadline for the probe and the check.
+                let limits = limits.value.started()
+                let probe = try VideoProbe(path: video, limits: limits)
                 // What `strip` needs beyond the probe: one frame that decodes and scales.
-                try FirstFrameCheck.run(path: video)
+                try FirstFrameCheck.run(path: video, limits: limits)
                 try Console.out(json ? FileSystemName.repaired(try Self.json(probe)) : FileSystemName.display(Self.text(probe)))
                 if probe.dataEndsEarly {
                     Console.err("filmstrip: warning: \(FileSystemName.display(video)): data ends early (file truncated?): the container promises more frames than it holds")
