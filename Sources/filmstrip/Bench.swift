@@ -309,9 +309,9 @@ extension FilmstripCommand {
             let twoBuilds = baselineBinary != nil || baselineRevision != nil
             let compare = "filmstrip compare \(rawPath)\(measure == .instructions ? " --metric instructions" : "")"
             if reporting.json {
-                return try Console.jsonLine(BenchOutcome(event: "done", run: context.runID, raw: rawPath, rawRows: result.rows.count, summary: summaryPath,
-                                                         summaryRows: result.summary.count, failures: result.failures, disagreements: result.disagreements,
-                                                         compare: twoBuilds ? compare : nil))
+                return try Console.jsonLine(["event": "done", "run": .string(context.runID), "raw": .string(rawPath), "raw_rows": .integer(result.rows.count),
+                                             "summary": .string(summaryPath), "summary_rows": .integer(result.summary.count), "failures": .integer(result.failures),
+                                             "disagreements": .integer(result.disagreements)].merging(twoBuilds ? ["compare": .string(compare)] : [:]) { $1 })
             }
             if measure == .time, !reporting.quiet {
                 if context.machine.buildConfiguration == "debug" { try Console.out("note: debug build; timings are not comparable with release builds") }
@@ -364,18 +364,4 @@ extension FilmstripCommand {
             return URL(fileURLWithPath: path)
         }
     }
-}
-
-/// `bench --json`'s line: where the rows went and what came of the run.
-struct BenchOutcome: Encodable {
-    var event: String
-    var run: String
-    var raw: String
-    var rawRows: Int
-    var summary: String
-    var summaryRows: Int
-    var failures: Int
-    var disagreements: Int
-    /// The command that judges a two-build run's candidate.
-    var compare: String?
 }

@@ -68,14 +68,32 @@ struct StandardOutputFailed: Error, CustomStringConvertible {
 }
 
 extension Console {
-    /// `value` as one line of JSON on standard output (keys in snake case and sorted, slashes
-    /// as they are), written with one write(2), so a reader sees each line whole and at once.
-    static func jsonLine(_ value: some Encodable) throws(StandardOutputFailed) {
+    /// `fields` as one line of JSON on standard output (keys sorted, slashes as they are),
+    /// written with one write(2), so a reader sees each line whole and at once.
+    static func jsonLine(_ fields: [String: JSONValue]) throws(StandardOutputFailed) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        // Encoding the command's own plain structs and numbers cannot fail but for NaN, which none holds.
-        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        // Strings, whole numbers and finite doubles always encode; a NaN would give the empty object.
+        let data = (try? encoder.encode(fields)) ?? Data("{}".utf8)
         try out(String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// A value of a `--json` line: the commands' progress and results are flat objects of these.
+enum JSONValue: Encodable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+    case string(String)
+    case integer(Int)
+    case number(Double)
+
+    init(stringLiteral value: String) { self = .string(value) }
+    init(integerLiteral value: Int) { self = .integer(value) }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        }
     }
 }

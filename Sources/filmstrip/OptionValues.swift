@@ -18,6 +18,11 @@ enum OptionValues {
         return value
     }
 
+    static func time(_ text: String) throws -> Rational {
+        guard let seconds = TimeParsing.seconds(text) else { throw ValidationError("'\(text)' is not a time: \(timeForms).") }
+        return seconds
+    }
+
     static func extractor(_ text: String) throws -> ExtractorChoice {
         ExtractorChoice(extractor: try choice(text, kind: "extractor", among: Extractors.all.map { ($0.name, $0) }))
     }

@@ -64,22 +64,15 @@ struct ThumbnailOptions<Defaults: ThumbnailDefaults>: ParsableArguments {
     }
 }
 
-/// `--from` and `--to`: the part of the video the thumbnails are spread over.
+/// `--from` and `--to`: the part of the video the thumbnails are spread over, in seconds
+/// from the video's first frame.
 struct RangeOptions: ParsableArguments {
-    @Option(help: "Start of the range (default: the start).")
-    var from: String?
+    @Option(help: "Start of the range (default: the start).", transform: OptionValues.time)
+    var from: Rational?
 
-    @Option(help: "End of the range (default: the end).")
-    var to: String?
+    @Option(help: "End of the range (default: the end).", transform: OptionValues.time)
+    var to: Rational?
 
-    func validate() throws {
-        for (text, name) in [(from, "--from"), (to, "--to")] {
-            if let text, TimeParsing.seconds(text) == nil { throw ValidationError("\(name) '\(text)' is not a time: \(OptionValues.timeForms).") }
-        }
-    }
-
-    var fromSeconds: Rational? { from.flatMap(TimeParsing.seconds) }
-    var toSeconds: Rational? { to.flatMap(TimeParsing.seconds) }
     var isGiven: Bool { from != nil || to != nil }
 }
 
@@ -105,7 +98,7 @@ struct ReportingOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print nothing on success (errors still go to stderr).")
     var quiet = false
 
-    @Flag(help: "Print progress and results as JSON lines on standard output, one object a line, each flushed when written.")
+    @Flag(help: "Print JSON instead of text: a run's progress and results as one object a line, each written whole as it happens.")
     var json = false
 
     func validate() throws {

@@ -200,11 +200,11 @@ extension FilmstripCommand {
                     made += 1
                     videoSeconds += report.durationSeconds
                     try progress.print(Sprite.line(target, report: report, seconds: seconds),
-                                       event: SpriteEvent(event: "made", video: target.input, thumbnails: report.timing.count, sheets: report.grid.sheetCount,
-                                                          seconds: seconds, videoSeconds: report.durationSeconds))
+                                       event: ["event": "made", "video": .string(target.input), "thumbnails": .integer(report.timing.count),
+                                               "sheets": .integer(report.grid.sheetCount), "seconds": .number(seconds), "video_seconds": .number(report.durationSeconds)])
                 case .skipped:
                     skipped += 1
-                    try progress.print("\(target.input): outputs up to date, skipped", event: SpriteEvent(event: "skipped", video: target.input))
+                    try progress.print("\(target.input): outputs up to date, skipped", event: ["event": "skipped", "video": .string(target.input)])
                 case .failed(let message):
                     failed += 1
                     progress.printError("filmstrip: \(message.hasPrefix(target.input) ? message : "\(target.input): \(message)")")
@@ -253,21 +253,6 @@ extension FilmstripCommand {
     }
 }
 
-/// One line of `sprite --json`: a video's progress, a video made or skipped, or the run's end (`done`).
-struct SpriteEvent: Encodable {
-    var event: String
-    var video: String?
-    var fraction: Double?
-    var thumbnails: Int?
-    var sheets: Int?
-    var seconds: Double?
-    var videoSeconds: Double?
-    var made: Int?
-    var skipped: Int?
-    var failed: Int?
-    var summary: String?
-}
-
 /// What a run shows while it works: on a terminal, a progress line on stderr (videos done,
 /// the running ones, an ETA) with the result lines printed above it; with `--json`, JSON lines
 /// on standard output instead; with `--quiet`, only errors.
@@ -304,7 +289,7 @@ final class SpriteProgress: Sendable {
 
     func update(_ index: Int, fraction: Double) {
         state.withLock { $0.running[index] = fraction }
-        if json { try? Console.jsonLine(SpriteEvent(event: "progress", video: names[index], fraction: fraction)) }
+        if json { try? Console.jsonLine(["event": "progress", "video": .string(names[index]), "fraction": .number(fraction)]) }
         redraw()
     }
 
@@ -317,7 +302,7 @@ final class SpriteProgress: Sendable {
     }
 
     /// Prints a result line, or its JSON object with `--json`, or nothing with `--quiet`.
-    func print(_ line: String, event: SpriteEvent) throws(StandardOutputFailed) {
+    func print(_ line: String, event: [String: JSONValue]) throws(StandardOutputFailed) {
         if quiet { return }
         if json { return try Console.jsonLine(event) }
         clear()
@@ -335,7 +320,8 @@ final class SpriteProgress: Sendable {
     func finish(_ summary: String, tally: FilmstripCommand.Sprite.Tally) throws(StandardOutputFailed) {
         if quiet { return }
         if json {
-            return try Console.jsonLine(SpriteEvent(event: "done", made: tally.made, skipped: tally.skipped, failed: tally.failed, summary: summary))
+            return try Console.jsonLine(["event": "done", "made": .integer(tally.made), "skipped": .integer(tally.skipped), "failed": .integer(tally.failed),
+                                         "summary": .string(summary)])
         }
         try Console.out(summary)
     }

@@ -174,7 +174,7 @@ extension FilmstripCommand {
                 return .goOn
             })
             if let outputFailure { throw outputFailure }
-            if reporting.json { try Console.jsonLine(StripEvent(event: "done", videos: jobs.count, made: jobs.count - failed.count, failed: failed.count)) }
+            if reporting.json { try Console.jsonLine(["event": "done", "videos": .integer(jobs.count), "made": .integer(jobs.count - failed.count), "failed": .integer(failed.count)]) }
             if !failed.isEmpty {
                 let names = failed.sorted().map { jobs[$0].video }
                 throw failWithMessage("\(names.count) of \(jobs.count) videos failed: \(names.joined(separator: ", "))")
@@ -205,8 +205,8 @@ extension FilmstripCommand {
         func job(of video: String, to output: String, sharing batch: VideoBatch?) -> StripJob {
             var job = StripJob(video: video)
             job.spacing = interval.map { .interval(seconds: $0) } ?? .count(count)
-            job.from = range.fromSeconds
-            job.to = range.toSeconds
+            job.from = range.from
+            job.to = range.to
             job.accuracy = thumbnail.chosenAccuracy ?? .exact
             job.size = thumbnail.size
             job.options = ExtractionOptions(decoder: DecoderOptions(threads: threads, skipLoopFilter: skipLoopFilter), skipNonReferenceFrames: skipNonReference,
@@ -260,7 +260,7 @@ extension FilmstripCommand {
         /// `--json`'s progress: a line per thumbnail placed. A line that cannot be written is
         /// left out; the strip's own line then fails and ends the run.
         static func progressLines(of video: String) -> @Sendable (Int, Int) -> Void {
-            { done, total in try? Console.jsonLine(StripEvent(event: "progress", video: video, done: done, total: total)) }
+            { done, total in try? Console.jsonLine(["event": "progress", "video": .string(video), "done": .integer(done), "total": .integer(total)]) }
         }
 
         /// Writes the strip to `output` (and the manifest with it, both or neither), or with
@@ -294,31 +294,15 @@ extension FilmstripCommand {
                     "frames_decoded": Double(result.counters.framesDecoded), "seeks": Double(result.counters.seeks),
                     "peak_rss_bytes": Double(pipelinePeakBytes), "peak_rss_written_bytes": Double(ResourceUsage.peakResidentBytes),
                 ].merging(RunBound(counters: result.counters, startupCPUSeconds: startupCPUSeconds).measurements) { $1 }
-                try Console.jsonLine(measurements)
+                try Console.jsonLine(measurements.mapValues { .number($0) })
             } else if reporting.json {
-                try Console.jsonLine(StripEvent(event: "strip", video: prepared.job.video, output: output, width: result.pixels.width, height: result.pixels.height,
-                                                thumbnails: prepared.plan.count, pipeline: pipeline.name, substituted: substituted))
+                try Console.jsonLine(["event": "strip", "video": .string(prepared.job.video), "output": .string(output), "width": .integer(result.pixels.width),
+                                      "height": .integer(result.pixels.height), "thumbnails": .integer(prepared.plan.count), "pipeline": .string(pipeline.name),
+                                      "substituted": .integer(substituted)])
             } else if !reporting.quiet && !writesToStandardOutput {
                 let note = substituted > 0 ? ", \(substituted) shown by a neighbouring frame (damaged data)" : ""
                 try Console.out("\(FileSystemName.display(output)): \(result.pixels.width)x\(result.pixels.height), \(prepared.plan.count) thumbnails via \(pipeline.name)\(note)")
             }
         }
     }
-}
-
-/// One line of `strip --json`: a strip's progress (`progress`), a strip made (`strip`), or the end of a batch (`done`).
-struct StripEvent: Encodable {
-    var event: String
-    var video: String?
-    var output: String?
-    var width: Int?
-    var height: Int?
-    var thumbnails: Int?
-    var pipeline: String?
-    var substituted: Int?
-    var done: Int?
-    var total: Int?
-    var videos: Int?
-    var made: Int?
-    var failed: Int?
 }

@@ -142,10 +142,10 @@ extension FilmstripCommand {
             do {
                 let generator = try ThumbnailGenerator(path: video, options: ThumbnailGeneratorOptions(strategy: chosen, decoders: decoders, limits: limits.value))
                 let times = at.map { $0.split(separator: ",").compactMap { TimeParsing.seconds(String($0)) } }
-                    ?? generator.evenlySpacedTimes(count: count ?? 1, from: range.fromSeconds, to: range.toSeconds)
+                    ?? generator.evenlySpacedTimes(count: count ?? 1, from: range.from, to: range.to)
                 if at == nil {
                     // The evenly spaced plan's own checks (an empty range, a range outside the video), worded as strip words them.
-                    _ = try SamplePlan(probe: generator.probe, count: times.count, from: range.fromSeconds, to: range.toSeconds)
+                    _ = try SamplePlan(probe: generator.probe, count: times.count, from: range.from, to: range.to)
                 }
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = .withoutEscapingSlashes
