@@ -19,39 +19,8 @@ extension FilmstripCommand {
                 130 interrupted by SIGINT, 143 by SIGTERM (rows written so far are kept).
                 """)
 
-        @Option(help: "Suite whose default matrix and videos to use: quick (under 2 min), standard (under 10 min), full (long) (default: quick).",
-                completion: .list(ReferenceSuite.allCases.map(\.rawValue)), transform: OptionValues.suite)
-        var suite: ReferenceSuite = .quick
-
-        @Option(help: "Extractors, e.g. sequential,forward (\(Extractors.all.map(\.name).joined(separator: ", "))).")
-        var extractors: String?
-
-        @Option(help: "Composers, e.g. rowcopy,simd (\(StripDestination.all.map(\.name).joined(separator: ", "))).")
-        var composers: String?
-
-        @Option(help: "Reference video ids (see `filmstrip fixtures --list --suite full`), video files and folders of them (scanned into subfolders), comma-separated; with --suite full the seed study runs only when one of its videos is listed.")
-        var videos: String?
-
-        @Option(help: "Thumbnail counts, e.g. 10,100,500.")
-        var counts: String?
-
-        @Option(help: "Thumbnail heights in pixels, e.g. 64,128.")
-        var heights: String?
-
-        @Option(help: "Accuracy modes: exact, keyframe, tolerance:SEC.")
-        var accuracy: String?
-
-        @Option(help: "Decoder threads per setting, e.g. 1,0 (0: one per core).")
-        var threads: String?
-
-        @Option(help: "Timed runs per configuration.")
-        var repetitions: Int?
-
-        @Option(help: "Untimed runs per configuration before the timed ones.")
-        var warmup: Int?
-
-        @Option(name: .customLong("time-limit"), help: "Seconds one run may take before it is killed and its configuration dropped.")
-        var timeLimit: Double?
+        /// The suite and the lists that replace parts of its matrix.
+        @OptionGroup var lists: BenchMatrixOptions
 
         @Option(help: "Output name: writes NAME-raw.csv and NAME-summary.csv (default results/SUITE-MACHINE).")
         var out: String?
@@ -61,12 +30,6 @@ extension FilmstripCommand {
 
         @Flag(help: "Also time real tools on the same videos: the ffmpeg CLI (exact and keyframe strips, decode floors) and ffmpegthumbnailer (one process per thumbnail).")
         var peers = false
-
-        @Option(name: .customLong("skip-non-reference"), help: "Settings of 'skip non-reference frames' to sweep, e.g. 0,1.")
-        var skipNonReference: String?
-
-        @Option(help: "Worker counts for the extractors that take workers, e.g. 1,2,4 (default: one per core).")
-        var workers: String?
 
         @Option(name: .customLong("baseline-binary"), help: "A second filmstrip executable to run every configuration with, as the baseline: each repetition runs both builds back to back, in alternating order; `filmstrip compare RAW.csv` then judges the candidate pair by pair.")
         var baselineBinary: String?
@@ -162,87 +125,7 @@ extension FilmstripCommand {
 
         /// The suite's default matrix with the given lists replacing its parts.
         func matrix() throws -> BenchMatrix {
-            var matrix = BenchMatrix.defaults(for: suite)
-            if let names = try list(extractors, "--extractors") {
-                let unknown = names.filter { Extractors.named($0) == nil }
-                guard unknown.isEmpty else {
-                    throw ValidationError("Unknown extractor(s) \(unknown.joined(separator: ", ")); one of \(Extractors.all.map(\.name).joined(separator: ", "))."
-                        + Suggestion.sentence(for: unknown[0], among: Extractors.all.map(\.name)))
-                }
-                matrix.extractors = names.compactMap(Extractors.named)
-            }
-            if let names = try list(composers, "--composers") {
-                let unknown = names.filter { StripDestination.named($0) == nil }
-                guard unknown.isEmpty else {
-                    throw ValidationError("Unknown composer(s) \(unknown.joined(separator: ", ")); one of \(StripDestination.all.map(\.name).joined(separator: ", "))."
-                        + Suggestion.sentence(for: unknown[0], among: StripDestination.all.map(\.name)))
-                }
-                matrix.composers = names.compactMap(StripDestination.named)
-            }
-            if let items = try list(videos, "--videos") {
-                let resolution = UserVideos.resolve(items) { ReferenceSuite.spec(id: $0) != nil }
-                guard resolution.unknown.isEmpty else {
-                    throw ValidationError("Unknown video(s) \(resolution.unknown.joined(separator: ", ")): neither a reference video id (`filmstrip fixtures --list --suite full`) nor a file or folder.")
-                }
-                guard resolution.problems.isEmpty else { throw ValidationError(resolution.problems.joined(separator: "; ")) }
-                matrix.videoIDs = resolution.allIDs
-                matrix.userVideos = Dictionary(uniqueKeysWithValues: resolution.videos.map { ($0.id, $0.path) })
-                // The seed study (`full`) runs on its own 1080p videos: only when one is listed,
-                // so a check of the full suite on one small video takes seconds.
-                matrix.seedStudy = matrix.seedStudy && resolution.referenceIDs.contains { BenchMatrix.seedVideoIDs.contains($0) }
-            }
-            matrix.referenceRuns = !pipelinesOnly
-            if let values = try numbers(counts, "--counts", minimum: 1) { matrix.counts = values }
-            if let values = try numbers(heights, "--heights", minimum: 1) { matrix.heights = values }
-            if let values = try numbers(threads, "--threads", minimum: 0) { matrix.decoderThreads = values }
-            if let modes = try list(accuracy, "--accuracy") {
-                let bad = modes.filter { Accuracy(parsing: $0) == nil }
-                guard bad.isEmpty else {
-                    throw ValidationError("Unknown accuracy \(bad.joined(separator: ", ")): use exact, keyframe or tolerance:SEC."
-                        + Suggestion.sentence(for: bad[0], among: ["exact", "keyframe", "tolerance"]))
-                }
-                matrix.accuracies = modes.compactMap(Accuracy.init(parsing:))
-            }
-            if peers { matrix.peers = true }
-            if let values = try numbers(skipNonReference, "--skip-non-reference", minimum: 0) {
-                guard values.allSatisfy({ $0 <= 1 }) else { throw ValidationError("--skip-non-reference takes 0 and/or 1.") }
-                matrix.skipNonReference = values.map { $0 == 1 }
-            }
-            if let values = try numbers(workers, "--workers", minimum: 1) { matrix.workerCounts = values }
-            // Instruction counts repeat to within 0.1 %: one run per configuration and build.
-            if measure == .instructions {
-                matrix.repetitions = 1
-                matrix.warmup = 0
-            }
-            if let repetitions {
-                guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1.") }
-                matrix.repetitions = repetitions
-            }
-            if let warmup {
-                guard warmup >= 0 else { throw ValidationError("--warmup must not be negative.") }
-                matrix.warmup = warmup
-            }
-            if let timeLimit {
-                guard timeLimit > 0 else { throw ValidationError("--time-limit must be positive.") }
-                matrix.timeLimitSeconds = timeLimit
-            }
-            return matrix
-        }
-
-        private func list(_ text: String?, _ flag: String) throws -> [String]? {
-            guard let text else { return nil }
-            let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            guard !items.isEmpty else { throw ValidationError("\(flag) needs at least one value.") }
-            return items
-        }
-
-        private func numbers(_ text: String?, _ flag: String, minimum: Int) throws -> [Int]? {
-            guard let items = try list(text, flag) else { return nil }
-            let values = items.compactMap { Int($0) }
-            guard values.count == items.count, values.allSatisfy({ $0 >= minimum }) else {
-                throw ValidationError("\(flag) takes whole numbers of at least \(minimum), comma-separated.")
-            }
-            return values
+            try lists.matrix(peers: peers, pipelinesOnly: pipelinesOnly, oneRunEach: measure == .instructions)
         }
 
         func run() async throws {
@@ -252,7 +135,7 @@ extension FilmstripCommand {
             let machine = MachineReport.current
             let git = GitRevision.current()
             let context = RunContext(runID: Self.runID(), gitCommit: git.commit, gitDirty: git.dirty, machine: machine)
-            let name = out ?? "results/\(suite.rawValue)-\(machine.name)"
+            let name = out ?? "results/\(lists.suite.rawValue)-\(machine.name)"
             let rawPath = name + "-raw.csv", summaryPath = name + "-summary.csv"
             let cache = fixturesDir.map { ReferenceVideoCache(directory: URL(fileURLWithPath: $0, isDirectory: true)) } ?? ReferenceVideoCache()
             let progress = BenchProgress(quiet: reporting.quiet || reporting.json)
