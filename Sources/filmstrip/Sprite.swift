@@ -254,33 +254,24 @@ extension FilmstripCommand {
 }
 
 /// What a run shows while it works: on a terminal, a progress line on stderr (videos done,
-/// the running ones, an ETA) with the result lines printed above it; with `--json`, JSON lines
-/// on standard output instead; with `--quiet`, only errors.
-///
-/// The ETA weighs each video by its size in bytes: a video's duration is known only once it
-/// is probed, and decoding time follows the bytes (a 180 s video among 3 s ones counts 60
-/// times as much, where counting videos read 0:00:00 while it ran).
+/// the running ones, an ETA weighed by the videos' sizes, `BatchProgress`) with the result
+/// lines printed above it; with `--json`, JSON lines on standard output instead; with
+/// `--quiet`, only errors.
 final class SpriteProgress: Sendable {
     private struct State {
-        var done = 0
-        /// The weights of the videos finished.
-        var finishedWeight = 0.0
-        /// The fraction done of each running video, by index.
-        var running: [Int: Double] = [:]
+        var batch: BatchProgress
         var lineShown = false
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let names: [String]
-    private let weights: [Double]
     private let quiet: Bool, json: Bool
     private let isTerminal = isatty(STDERR_FILENO) != 0
     private let start = ContinuousClock.now
 
     init(targets: [SpriteTarget], reporting: ReportingOptions) {
         names = targets.map(\.input)
-        // At least one byte each, so an empty or unreadable file still counts.
-        weights = targets.map { Double(max(1, System.status($0.input).map { Int($0.st_size) } ?? 1)) }
+        state = Mutex(State(batch: BatchProgress(files: names)))
         quiet = reporting.quiet
         json = reporting.json
     }
@@ -288,17 +279,13 @@ final class SpriteProgress: Sendable {
     var elapsedSeconds: Double { (ContinuousClock.now - start).seconds }
 
     func update(_ index: Int, fraction: Double) {
-        state.withLock { $0.running[index] = fraction }
+        state.withLock { $0.batch.update(index, fraction: fraction) }
         if json { try? Console.jsonLine(["event": "progress", "video": .string(names[index]), "fraction": .number(fraction)]) }
         redraw()
     }
 
     func finished(_ index: Int) {
-        state.withLock {
-            $0.running[index] = nil
-            $0.done += 1
-            $0.finishedWeight += weights[index]
-        }
+        state.withLock { $0.batch.finish(index) }
     }
 
     /// Prints a result line, or its JSON object with `--json`, or nothing with `--quiet`.
@@ -337,11 +324,8 @@ final class SpriteProgress: Sendable {
     private func redraw() {
         guard isTerminal, !quiet, !json else { return }
         state.withLock { state in
-            let total = weights.reduce(0, +)
-            let progress = state.finishedWeight + state.running.reduce(0) { $0 + weights[$1.key] * $1.value }
-            let elapsed = (ContinuousClock.now - start).seconds
-            let eta = progress > 0 ? " ETA \(FilmstripCommand.Sprite.clock(elapsed * (total - progress) / progress))" : ""
-            Console.err("\r\u{1B}[K[\(state.done)/\(names.count) videos, \(state.running.count) running]\(eta)", terminator: "")
+            let eta = state.batch.remainingSeconds(elapsed: elapsedSeconds).map { " ETA \(FilmstripCommand.Sprite.clock($0))" } ?? ""
+            Console.err("\r\u{1B}[K[\(state.batch.finished)/\(names.count) videos, \(state.batch.runningCount) running]\(eta)", terminator: "")
             state.lineShown = true
         }
     }

@@ -126,6 +126,20 @@ struct CommandLineConsistencyTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
     } }
 
+    /// Three 3 s videos done and a 180 s one just started: by count three quarters were done
+    /// and the ETA read 0:00:00; weighed by size most of the batch is still to come.
+    @Test("sprite's ETA weighs each video by its size")
+    func etaWeighsBySize() {
+        var progress = BatchProgress(weights: [3, 3, 3, 180])
+        for index in 0..<3 { progress.finish(index) }
+        progress.update(3, fraction: 0.01)
+        #expect(progress.finished == 3 && progress.runningCount == 1)
+        #expect(abs(progress.fractionDone - (9 + 1.8) / 189) < 1e-9)
+        // After 10 s: 165 s to go, where counting videos gave 3.3 s.
+        #expect((progress.remainingSeconds(elapsed: 10) ?? 0) > 150)
+        #expect(BatchProgress(weights: [1, 1]).remainingSeconds(elapsed: 5) == nil, "no rate before anything is done")
+    }
+
     /// Limits are values of each call: a probe held to 100 pixels is refused while the next,
     /// with the defaults, reads the same file; the error names the limit, not a flag.
     @Test("two calls in one process with different input limits")
