@@ -120,6 +120,7 @@ extension VideoProbe {
 
     /// Opens `path`, reads every video packet's header, and describes the video.
     /// Throws a `MediaError` naming the file for anything that is not a usable video.
+    /// - Parameter path: the video file.
     /// - Parameter limits: the largest picture and the time the probe may take (its deadline
     ///   started here unless the caller started it for a whole call).
     public init(path: String, limits: InputLimits = InputLimits()) throws(MediaError) {
