@@ -19,38 +19,8 @@ extension FilmstripCommand {
                 130 interrupted by SIGINT, 143 by SIGTERM (rows written so far are kept).
                 """)
 
-        @Option(help: "Suite whose default matrix and videos to use: quick (under 2 min), standard (under 10 min), full (long).")
-        var suite: ReferenceSuite = .quick
-
-        @Option(help: "Extractors, e.g. sequential,forward (\(Extractors.all.map(\.name).joined(separator: ", "))).")
-        var extractors: String?
-
-        @Option(help: "Composers, e.g. rowcopy,simd (\(StripDestination.all.map(\.name).joined(separator: ", "))).")
-        var composers: String?
-
-        @Option(help: "Reference video ids (see `filmstrip fixtures --list --suite full`), video files and folders of them (scanned into subfolders), comma-separated; with --suite full the seed study runs only when one of its videos is listed.")
-        var videos: String?
-
-        @Option(help: "Thumbnail counts, e.g. 10,100,500.")
-        var counts: String?
-
-        @Option(help: "Thumbnail heights in pixels, e.g. 64,128.")
-        var heights: String?
-
-        @Option(help: "Accuracy modes: exact, keyframe, tolerance:SEC.")
-        var accuracy: String?
-
-        @Option(help: "Decoder threads per setting, e.g. 1,0 (0: one per core).")
-        var threads: String?
-
-        @Option(help: "Timed runs per configuration.")
-        var repetitions: Int?
-
-        @Option(help: "Untimed runs per configuration before the timed ones.")
-        var warmup: Int?
-
-        @Option(name: .customLong("time-limit"), help: "Seconds one run may take before it is killed and its configuration dropped.")
-        var timeLimit: Double?
+        /// The suite and the lists that replace parts of its matrix.
+        @OptionGroup var lists: BenchMatrixOptions
 
         @Option(help: "Output name: writes NAME-raw.csv and NAME-summary.csv (default results/SUITE-MACHINE).")
         var out: String?
@@ -60,12 +30,6 @@ extension FilmstripCommand {
 
         @Flag(help: "Also time real tools on the same videos: the ffmpeg CLI (exact and keyframe strips, decode floors) and ffmpegthumbnailer (one process per thumbnail).")
         var peers = false
-
-        @Option(name: .customLong("skip-non-reference"), help: "Settings of 'skip non-reference frames' to sweep, e.g. 0,1.")
-        var skipNonReference: String?
-
-        @Option(help: "Worker counts for the extractors that take workers, e.g. 1,2,4 (default: one per core).")
-        var workers: String?
 
         @Option(name: .customLong("baseline-binary"), help: "A second filmstrip executable to run every configuration with, as the baseline: each repetition runs both builds back to back, in alternating order; `filmstrip compare RAW.csv` then judges the candidate pair by pair.")
         var baselineBinary: String?
@@ -102,8 +66,9 @@ extension FilmstripCommand {
         @Option(help: "The threshold --until-decided decides on, e.g. 5% (give `compare` the same).")
         var threshold: GateThreshold?
 
-        @Flag(help: "No progress line or round milestones, no table of the fastest pipelines: only warnings, disagreements and where the files went.")
-        var quiet = false
+        /// `--quiet`: no progress line or round milestones, no table of the fastest pipelines, only
+        /// warnings, disagreements and where the files went; `--json`: those lines as one JSON object.
+        @OptionGroup var reporting: ReportingOptions
 
         @Option(help: "Instruction runs at a time (default: one per core; counts do not depend on the load).")
         var jobs: Int?
@@ -160,100 +125,20 @@ extension FilmstripCommand {
 
         /// The suite's default matrix with the given lists replacing its parts.
         func matrix() throws -> BenchMatrix {
-            var matrix = BenchMatrix.defaults(for: suite)
-            if let names = try list(extractors, "--extractors") {
-                let unknown = names.filter { Extractors.named($0) == nil }
-                guard unknown.isEmpty else { throw ValidationError("Unknown extractor(s) \(unknown.joined(separator: ", ")).") }
-                matrix.extractors = names.compactMap(Extractors.named)
-            }
-            if let names = try list(composers, "--composers") {
-                let unknown = names.filter { StripDestination.named($0) == nil }
-                guard unknown.isEmpty else { throw ValidationError("Unknown composer(s) \(unknown.joined(separator: ", ")).") }
-                matrix.composers = names.compactMap(StripDestination.named)
-            }
-            if let items = try list(videos, "--videos") {
-                let resolution = UserVideos.resolve(items) { ReferenceSuite.spec(id: $0) != nil }
-                guard resolution.unknown.isEmpty else {
-                    throw ValidationError("Unknown video(s) \(resolution.unknown.joined(separator: ", ")): neither a reference video id (`filmstrip fixtures --list --suite full`) nor a file or folder.")
-                }
-                guard resolution.problems.isEmpty else { throw ValidationError(resolution.problems.joined(separator: "; ")) }
-                matrix.videoIDs = resolution.allIDs
-                matrix.userVideos = Dictionary(uniqueKeysWithValues: resolution.videos.map { ($0.id, $0.path) })
-                // The seed study (`full`) runs on its own 1080p videos: only when one is listed,
-                // so a check of the full suite on one small video takes seconds.
-                matrix.seedStudy = matrix.seedStudy && resolution.referenceIDs.contains { BenchMatrix.seedVideoIDs.contains($0) }
-            }
-            matrix.referenceRuns = !pipelinesOnly
-            if let values = try numbers(counts, "--counts", minimum: 1) { matrix.counts = values }
-            if let values = try numbers(heights, "--heights", minimum: 1) { matrix.heights = values }
-            if let values = try numbers(threads, "--threads", minimum: 0) { matrix.decoderThreads = values }
-            if let modes = try list(accuracy, "--accuracy") {
-                let bad = modes.filter { Accuracy(parsing: $0) == nil }
-                guard bad.isEmpty else { throw ValidationError("Unknown accuracy \(bad.joined(separator: ", ")): use exact, keyframe or tolerance:SEC.") }
-                matrix.accuracies = modes.compactMap(Accuracy.init(parsing:))
-            }
-            if peers { matrix.peers = true }
-            if let values = try numbers(skipNonReference, "--skip-non-reference", minimum: 0) {
-                guard values.allSatisfy({ $0 <= 1 }) else { throw ValidationError("--skip-non-reference takes 0 and/or 1.") }
-                matrix.skipNonReference = values.map { $0 == 1 }
-            }
-            if let values = try numbers(workers, "--workers", minimum: 1) { matrix.workerCounts = values }
-            // Instruction counts repeat to within 0.1 %: one run per configuration and build.
-            if measure == .instructions {
-                matrix.repetitions = 1
-                matrix.warmup = 0
-            }
-            if let repetitions {
-                guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1.") }
-                matrix.repetitions = repetitions
-            }
-            if let warmup {
-                guard warmup >= 0 else { throw ValidationError("--warmup must not be negative.") }
-                matrix.warmup = warmup
-            }
-            if let timeLimit {
-                guard timeLimit > 0 else { throw ValidationError("--time-limit must be positive.") }
-                matrix.timeLimitSeconds = timeLimit
-            }
-            return matrix
-        }
-
-        private func list(_ text: String?, _ flag: String) throws -> [String]? {
-            guard let text else { return nil }
-            let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            guard !items.isEmpty else { throw ValidationError("\(flag) needs at least one value.") }
-            return items
-        }
-
-        private func numbers(_ text: String?, _ flag: String, minimum: Int) throws -> [Int]? {
-            guard let items = try list(text, flag) else { return nil }
-            let values = items.compactMap { Int($0) }
-            guard values.count == items.count, values.allSatisfy({ $0 >= minimum }) else {
-                throw ValidationError("\(flag) takes whole numbers of at least \(minimum), comma-separated.")
-            }
-            return values
+            try lists.matrix(peers: peers, pipelinesOnly: pipelinesOnly, oneRunEach: measure == .instructions)
         }
 
         func run() async throws {
             let interruption = Interruption()
-            // Dispatch sources turn the signals into ordinary callbacks; the default action
-            // must be ignored first or the process would die before the source sees them.
-            let sources = [SIGINT, SIGTERM].map { number in
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { interruption.interrupt(signal: number) }
-                source.resume()
-                return source
-            }
+            let sources = Self.forwardSignals(to: interruption)
             defer { sources.forEach { $0.cancel() } }
-
             let machine = MachineReport.current
             let git = GitRevision.current()
             let context = RunContext(runID: Self.runID(), gitCommit: git.commit, gitDirty: git.dirty, machine: machine)
-            let name = out ?? "results/\(suite.rawValue)-\(machine.name)"
+            let name = out ?? "results/\(lists.suite.rawValue)-\(machine.name)"
             let rawPath = name + "-raw.csv", summaryPath = name + "-summary.csv"
             let cache = fixturesDir.map { ReferenceVideoCache(directory: URL(fileURLWithPath: $0, isDirectory: true)) } ?? ReferenceVideoCache()
-            let progress = BenchProgress(quiet: quiet)
+            let progress = BenchProgress(quiet: reporting.quiet || reporting.json)
             let result: BenchSession.Result
             var referenceMismatches = 0
             // Stripped copies of the executables for valgrind, removed at the end.
@@ -280,22 +165,46 @@ extension FilmstripCommand {
                 Console.err("filmstrip: interrupted by signal \(signal); \(result.rows.count) complete row(s) kept in \(rawPath), no summary written")
                 throw ExitCode(128 + signal)
             }
-            if measure == .time, !quiet {
-                if machine.buildConfiguration == "debug" { try Console.out("note: debug build; timings are not comparable with release builds") }
-                try Console.out(FastestTable.text(result.summary, raw: result.rows))
-                try Console.out("")
-            }
-            try Console.out("run \(context.runID): \(result.rows.count) raw row(s) appended to \(rawPath)")
-            try Console.out("\(result.summary.count) summary row(s) appended to \(summaryPath)")
-            if baselineBinary != nil || baselineRevision != nil {
-                try Console.out("two builds: judge the candidate with `filmstrip compare \(rawPath)\(measure == .instructions ? " --metric instructions" : "")`")
-            }
-            if result.failures > 0 { try Console.out("\(result.failures) run(s) failed or timed out; see the status and error columns") }
+            try printOutcome(result, context: context, rawPath: rawPath, summaryPath: summaryPath)
             try ExportWriter.writeRequests(exports, rows: result.rows, inputs: [rawPath, summaryPath])
             if result.disagreements > 0 {
                 Console.err("filmstrip: \(result.disagreements) disagreement(s) between exact strategies; see the disagreement column")
             }
             if result.disagreements + referenceMismatches > 0, failOnDisagreement { throw ExitCode.failure }
+        }
+
+        /// Turns SIGINT and SIGTERM into `interruption` (rows written so far are kept); keep the
+        /// returned sources alive while the run goes on.
+        static func forwardSignals(to interruption: Interruption) -> [any DispatchSourceSignal] {
+            [SIGINT, SIGTERM].map { number in
+                // The default action must be ignored first or the process would die before the source sees them.
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { interruption.interrupt(signal: number) }
+                source.resume()
+                return source
+            }
+        }
+
+        /// Where the rows went and what to do next: lines of text (after the table of the
+        /// fastest pipelines unless `--quiet`), or with `--json` one object.
+        func printOutcome(_ result: BenchSession.Result, context: RunContext, rawPath: String, summaryPath: String) throws {
+            let twoBuilds = baselineBinary != nil || baselineRevision != nil
+            let compare = "filmstrip compare \(rawPath)\(measure == .instructions ? " --metric instructions" : "")"
+            if reporting.json {
+                return try Console.jsonLine(["event": "done", "run": .string(context.runID), "raw": .string(rawPath), "raw_rows": .integer(result.rows.count),
+                                             "summary": .string(summaryPath), "summary_rows": .integer(result.summary.count), "failures": .integer(result.failures),
+                                             "disagreements": .integer(result.disagreements)].merging(twoBuilds ? ["compare": .string(compare)] : [:]) { $1 })
+            }
+            if measure == .time, !reporting.quiet {
+                if context.machine.buildConfiguration == "debug" { try Console.out("note: debug build; timings are not comparable with release builds") }
+                try Console.out(FastestTable.text(result.summary, raw: result.rows))
+                try Console.out("")
+            }
+            try Console.out("run \(context.runID): \(result.rows.count) raw row(s) appended to \(rawPath)")
+            try Console.out("\(result.summary.count) summary row(s) appended to \(summaryPath)")
+            if twoBuilds { try Console.out("two builds: judge the candidate with `\(compare)`") }
+            if result.failures > 0 { try Console.out("\(result.failures) run(s) failed or timed out; see the status and error columns") }
         }
 
         /// The user's own videos have no frame markers: their exact thumbnails are checked against
@@ -314,7 +223,7 @@ extension FilmstripCommand {
                 let outcome = try await ReferenceDecodeCheck.run(path: matrix.userVideos[id]!, count: count, height: height, ffmpeg: ffmpeg)
                 let worst = String(format: "%.2f", outcome.worstDifference)
                 if outcome.agrees {
-                    if !quiet { progress.note("bench: \(id): \(outcome.compared) exact thumbnails match the ffmpeg CLI's decode of the same frames (worst mean difference \(worst) of 255)") }
+                    if !reporting.quiet && !reporting.json { progress.note("bench: \(id): \(outcome.compared) exact thumbnails match the ffmpeg CLI's decode of the same frames (worst mean difference \(worst) of 255)") }
                 } else {
                     mismatches += 1
                     progress.note("filmstrip: MISMATCH: \(id): frame(s) \(outcome.mismatchedFrames.map(String.init).joined(separator: ", ")) differ from the ffmpeg CLI's decode (worst mean difference \(worst) of 255, bound \(Int(ReferenceDecodeCheck.threshold)))")

@@ -66,3 +66,34 @@ struct StandardOutputFailed: Error, CustomStringConvertible {
     let code: Int32
     var description: String { "cannot write to standard output: \(String(cString: strerror(code)))" }
 }
+
+extension Console {
+    /// `fields` as one line of JSON on standard output (keys sorted, slashes as they are),
+    /// written with one write(2), so a reader sees each line whole and at once.
+    static func jsonLine(_ fields: [String: JSONValue]) throws(StandardOutputFailed) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Strings, whole numbers and finite doubles always encode; a NaN would give the empty object.
+        let data = (try? encoder.encode(fields)) ?? Data("{}".utf8)
+        try out(String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// A value of a `--json` line: the commands' progress and results are flat objects of these.
+enum JSONValue: Encodable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+    case string(String)
+    case integer(Int)
+    case number(Double)
+
+    init(stringLiteral value: String) { self = .string(value) }
+    init(integerLiteral value: Int) { self = .integer(value) }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        }
+    }
+}

@@ -35,6 +35,10 @@ struct FilmstripCommand: AsyncParsableCommand {
             Console.err("filmstrip: \(failure)")
             Console.exit(ExitCode.failure.rawValue)
         } catch {
+            if let unknown = UnknownOption.message(instead: error, arguments: Array(CommandLine.arguments.dropFirst())) {
+                Console.err(unknown)
+                Console.exit(ExitCode.validationFailure.rawValue)
+            }
             let message = fullMessage(for: error), code = exitCode(for: error)
             if !message.isEmpty {
                 if code == .success {
@@ -46,6 +50,31 @@ struct FilmstripCommand: AsyncParsableCommand {
             Console.exit(code.rawValue)
         }
         Console.exit(ExitCode.success.rawValue)
+    }
+}
+
+/// A mistyped option named as such. argument-parser runs a command's `validate()` before it
+/// looks for options it does not know, and a mistyped option's value lands among the
+/// positional arguments: `strip V -o s.png --colums 4` took `4` for a second video and blamed
+/// `-o`. So when validation fails, an unknown `--option` is looked for first and reported
+/// with the closest known one.
+enum UnknownOption {
+    /// When `error` is a failed validation, the message for the first long option the
+    /// subcommand `arguments` name does not know, as argument-parser words it; nil otherwise.
+    static func message(instead error: any Error, arguments: [String]) -> String? {
+        guard FilmstripCommand.exitCode(for: error) == .validationFailure, let name = arguments.first,
+              let command = FilmstripCommand.configuration.subcommands.first(where: { $0._commandName == name }) else { return nil }
+        // Every long name the command's help shows, inversions (--no-…) included.
+        let help = FilmstripCommand.helpMessage(for: command)
+        let known = Set(help.matches(of: /--[a-z0-9][a-z0-9-]*/).map { String($0.output) } + ["--help", "--version"])
+        for argument in arguments.dropFirst().prefix(while: { $0 != "--" }) where argument.hasPrefix("--") {
+            let option = String(argument.prefix { $0 != "=" })
+            guard !known.contains(option) else { continue }
+            let suggestion = Suggestion.closest(to: option, among: Array(known)).map { " Did you mean '\($0)'?" } ?? ""
+            return "Error: Unknown option '\(option)'.\(suggestion)\nUsage: \(FilmstripCommand.usageString(for: command))\n"
+                + "  See 'filmstrip \(name) --help' for more information."
+        }
+        return nil
     }
 }
 

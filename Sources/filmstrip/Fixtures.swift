@@ -8,7 +8,8 @@ extension FilmstripCommand {
         static let configuration = CommandConfiguration(
             abstract: "Generate the reference videos of a suite (cached; remade only when missing or changed).")
 
-        @Option(help: "Which suite: \(ReferenceSuite.allCases.map(\.rawValue).joined(separator: ", ")).")
+        @Option(help: "Which suite: \(ReferenceSuite.allCases.map(\.rawValue).joined(separator: ", ")) (default: quick).",
+                completion: .list(ReferenceSuite.allCases.map(\.rawValue)), transform: OptionValues.suite)
         var suite: ReferenceSuite = .quick
 
         @Option(help: "Cache folder (default: $FILMSTRIP_FIXTURES or ./fixtures-cache).", completion: .directory)

@@ -13,8 +13,9 @@ extension FilmstripCommand {
         @Flag(help: "Describe this machine (the fingerprint stamped on every benchmark row) instead of a video.")
         var machine = false
 
-        @Flag(help: "Print JSON instead of text.")
-        var json = false
+        /// `--json` prints JSON instead of text; `--quiet` nothing, for a script that asks only
+        /// whether `strip` can read the video (the exit status).
+        @OptionGroup var reporting: ReportingOptions
 
         @OptionGroup(title: "Limits (untrusted input)") var limits: InputLimitOptions
 
@@ -24,15 +25,18 @@ extension FilmstripCommand {
 
         func run() throws {
             guard let video else {
-                try Console.out(json ? try MachineReport.json() : MachineReport.text())
+                try Console.out(reporting.json ? try MachineReport.json() : MachineReport.text())
                 return
             }
             do {
-                limits.apply()
-                let probe = try VideoProbe(path: video)
+                // One deadline for the probe and the check.
+                let limits = limits.value.started()
+                let probe = try VideoProbe(path: video, limits: limits)
                 // What `strip` needs beyond the probe: one frame that decodes and scales.
-                try FirstFrameCheck.run(path: video)
-                try Console.out(json ? FileSystemName.repaired(try Self.json(probe)) : FileSystemName.display(Self.text(probe)))
+                try FirstFrameCheck.run(path: video, limits: limits)
+                if !reporting.quiet {
+                    try Console.out(reporting.json ? FileSystemName.repaired(try Self.json(probe)) : FileSystemName.display(Self.text(probe)))
+                }
                 if probe.dataEndsEarly {
                     Console.err("filmstrip: warning: \(FileSystemName.display(video)): data ends early (file truncated?): the container promises more frames than it holds")
                 }

@@ -1,35 +1,51 @@
 import ArgumentParser
 import Filmstrip
+import FilmstripFixtures
 
-/// `strip`'s and `sprite`'s strategy and image options, parsed from their text once, when the command line is
-/// read, into the library's own types; a bad value is a usage error (exit 64) naming the option.
+/// Option values parsed from their text once, when the command line is read, into the
+/// library's own types; a bad value is a usage error (exit 64) naming the option, with the
+/// closest valid name when the value looks like a mistyped one ("did you mean exact?").
 enum OptionValues {
+    /// How times are written, for the messages that refuse one.
+    static let timeForms = "seconds (12.5) or [hh:]mm:ss(.fff), at most \(TimeParsing.maximumSeconds) s"
+
     static func accuracy(_ text: String) throws -> Accuracy {
         guard let value = Accuracy(parsing: text) else {
-            throw ValidationError("'\(text)' is not exact, keyframe or tolerance:SEC (decimal seconds, at most \(TimeParsing.maximumSeconds)).")
+            let names = ["exact", "keyframe"]
+            throw ValidationError("'\(text)' is not exact, keyframe or tolerance:SEC (decimal seconds, at most \(TimeParsing.maximumSeconds))."
+                + Suggestion.sentence(for: text, among: names + ["tolerance"]))
         }
         return value
+    }
+
+    static func time(_ text: String) throws -> Rational {
+        guard let seconds = TimeParsing.seconds(text) else { throw ValidationError("'\(text)' is not a time: \(timeForms).") }
+        return seconds
     }
 
     static func extractor(_ text: String) throws -> ExtractorChoice {
-        guard let value = Extractors.named(text) else {
-            throw ValidationError("unknown extractor '\(text)'; one of \(Extractors.all.map(\.name).joined(separator: ", ")).")
-        }
-        return ExtractorChoice(extractor: value)
+        ExtractorChoice(extractor: try choice(text, kind: "extractor", among: Extractors.all.map { ($0.name, $0) }))
     }
 
     static func destination(_ text: String) throws -> StripDestination {
-        guard let value = StripDestination.named(text) else {
-            throw ValidationError("unknown composer '\(text)'; one of \(StripDestination.all.map(\.name).joined(separator: ", ")).")
-        }
-        return value
+        try choice(text, kind: "composer", among: StripDestination.all.map { ($0.name, $0) })
     }
 
     static func filter(_ text: String) throws -> ScalingFilter {
-        guard let value = ScalingFilter(rawValue: text) else {
-            throw ValidationError("unknown filter '\(text)'; one of \(ScalingFilter.allCases.map(\.rawValue).joined(separator: ", ")).")
-        }
-        return value
+        try choice(text, kind: "filter", among: ScalingFilter.allCases.map { ($0.rawValue, $0) })
+    }
+
+    static func strategy(_ text: String) throws -> StrategyChoice {
+        StrategyChoice(strategy: try choice(text, kind: "strategy", among: InteractiveStrategies.all.map { ($0.name, $0) }))
+    }
+
+    static func suite(_ text: String) throws -> ReferenceSuite {
+        try choice(text, kind: "suite", among: ReferenceSuite.allCases.map { ($0.rawValue, $0) })
+    }
+
+    /// A strip's image format by its usual extension (png, jpg, rgba) or another one it goes by (jpeg, raw).
+    static func stripFormat(_ text: String) throws -> StripFormat {
+        try choice(text, kind: "format", among: StripFormat.allCases.flatMap { format in format.extensions.map { ($0, format) } })
     }
 
     /// `RRGGBB` (opaque) or `RRGGBBAA` hex.
@@ -40,10 +56,57 @@ enum OptionValues {
         let word = text.count == 6 ? value << 8 | 0xFF : value
         return RGBAColor(red: UInt8(word >> 24), green: UInt8(word >> 16 & 0xFF), blue: UInt8(word >> 8 & 0xFF), alpha: UInt8(word & 0xFF))
     }
+
+    /// The value named `text` among `values`, or a usage error listing them.
+    static func choice<Value>(_ text: String, kind: String, among values: [(name: String, value: Value)]) throws -> Value {
+        if let found = values.first(where: { $0.name == text }) { return found.value }
+        let names = values.map(\.name)
+        throw ValidationError("unknown \(kind) '\(text)'; one of \(names.joined(separator: ", "))." + Suggestion.sentence(for: text, among: names))
+    }
+}
+
+/// The valid name closest to a mistyped one.
+enum Suggestion {
+    /// The name among `names` within a few edits of `text` (one per three letters, at least
+    /// one; a swap of two neighbours is one edit), the closest first; nil when none is that close.
+    static func closest(to text: String, among names: [String]) -> String? {
+        let scored = names.map { ($0, editDistance(text.lowercased(), $0.lowercased())) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 > 0, best.1 <= max(1, best.0.count / 3) else { return nil }
+        return best.0
+    }
+
+    /// " Did you mean NAME?" after a message, or nothing.
+    static func sentence(for text: String, among names: [String]) -> String {
+        closest(to: text, among: names).map { " Did you mean \($0)?" } ?? ""
+    }
+
+    /// Insertions, deletions, substitutions and swaps of neighbours that turn `a` into `b`
+    /// (the optimal string alignment distance).
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1) }
+            }
+        }
+        return table[a.count][b.count]
+    }
 }
 
 /// An extractor from the registry as an option value; its name is what help and errors show.
 struct ExtractorChoice: CustomStringConvertible {
     let extractor: any ThumbnailExtractor
     var description: String { extractor.name }
+}
+
+/// An interactive strategy from the registry as an option value; its name is what help and errors show.
+struct StrategyChoice: CustomStringConvertible {
+    let strategy: any InteractiveStrategy
+    var description: String { strategy.name }
 }

@@ -30,22 +30,15 @@ extension FilmstripCommand {
         @Option(help: "Number of thumbnails over the whole video, instead of --interval.")
         var count: Int?
 
-        @Option(help: "Tiles per sheet as COLUMNSxROWS.")
-        var tile = "10x10"
+        @Option(help: "Tiles per sheet as COLUMNSxROWS (default: 10x10).", transform: Sprite.grid)
+        var tile = Grid(columns: 10, rows: 10)
 
-        @Option(help: "Thumbnail width in pixels (default 320); the height follows the display aspect ratio.")
-        var width: Int?
+        @OptionGroup var thumbnail: ThumbnailOptions<SpriteDefaults>
 
-        @Option(help: "Thumbnail height in pixels instead of a width.")
-        var height: Int?
+        @Option(help: "vtt, jellyfin, bif, or several separated by commas (default: vtt).", completion: .list(SpriteFormat.allCases.map(\.rawValue)), transform: Sprite.formats)
+        var format: [SpriteFormat] = [.vtt]
 
-        @Option(help: "exact, keyframe, or tolerance:SEC (default: tolerance of half the interval).", completion: .list(Accuracy.completions), transform: OptionValues.accuracy)
-        var accuracy: Accuracy?
-
-        @Option(help: "vtt, jellyfin, bif, or several separated by commas.", completion: .list(SpriteFormat.allCases.map(\.rawValue)))
-        var format = "vtt"
-
-        @Option(help: "Image format of the vtt sheets (Jellyfin and BIF are always JPEG).")
+        @Option(help: "Image format of the vtt sheets: jpg, webp or png (default: jpg; Jellyfin and BIF are always JPEG).", completion: .list(["jpg", "webp", "png"]), transform: Sprite.image)
         var image: SheetImageFormat = .jpeg
 
         @Option(help: "Image quality 1-100 (default 90 for JPEG, 80 for WebP).")
@@ -57,11 +50,7 @@ extension FilmstripCommand {
         @Flag(help: "Scan folders into their subfolders.")
         var recursive = false
 
-        @Option(help: "Videos processed at a time (default: as many as cores, at most the videos); the cores are shared out between them.")
-        var jobs: Int?
-
-        @Option(help: "Decoding workers per video (default: cores / jobs, and the cores other videos leave idle at the end of a batch).")
-        var workers: Int?
+        @OptionGroup var cores: BatchOptions
 
         @Flag(help: "Report a video that fails and go on with the rest (the exit status is still non-zero).")
         var ignoreErrors = false
@@ -69,12 +58,12 @@ extension FilmstripCommand {
         @Flag(help: "Remake outputs that are already complete and newer than their video.")
         var force = false
 
-        @Option(help: "I/N: process only shard I (0-based) of N, chosen by a hash of each video's relative path.")
-        var shard: String?
+        @Option(help: "I/N: process only shard I (0-based) of N, chosen by a hash of each video's relative path.", transform: Sprite.shard)
+        var shard: Shard?
 
-        @OptionGroup var limits: InputLimitOptions
+        @OptionGroup var reporting: ReportingOptions
 
-        @OptionGroup var memory: MemoryLimitOptions
+        @OptionGroup(title: "Limits (untrusted input)") var limits: LimitOptions
 
         func validate() throws {
             // `-o` is always a folder here; a name that ends like one of the files written into it
@@ -85,106 +74,111 @@ extension FilmstripCommand {
             }
             if interval != nil && count != nil { throw ValidationError("Give --interval or --count, not both.") }
             if let interval, !(interval >= 0.001 && interval <= 86_400) { throw ValidationError("--interval must be between 0.001 and 86400 seconds, got \(interval).") }
-            let maxCount = ResourceLimits.maximumThumbnailCount, maxSide = ResourceLimits.maximumThumbnailSide, maxWorkers = ResourceLimits.maximumWorkers
-            if let count, !(1...maxCount).contains(count) { throw ValidationError("--count must be 1 to \(maxCount), got \(count).") }
-            if Self.grid(tile) == nil { throw ValidationError("--tile '\(tile)' is not COLUMNSxROWS (e.g. 10x10).") }
-            if height != nil && width != nil { throw ValidationError("Give --height or --width, not both.") }
-            if let height, !(1...maxSide).contains(height) { throw ValidationError("--height must be 1 to \(maxSide), got \(height).") }
-            if let width, !(1...maxSide).contains(width) { throw ValidationError("--width must be 1 to \(maxSide), got \(width).") }
-            if Self.formats(format) == nil { throw ValidationError("--format '\(format)' is not a list of vtt, jellyfin, bif.") }
-            if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1 to 100, got \(quality).") }
-            if let jobs, !(1...maxWorkers).contains(jobs) { throw ValidationError("--jobs must be 1 to \(maxWorkers), got \(jobs).") }
-            if let workers, !(1...maxWorkers).contains(workers) { throw ValidationError("--workers must be 1 to \(maxWorkers), got \(workers).") }
-            if let shard, Self.shard(shard) == nil { throw ValidationError("--shard '\(shard)' is not I/N with 0 <= I < N.") }
+            try OptionRange.check(count, 1...ResourceLimits.maximumThumbnailCount, "--count")
+            try OptionRange.check(quality, 1...100, "--quality")
         }
 
-        static func grid(_ text: String) -> (columns: Int, rows: Int)? {
+        /// Tiles across and down one sheet.
+        struct Grid { var columns, rows: Int }
+
+        /// Shard `index` of `count`.
+        struct Shard { var index, count: Int }
+
+        static func grid(_ text: String) throws -> Grid {
             let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
-            guard parts.count == 2, parts.allSatisfy({ (1...1000).contains($0) }) else { return nil }
-            return (parts[0], parts[1])
+            guard parts.count == 2, parts.allSatisfy({ (1...1000).contains($0) }) else { throw ValidationError("'\(text)' is not COLUMNSxROWS (e.g. 10x10), each 1 to 1000.") }
+            return Grid(columns: parts[0], rows: parts[1])
         }
 
-        static func formats(_ text: String) -> [SpriteFormat]? {
-            let formats = text.split(separator: ",").map { SpriteFormat(rawValue: String($0)) }
-            guard !formats.isEmpty, formats.allSatisfy({ $0 != nil }) else { return nil }
-            return formats.compactMap { $0 }.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+        static func formats(_ text: String) throws -> [SpriteFormat] {
+            let formats = try text.split(separator: ",").map { try OptionValues.choice(String($0), kind: "format", among: SpriteFormat.allCases.map { ($0.rawValue, $0) }) }
+            guard !formats.isEmpty else { throw ValidationError("'\(text)' is not a list of vtt, jellyfin, bif.") }
+            return formats.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
         }
 
-        static func shard(_ text: String) -> (index: Int, count: Int)? {
+        /// `jpg` is `jpeg`, as `strip -o x.jpg` and `--format jpg` take it.
+        static func image(_ text: String) throws -> SheetImageFormat {
+            try OptionValues.choice(text, kind: "image format", among: [("jpg", .jpeg), ("jpeg", .jpeg), ("webp", .webp), ("png", .png)])
+        }
+
+        static func shard(_ text: String) throws -> Shard {
             let parts = text.split(separator: "/").compactMap { Int($0) }
-            guard parts.count == 2, parts[1] >= 1, (0..<parts[1]).contains(parts[0]) else { return nil }
-            return (parts[0], parts[1])
+            guard parts.count == 2, parts[1] >= 1, (0..<parts[1]).contains(parts[0]) else { throw ValidationError("'\(text)' is not I/N with 0 <= I < N.") }
+            return Shard(index: parts[0], count: parts[1])
         }
 
         func settings(workersPerVideo: Int) -> SpriteSettings {
-            let (columns, rows) = Self.grid(tile)!
-            return SpriteSettings(
+            SpriteSettings(
                 spacing: count.map { .count($0) } ?? .interval(milliseconds: Int64(((interval ?? 10) * 1000).rounded())),
-                columns: columns, rows: rows, size: height.map { .height($0) } ?? .width(width ?? 320),
-                accuracy: accuracy, formats: Self.formats(format)!,
+                columns: tile.columns, rows: tile.rows, size: thumbnail.size,
+                accuracy: thumbnail.chosenAccuracy, formats: format,
                 image: image, quality: quality, html: html,
                 // Files at a time share the cores (`CoreBudget`); each file's extractor splits its GOPs over its share.
-                workers: workersPerVideo)
+                workers: workersPerVideo, limits: limits.input.value)
         }
 
         func run() async throws {
-            limits.apply()
             let signalSources = SignalCleanup.install(doing: "making previews in \(output)")
             defer { signalSources.forEach { $0.cancel() } }
             guard System.isDirectory(output) || (System.status(output) == nil && (try? System.createDirectories(output)) != nil) else {
                 throw failWithMessage("\(output): cannot be created as the output folder")
             }
             let scan = SpriteLibrary.scan(inputs: inputs, outputRoot: output, recursive: recursive)
-            let targets = shard.flatMap(Self.shard).map { shard in
+            let targets = shard.map { shard in
                 scan.targets.filter { SpriteLibrary.shard(of: $0.shardKey, count: shard.count) == shard.index }
             } ?? scan.targets
             // Each running video holds the cores of its first workers, and takes more at the end
             // of the batch unless --workers fixes the count.
-            let batch = VideoBatch(videos: targets.count, videosAtATime: jobs, workers: workers)
+            let batch = cores.batch(videos: targets.count)
             let maker = SpriteMaker(settings: settings(workersPerVideo: batch.workersPerVideo))
-            let sharedBudget = workers == nil ? batch.budget : nil
-            // One limit for every video in flight: each reserves its estimate before allocating.
-            let memoryBudget = MemoryBudget(limitBytes: memory.bytes)
-            let progress = SpriteProgress(total: targets.count)
-            let start = ContinuousClock.now
-            let conflicts = try checkConflicts(targets, settings: maker.settings)
-
+            let progress = SpriteProgress(targets: targets, reporting: reporting)
+            let conflicts = try checkConflicts(targets, settings: maker.settings, progress: progress)
             // A folder the scan could not read may hold videos: each is a failure, as a video's is.
             var tally = Tally(failed: scan.failures.count)
             for failure in scan.failures { progress.printError("filmstrip: \(failure)") }
             if ignoreErrors || tally.failed == 0 {
-                try await batch.run(count: targets.count, work: { [force] index -> Outcome in
-                    let target = targets[index]
-                    if let conflict = conflicts[index] { return .failed(String(describing: conflict)) }
-                    if !force && maker.outputsAreCurrent(for: target) { return .skipped }
-                    let fileStart = ContinuousClock.now
-                    do {
-                        let report = try await maker.make(target, sharing: sharedBudget, memory: memoryBudget) { done, total in progress.update(target.input, fraction: Double(done) / Double(total)) }
-                        return .made(report, (ContinuousClock.now - fileStart).seconds)
-                    } catch is CancellationError {
-                        // Stopped because another video failed (without --ignore-errors).
-                        return .cancelled
-                    } catch {
-                        return .failed(oneLineMessage(error))
-                    }
-                }, handle: { index, outcome in
-                    try tally.record(outcome, of: targets[index], progress: progress)
-                    if case .failed = outcome, !ignoreErrors { return .cancelAll }
-                    return ignoreErrors || tally.failed == 0 ? .goOn : .stopStarting
-                })
+                try await make(targets, with: maker, in: batch, conflicts: conflicts, progress: progress, tally: &tally)
             }
             progress.clear()
-            try Console.out(tally.summary(videos: targets.count, unread: scan.failures.count, elapsed: (ContinuousClock.now - start).seconds))
+            try progress.finish(tally.summary(videos: targets.count, unread: scan.failures.count, elapsed: progress.elapsedSeconds), tally: tally)
             if tally.failed > 0 { throw ExitCode.failure }
+        }
+
+        /// Makes each target's outputs in `batch`, counting each outcome in `tally` as it arrives.
+        func make(_ targets: [SpriteTarget], with maker: SpriteMaker, in batch: VideoBatch, conflicts: [Int: SpriteError],
+                  progress: SpriteProgress, tally: inout Tally) async throws {
+            let sharedBudget = cores.workers == nil ? batch.budget : nil
+            // One limit for every video in flight: each reserves its estimate before allocating.
+            let memoryBudget = MemoryBudget(limitBytes: limits.memory.bytes)
+            try await batch.run(count: targets.count, work: { [force] index -> Outcome in
+                let target = targets[index]
+                if let conflict = conflicts[index] { return .failed(String(describing: conflict)) }
+                if !force && maker.outputsAreCurrent(for: target) { return .skipped }
+                let fileStart = ContinuousClock.now
+                do {
+                    let report = try await maker.make(target, sharing: sharedBudget, memory: memoryBudget) { done, total in progress.update(index, fraction: Double(done) / Double(total)) }
+                    return .made(report, (ContinuousClock.now - fileStart).seconds)
+                } catch is CancellationError {
+                    // Stopped because another video failed (without --ignore-errors).
+                    return .cancelled
+                } catch {
+                    return .failed(oneLineMessage(error))
+                }
+            }, handle: { index, outcome in
+                try tally.record(outcome, of: targets[index], index: index, progress: progress)
+                if case .failed = outcome, !ignoreErrors { return .cancelAll }
+                return ignoreErrors || tally.failed == 0 ? .goOn : .stopStarting
+            })
         }
 
         /// Two videos whose outputs would land on the same names, or on a video: the later one
         /// fails, and without --ignore-errors the run stops before any video is made.
-        func checkConflicts(_ targets: [SpriteTarget], settings: SpriteSettings) throws -> [Int: SpriteError] {
+        func checkConflicts(_ targets: [SpriteTarget], settings: SpriteSettings, progress: SpriteProgress) throws -> [Int: SpriteError] {
             let conflicts = SpriteLibrary.conflicts(in: targets, settings: settings)
             if !conflicts.isEmpty && !ignoreErrors {
-                for (index, conflict) in conflicts.sorted(by: { $0.key < $1.key }) { Console.err("filmstrip: \(targets[index].input): \(conflict)") }
-                try Console.out("sprite: \(targets.count) videos: 0 made, \(conflicts.count) failed before any work (outputs that collide; --ignore-errors makes the others)")
+                for (index, conflict) in conflicts.sorted(by: { $0.key < $1.key }) { progress.printError("filmstrip: \(targets[index].input): \(conflict)") }
+                try progress.finish("sprite: \(targets.count) videos: 0 made, \(conflicts.count) failed before any work (outputs that collide; --ignore-errors makes the others)",
+                                    tally: Tally(failed: conflicts.count))
                 throw ExitCode.failure
             }
             return conflicts
@@ -198,17 +192,19 @@ extension FilmstripCommand {
 
             init(failed: Int) { self.failed = failed }
 
-            /// Counts `outcome` of `target` and prints its line.
-            mutating func record(_ outcome: Outcome, of target: SpriteTarget, progress: SpriteProgress) throws {
-                progress.finished(target.input)
+            /// Counts `outcome` of `target` (the `index`-th) and prints its line.
+            mutating func record(_ outcome: Outcome, of target: SpriteTarget, index: Int, progress: SpriteProgress) throws {
+                progress.finished(index)
                 switch outcome {
                 case .made(let report, let seconds):
                     made += 1
                     videoSeconds += report.durationSeconds
-                    try progress.print(Sprite.line(target, report: report, seconds: seconds))
+                    try progress.print(Sprite.line(target, report: report, seconds: seconds),
+                                       event: ["event": "made", "video": .string(target.input), "thumbnails": .integer(report.timing.count),
+                                               "sheets": .integer(report.grid.sheetCount), "seconds": .number(seconds), "video_seconds": .number(report.durationSeconds)])
                 case .skipped:
                     skipped += 1
-                    try progress.print("\(target.input): outputs up to date, skipped")
+                    try progress.print("\(target.input): outputs up to date, skipped", event: ["event": "skipped", "video": .string(target.input)])
                 case .failed(let message):
                     failed += 1
                     progress.printError("filmstrip: \(message.hasPrefix(target.input) ? message : "\(target.input): \(message)")")
@@ -257,35 +253,45 @@ extension FilmstripCommand {
     }
 }
 
-/// The progress line on stderr (only on a terminal): videos done, the running ones'
-/// fractions, and an ETA from the rate so far; result lines are printed above it.
+/// What a run shows while it works: on a terminal, a progress line on stderr (videos done,
+/// the running ones, an ETA weighed by the videos' sizes, `BatchProgress`) with the result
+/// lines printed above it; with `--json`, JSON lines on standard output instead; with
+/// `--quiet`, only errors.
 final class SpriteProgress: Sendable {
     private struct State {
-        var done = 0
-        var running: [String: Double] = [:]
+        var batch: BatchProgress
         var lineShown = false
     }
 
-    private let state = Mutex(State())
-    private let total: Int
+    private let state: Mutex<State>
+    private let names: [String]
+    private let quiet: Bool, json: Bool
     private let isTerminal = isatty(STDERR_FILENO) != 0
     private let start = ContinuousClock.now
 
-    init(total: Int) { self.total = total }
+    init(targets: [SpriteTarget], reporting: ReportingOptions) {
+        names = targets.map(\.input)
+        state = Mutex(State(batch: BatchProgress(files: names)))
+        quiet = reporting.quiet
+        json = reporting.json
+    }
 
-    func update(_ input: String, fraction: Double) {
-        state.withLock { $0.running[input] = fraction }
+    var elapsedSeconds: Double { (ContinuousClock.now - start).seconds }
+
+    func update(_ index: Int, fraction: Double) {
+        state.withLock { $0.batch.update(index, fraction: fraction) }
+        if json { try? Console.jsonLine(["event": "progress", "video": .string(names[index]), "fraction": .number(fraction)]) }
         redraw()
     }
 
-    func finished(_ input: String) {
-        state.withLock {
-            $0.running[input] = nil
-            $0.done += 1
-        }
+    func finished(_ index: Int) {
+        state.withLock { $0.batch.finish(index) }
     }
 
-    func print(_ line: String) throws(StandardOutputFailed) {
+    /// Prints a result line, or its JSON object with `--json`, or nothing with `--quiet`.
+    func print(_ line: String, event: [String: JSONValue]) throws(StandardOutputFailed) {
+        if quiet { return }
+        if json { return try Console.jsonLine(event) }
         clear()
         try Console.out(FileSystemName.display(line))
         redraw()
@@ -297,6 +303,16 @@ final class SpriteProgress: Sendable {
         redraw()
     }
 
+    /// The summary line, or `--json`'s last object.
+    func finish(_ summary: String, tally: FilmstripCommand.Sprite.Tally) throws(StandardOutputFailed) {
+        if quiet { return }
+        if json {
+            return try Console.jsonLine(["event": "done", "made": .integer(tally.made), "skipped": .integer(tally.skipped), "failed": .integer(tally.failed),
+                                         "summary": .string(summary)])
+        }
+        try Console.out(summary)
+    }
+
     func clear() {
         guard isTerminal else { return }
         state.withLock { state in
@@ -306,20 +322,11 @@ final class SpriteProgress: Sendable {
     }
 
     private func redraw() {
-        guard isTerminal else { return }
+        guard isTerminal, !quiet, !json else { return }
         state.withLock { state in
-            let progress = Double(state.done) + state.running.values.reduce(0, +)
-            let elapsed = (ContinuousClock.now - start).seconds
-            let eta = progress > 0 ? " ETA \(FilmstripCommand.Sprite.clock(elapsed * (Double(total) - progress) / progress))" : ""
-            Console.err("\r\u{1B}[K[\(state.done)/\(total) videos, \(state.running.count) running]\(eta)", terminator: "")
+            let eta = state.batch.remainingSeconds(elapsed: elapsedSeconds).map { " ETA \(FilmstripCommand.Sprite.clock($0))" } ?? ""
+            Console.err("\r\u{1B}[K[\(state.batch.finished)/\(names.count) videos, \(state.batch.runningCount) running]\(eta)", terminator: "")
             state.lineShown = true
         }
-    }
-}
-
-extension SheetImageFormat: ExpressibleByArgument {
-    /// `jpg` is `jpeg`, as `strip -o x.jpg` and `--format jpg` take it.
-    public init?(argument: String) {
-        self.init(rawValue: argument == "jpg" ? "jpeg" : argument)
     }
 }

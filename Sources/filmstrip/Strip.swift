@@ -20,16 +20,16 @@ extension FilmstripCommand {
         @Argument(help: "The video, or several: one strip each (next to each video, or in --out-dir).", completion: .file())
         var videos: [String]
 
-        @Option(name: [.short, .customLong("output")], help: "The strip to write (.png, .jpg or .rgba); - writes a PNG to standard output. One video only.",
+        @Option(name: [.short, .customLong("output")], help: "The strip to write (.png, .jpg or .rgba); - writes it to standard output in --format. One video only.",
                 completion: .file(extensions: StripFormat.allCases.flatMap(\.extensions)))
         var output: String?
 
         @Option(help: "Folder for the strips, named VIDEO.strip.FORMAT (default with several videos: next to each video).", completion: .directory)
         var outDir: String?
 
-        @Option(help: "Image format (file extension) of the strips named after their videos: png, jpg or rgba.",
-                completion: .list(["png", "jpg", "rgba"]))
-        var format = "png"
+        @Option(help: "Image format of strips named after their videos and of -o -: png, jpg or rgba (default: png).",
+                completion: .list(["png", "jpg", "rgba"]), transform: OptionValues.stripFormat)
+        var format = StripFormat.png
 
         @Option(help: "Number of thumbnails.")
         var count = 10
@@ -37,28 +37,16 @@ extension FilmstripCommand {
         @Option(help: "Seconds between thumbnails instead of --count: ⌈range / SEC⌉ thumbnails.")
         var interval: Double?
 
-        @Option(help: "JPEG quality 1-100.")
-        var quality = 90
+        @OptionGroup var quality: QualityOption
 
-        @Option(help: "Thumbnail height in pixels (default 64); the width follows the display aspect ratio.")
-        var height: Int?
+        @OptionGroup var thumbnail: ThumbnailOptions<StripDefaults>
 
-        @Option(help: "Thumbnail width in pixels instead of a height.")
-        var width: Int?
+        @OptionGroup var range: RangeOptions
 
-        @Option(help: "Start of the range (default: the start).")
-        var from: String?
-
-        @Option(help: "End of the range (default: the end).")
-        var to: String?
-
-        @Option(help: "exact, keyframe, or tolerance:SEC (tolerance:BEFORE,AFTER). (default: exact)", completion: .list(Accuracy.completions), transform: OptionValues.accuracy)
-        var accuracy: Accuracy = .exact
-
-        @Option(help: "Extraction strategy: \(Extractors.all.map(\.name).joined(separator: ", ")). (default: \(Pipeline.default.extractor.name))", completion: .list(Extractors.all.map(\.name)), transform: OptionValues.extractor)
+        @Option(help: "Extraction strategy: \(Extractors.all.map(\.name).joined(separator: ", ")) (default: \(Pipeline.default.extractor.name)).", completion: .list(Extractors.all.map(\.name)), transform: OptionValues.extractor)
         var extractor = ExtractorChoice(extractor: Pipeline.default.extractor)
 
-        @Option(help: "Composition strategy: \(StripDestination.all.map(\.name).joined(separator: ", ")). (default: \(Pipeline.default.destination.name))", completion: .list(StripDestination.all.map(\.name)), transform: OptionValues.destination)
+        @Option(help: "Composition strategy: \(StripDestination.all.map(\.name).joined(separator: ", ")) (default: \(Pipeline.default.destination.name)).", completion: .list(StripDestination.all.map(\.name)), transform: OptionValues.destination)
         var composer: StripDestination = Pipeline.default.destination
 
         @Option(help: "Gap between thumbnails in pixels.")
@@ -70,22 +58,18 @@ extension FilmstripCommand {
         @Option(help: "Selected time range FROM..TO that stays bright; the rest is dimmed to 60 %.")
         var select: String?
 
-        @Option(help: "Background colour as RRGGBB or RRGGBBAA hex. (default: 000000)", transform: OptionValues.color)
+        @Option(help: "Background colour as RRGGBB or RRGGBBAA hex (default: 000000).", transform: OptionValues.color)
         var background = RGBAColor(red: 0, green: 0, blue: 0)
 
         @Option(help: "Decoder threads per decoder (0: one per core).")
         var threads = 1
 
-        @Option(help: "Workers for the taskgroup extractor (default: from the plan's GOP runs and the cores; with several videos, cores / jobs and the cores other videos leave idle).")
-        var workers: Int?
+        @OptionGroup var cores: BatchOptions
 
-        @Option(name: .customLong("jobs"), help: "With several videos, how many are made at a time (default: one per core, at most the videos).")
-        var videosAtATime: Int?
-
-        @Option(help: "Scaling filter: \(ScalingFilter.allCases.map(\.rawValue).joined(separator: ", ")). (default: \(ScalingFilter.area.rawValue))", completion: .list(ScalingFilter.allCases.map(\.rawValue)), transform: OptionValues.filter)
+        @Option(help: "Scaling filter: \(ScalingFilter.allCases.map(\.rawValue).joined(separator: ", ")) (default: \(ScalingFilter.area.rawValue)).", completion: .list(ScalingFilter.allCases.map(\.rawValue)), transform: OptionValues.filter)
         var filter = ScalingFilter.area
 
-        @Flag(inversion: .prefixedNo, help: "Let the decoder skip non-reference frames that are not shown (same pixels; on by default).")
+        @Flag(inversion: .prefixedNo, help: "Let the decoder skip non-reference frames that are not shown (same pixels).")
         var skipNonReference = Pipeline.defaultSkipsNonReferenceFrames
 
         @Flag(help: "Skip the in-loop deblocking filter: faster decoding, slightly blockier thumbnails (same frames).")
@@ -97,15 +81,14 @@ extension FilmstripCommand {
         @Option(help: "Also write a JSON manifest: per thumbnail the requested and actual time and its rectangle.", completion: .file(extensions: ["json"]))
         var manifest: String?
 
-        @Flag(name: .shortAndLong, help: "Print nothing on success (errors still go to stderr).")
-        var quiet = false
+        @OptionGroup var reporting: ReportingOptions
 
         @Flag(name: .shortAndLong, help: "Also print the video, the pipeline and each phase's time on stderr.")
         var verbose = false
 
-        @OptionGroup(title: "Limits (untrusted input)") var limits: StripLimitOptions
+        @OptionGroup(title: "Limits (untrusted input)") var limits: LimitOptions
 
-        /// `-o -`: the strip goes to standard output as a PNG, and the summary line is not printed.
+        /// `-o -`: the strip goes to standard output, and the summary line is not printed.
         var writesToStandardOutput: Bool { output == "-" }
 
         /// Each video with the strip it makes: `-o`, or `VIDEO.strip.FORMAT` next to the video or in `--out-dir`.
@@ -113,23 +96,27 @@ extension FilmstripCommand {
             if let output { return videos.map { ($0, output) } }
             return videos.map { video in
                 let url = URL(fileURLWithPath: video)
-                let name = url.deletingPathExtension().lastPathComponent + ".strip." + format
+                let name = url.deletingPathExtension().lastPathComponent + ".strip." + format.extensions[0]
                 let folder = outDir.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? url.deletingLastPathComponent()
                 return (video, folder.appendingPathComponent(name).path)
             }
         }
 
         func validate() throws {
-            if height != nil && width != nil { throw ValidationError("Give --height or --width, not both.") }
-            try checkRanges()
+            try OptionRange.check(count, 1...ResourceLimits.maximumThumbnailCount, "--count")
+            try OptionRange.check(gap, 0...ResourceLimits.maximumGap, "--gap")
+            try OptionRange.check(columns, 1...ResourceLimits.maximumThumbnailCount, "--columns")
+            try OptionRange.check(threads, 0...ResourceLimits.maximumThreads, "--threads")
+            if let interval, !(interval > 0) { throw ValidationError("--interval must be positive, got \(interval).") }
+            if let select, TimeParsing.range(select) == nil { throw ValidationError("--select '\(select)' is not a range FROM..TO of times: \(OptionValues.timeForms).") }
             if output != nil && outDir != nil { throw ValidationError("Give -o or --out-dir, not both.") }
             if videos.count > 1 && output != nil { throw ValidationError("-o names one strip; with several videos give --out-dir, or neither to write each strip next to its video.") }
             if videos.count == 1 && output == nil && outDir == nil { throw ValidationError("Give -o FILE (or --out-dir DIR) for the strip.") }
             if videos.count > 1 && (manifest != nil || stats) { throw ValidationError("--manifest and --stats take one video.") }
-            if StripFormat(path: "strip.\(format)") == nil { throw ValidationError("unknown --format '\(format)'; png, jpg or rgba.") }
             if let output, !writesToStandardOutput && StripFormat(path: output) == nil { throw ValidationError("--output must end in .png, .jpg, .jpeg or .rgba, or be - for standard output.") }
-            if quiet && verbose { throw ValidationError("Give --quiet or --verbose, not both.") }
-            if writesToStandardOutput && stats { throw ValidationError("--stats prints on standard output; give -o a file.") }
+            if reporting.quiet && verbose { throw ValidationError("Give --quiet or --verbose, not both.") }
+            if stats && reporting.json { throw ValidationError("Give --stats or --json, not both.") }
+            if writesToStandardOutput && (stats || reporting.json) { throw ValidationError("\(stats ? "--stats" : "--json") prints on standard output; give -o a file.") }
             if writesToStandardOutput && manifest == "-" { throw ValidationError("--manifest cannot also go to standard output.") }
             // Image bytes on a terminal are noise at best: `-o -` is for pipes and files.
             if writesToStandardOutput && isatty(STDOUT_FILENO) != 0 {
@@ -146,12 +133,11 @@ extension FilmstripCommand {
 
         func run() async throws {
             let startupCPUSeconds = ResourceUsage.processCPUSeconds
-            limits.input.apply()
             let jobs = jobs
             let signalSources = SignalCleanup.install(doing: jobs.count == 1 ? "making \(jobs[0].output) from \(jobs[0].video)" : "making \(jobs.count) strips")
             defer { signalSources.forEach { $0.cancel() } }
             try checkBeforeWork(jobs)
-            if jobs.count == 1 {
+            guard jobs.count > 1 else {
                 do {
                     try await makeStrip(of: jobs[0].video, to: jobs[0].output, startupCPUSeconds: startupCPUSeconds)
                 } catch {
@@ -160,11 +146,15 @@ extension FilmstripCommand {
                 }
                 return
             }
-            // Several videos: a bad one is reported (naming it) and skipped; the rest are made.
-            // The exit status is non-zero if any failed; a failed strip leaves no file.
-            // Videos share nothing, so several at a time scale with the cores at no extra CPU;
-            // the cores the last ones leave idle go to those still running (`VideoBatch`, as `sprite`).
-            let batch = VideoBatch(videos: jobs.count, videosAtATime: videosAtATime, workers: workers)
+            try await makeStrips(jobs, startupCPUSeconds: startupCPUSeconds)
+        }
+
+        /// Several videos: a bad one is reported (naming it) and skipped; the rest are made.
+        /// The exit status is non-zero if any failed; a failed strip leaves no file.
+        /// Videos share nothing, so several at a time scale with the cores at no extra CPU;
+        /// the cores the last ones leave idle go to those still running (`VideoBatch`, as `sprite`).
+        func makeStrips(_ jobs: [(video: String, output: String)], startupCPUSeconds: Double) async throws {
+            let batch = cores.batch(videos: jobs.count)
             var failed: [Int] = [], outputFailure: StandardOutputFailed?
             await batch.run(count: jobs.count, work: { index -> Failure? in
                 do throws(Failure) {
@@ -181,21 +171,20 @@ extension FilmstripCommand {
                 }
                 Console.err("filmstrip: \(FileSystemName.display(failure.message))")
                 failed.append(index)
-                return outputFailure == nil ? .goOn : .cancelAll
+                return .goOn
             })
             if let outputFailure { throw outputFailure }
+            if reporting.json { try Console.jsonLine(["event": "done", "videos": .integer(jobs.count), "made": .integer(jobs.count - failed.count), "failed": .integer(failed.count)]) }
             if !failed.isEmpty {
                 let names = failed.sorted().map { jobs[$0].video }
                 throw failWithMessage("\(names.count) of \(jobs.count) videos failed: \(names.joined(separator: ", "))")
             }
         }
 
-        /// The checks of the whole run before any work (a one-line error, exit 1): the interval and
-        /// quality, the folder, and that no strip is another video, nor two videos' strips one
-        /// file (a.mp4 and b/a.mkv into one --out-dir).
+        /// The checks of the whole run before any work (a one-line error, exit 1): the folder,
+        /// and that no strip is another video, nor two videos' strips one file (a.mp4 and
+        /// b/a.mkv into one --out-dir).
         func checkBeforeWork(_ jobs: [(video: String, output: String)]) throws {
-            if let interval, !(interval > 0) { throw failWithMessage("--interval must be positive, got \(interval).") }
-            if !(1...100).contains(quality) { throw failWithMessage("--quality must be 1 to 100, got \(quality).") }
             if let outDir, !System.isDirectory(outDir) { throw failWithMessage("\(outDir): --out-dir is not an existing folder") }
             guard !writesToStandardOutput else { return }
             do {
@@ -216,16 +205,17 @@ extension FilmstripCommand {
         func job(of video: String, to output: String, sharing batch: VideoBatch?) -> StripJob {
             var job = StripJob(video: video)
             job.spacing = interval.map { .interval(seconds: $0) } ?? .count(count)
-            job.from = from.flatMap(TimeParsing.seconds)
-            job.to = to.flatMap(TimeParsing.seconds)
-            job.accuracy = accuracy
-            job.size = width.map { .width($0) } ?? .height(height ?? 64)
+            job.from = range.from
+            job.to = range.to
+            job.accuracy = thumbnail.chosenAccuracy ?? .exact
+            job.size = thumbnail.size
             job.options = ExtractionOptions(decoder: DecoderOptions(threads: threads, skipLoopFilter: skipLoopFilter), skipNonReferenceFrames: skipNonReference,
-                                            filter: filter, workers: batch?.workersPerVideo ?? workers)
-            let shared = workers == nil ? batch.map { extractor.extractor.sharing($0.budget) } : nil
+                                            filter: filter, workers: batch?.workersPerVideo ?? cores.workers)
+            let shared = cores.workers == nil ? batch.map { extractor.extractor.sharing($0.budget) } : nil
             job.pipeline = Pipeline(extractor: shared ?? extractor.extractor, destination: composer)
             job.stripOptions = StripOptions(columns: columns, gap: gap, background: background, selection: select.flatMap(TimeParsing.range))
             job.memoryLimitBytes = limits.memory.bytes
+            job.limits = limits.input.value
             job.output = output
             return job
         }
@@ -237,20 +227,18 @@ extension FilmstripCommand {
                 try StripWriter.checkDistinct(input: video, outputs: files)
                 if !writesToStandardOutput { try StripWriter.checkWritable(output) }
                 if let manifest { try StripWriter.checkWritable(manifest) }
-                let probe = try VideoProbe(path: video)
+                var job = job(of: video, to: output, sharing: batch)
+                // Started here, so that the probe made to warn first and the decoding share one deadline.
+                job.limits = job.limits.started()
+                let probe = try VideoProbe(path: video, limits: job.limits)
                 if probe.dataEndsEarly {
                     Console.err("filmstrip: warning: \(FileSystemName.display(video)): data ends early (file truncated?): the strip covers the \(String(format: "%.3f", probe.durationSeconds)) s that can be read")
                 }
-                let prepared = try job(of: video, to: output, sharing: batch).prepare(probe: probe)
-                let result = try await prepared.run()
+                let prepared = try job.prepare(probe: probe)
+                let result = try await prepared.run(onProgress: reporting.json ? Self.progressLines(of: video) : nil)
                 // Measured before and after writing: the pipeline's peak, and the run's with the writer's buffers.
                 let pipelinePeakBytes = ResourceUsage.peakResidentBytes
-                let manifestData = try manifest.map { ($0, try prepared.manifest(of: result).json()) }
-                if writesToStandardOutput {
-                    try Self.writeToStandardOutput(result.pixels, manifest: manifestData)
-                } else {
-                    try StripWriter.write(result.pixels, to: output, jpegQuality: quality, manifest: manifestData)
-                }
+                try write(result, manifest: try manifest.map { ($0, try prepared.manifest(of: result).json()) }, to: output)
                 try report(result, of: prepared, output: output, pipelinePeakBytes: pipelinePeakBytes, startupCPUSeconds: startupCPUSeconds)
             } catch let failure as Failure {
                 throw failure
@@ -269,40 +257,52 @@ extension FilmstripCommand {
             }
         }
 
-        /// What a made strip prints: `--verbose`'s phases on stderr, `--stats`'s JSON line, or the summary line.
+        /// `--json`'s progress: a line per thumbnail placed. A line that cannot be written is
+        /// left out; the strip's own line then fails and ends the run.
+        static func progressLines(of video: String) -> @Sendable (Int, Int) -> Void {
+            { done, total in try? Console.jsonLine(["event": "progress", "video": .string(video), "done": .integer(done), "total": .integer(total)]) }
+        }
+
+        /// Writes the strip to `output` (and the manifest with it, both or neither), or with
+        /// `-o -` streams it to standard output through the same writers, then writes the manifest.
+        func write(_ result: StripResult, manifest: (path: String, data: Data)?, to output: String) throws {
+            guard writesToStandardOutput else {
+                try StripWriter.write(result.pixels, to: output, jpegQuality: quality.quality, manifest: manifest)
+                return
+            }
+            do throws(OutputError) {
+                try StripWriter.write(result.pixels, toDescriptor: STDOUT_FILENO, named: "standard output", format: format, jpegQuality: quality.quality)
+            } catch {
+                // A failed write is standard output's failure, worded and handled as any other (Console).
+                if let code = error.systemCode { throw StandardOutputFailed(code: code) }
+                throw error
+            }
+            if let manifest { try StripWriter.writeAtomically(manifest.data, to: manifest.path) }
+        }
+
+        /// What a made strip prints: `--verbose`'s phases on stderr, `--stats`'s JSON line, `--json`'s, or the summary line.
         func report(_ result: StripResult, of prepared: PreparedStrip, output: String, pipelinePeakBytes: Int, startupCPUSeconds: Double) throws {
             let probe = prepared.probe, pipeline = prepared.job.pipeline
             if verbose {
                 let phases = String(format: "extract %.3f s, compose %.3f s", result.extractSeconds, result.composeSeconds)
                 Console.err("\(FileSystemName.display(prepared.job.video)): \(probe.width)x\(probe.height), \(String(format: "%.3f", probe.durationSeconds)) s; \(pipeline.name); \(phases); \(result.counters.framesDecoded) frames decoded")
             }
+            let substituted = result.thumbnails.filter(\.substituted).count
             if stats {
                 let measurements: [String: Double] = [
                     "extract_s": result.extractSeconds, "compose_s": result.composeSeconds,
                     "frames_decoded": Double(result.counters.framesDecoded), "seeks": Double(result.counters.seeks),
                     "peak_rss_bytes": Double(pipelinePeakBytes), "peak_rss_written_bytes": Double(ResourceUsage.peakResidentBytes),
                 ].merging(RunBound(counters: result.counters, startupCPUSeconds: startupCPUSeconds).measurements) { $1 }
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = .sortedKeys
-                try Console.out(String(decoding: try encoder.encode(measurements), as: UTF8.self))
-                return
+                try Console.jsonLine(measurements.mapValues { .number($0) })
+            } else if reporting.json {
+                try Console.jsonLine(["event": "strip", "video": .string(prepared.job.video), "output": .string(output), "width": .integer(result.pixels.width),
+                                      "height": .integer(result.pixels.height), "thumbnails": .integer(prepared.plan.count), "pipeline": .string(pipeline.name),
+                                      "substituted": .integer(substituted)])
+            } else if !reporting.quiet && !writesToStandardOutput {
+                let note = substituted > 0 ? ", \(substituted) shown by a neighbouring frame (damaged data)" : ""
+                try Console.out("\(FileSystemName.display(output)): \(result.pixels.width)x\(result.pixels.height), \(prepared.plan.count) thumbnails via \(pipeline.name)\(note)")
             }
-            let substituted = result.thumbnails.filter(\.substituted).count
-            let note = substituted > 0 ? ", \(substituted) shown by a neighbouring frame (damaged data)" : ""
-            if quiet || writesToStandardOutput { return }
-            try Console.out("\(FileSystemName.display(output)): \(result.pixels.width)x\(result.pixels.height), \(prepared.plan.count) thumbnails via \(pipeline.name)\(note)")
         }
-
-        /// Writes the strip as a PNG to a private temporary folder (the writer works on files,
-        /// atomically), then copies it to standard output; the manifest is written as usual.
-        static func writeToStandardOutput(_ pixels: some PixelRows, manifest: (path: String, data: Data)?) throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("filmstrip-stdout-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let file = folder.appendingPathComponent("strip.png").path
-            try StripWriter.write(pixels, to: file, format: .png, manifest: manifest)
-            try Console.out(Array(Data(contentsOf: URL(fileURLWithPath: file))))
-        }
-
     }
 }

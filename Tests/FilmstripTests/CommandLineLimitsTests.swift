@@ -10,8 +10,8 @@ struct CommandLineLimitsTests {
     static let refused: [(arguments: [String], says: String)] = [
         (["--count", "1099511627776"], "--count must be 1 to 100000"),
         (["--count", "10000000", "--height", "1"], "--count must be 1 to 100000"),
-        (["--from", "10000000000.000000000"], "--from '10000000000.000000000' is not a time"),
-        (["--to", "10000000000.000000000"], "--to '10000000000.000000000' is not a time"),
+        (["--from", "10000000000.000000000"], "--from <from>': '10000000000.000000000' is not a time"),
+        (["--to", "10000000000.000000000"], "--to <to>': '10000000000.000000000' is not a time"),
         (["--select", "0..10000000000.000000000"], "--select"),
         (["--from=-9223372036854775808/-1"], "is not a time"),
         (["--from", "1/3"], "is not a time"),

@@ -124,7 +124,7 @@ struct UntrustedInputTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = try editedHeader(in: folder, width: 16000, height: 16000)
         let error = #expect(throws: MediaError.self) { try VideoProbe(path: path) }
-        #expect(error?.reason == .pictureTooLarge(width: 16000, height: 16000, limit: InputPolicy.defaultMaximumPixels))
+        #expect(error?.reason == .pictureTooLarge(width: 16000, height: 16000, limit: InputLimits.defaultMaximumPixels))
         let outcome = try BoundedCLI.run(["strip", path, "-o", folder.appendingPathComponent("s.png").path])
         #expect(outcome.status == 1)
         #expect(outcome.standardError.contains("exceeds the limit of 67108864 pixels"), "\(outcome.standardError)")

@@ -51,7 +51,7 @@ struct TargetDecoder: ~Copyable {
     private let timesFromDecodeOrder: Bool
 
     init(request: ExtractionRequest) throws(MediaError) {
-        let input = try InputFile(path: request.path, analyzeStreams: false)
+        let input = try InputFile(path: request.path, analyzeStreams: false, limits: request.limits)
         input.followTimestampResets(request.probe.timestampResets)
         decoder = try Decoder(for: input, options: request.options.decoder, codecSetup: request.probe.codecSetup)
         self.input = input
@@ -159,7 +159,7 @@ struct TargetDecoder: ~Copyable {
         for (attempt, target) in attempts.enumerated() {
             if attempt == attempts.count - 1 {
                 // The last resort is certain: a freshly opened file reads from its first packet.
-                input = try InputFile(path: request.path, analyzeStreams: false)
+                input = try InputFile(path: request.path, analyzeStreams: false, limits: request.limits)
                 input.followTimestampResets(request.probe.timestampResets)
             } else if (try? input.seek(toKeyframeAtOrBefore: target)) == nil {
                 continue

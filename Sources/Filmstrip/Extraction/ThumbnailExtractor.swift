@@ -48,10 +48,14 @@ public struct ExtractionRequest: Sendable {
     public let options: ExtractionOptions
     /// When set, thumbnails are scaled straight into this strip and delivered without pixels.
     public let canvas: StripCanvas?
+    /// The largest picture and the deadline every decoder opened for the request is held to
+    /// (pass the probe's started limits so that one deadline covers the probe and the decoding).
+    public let limits: InputLimits
 
     /// A request for the thumbnails of `plan` in `path`, checked before any decoding.
     public init(path: String, probe: VideoProbe, plan: SamplePlan, size: ThumbnailSize = .default,
-                options: ExtractionOptions = ExtractionOptions(), canvas: StripCanvas? = nil) throws(PlanError) {
+                options: ExtractionOptions = ExtractionOptions(), canvas: StripCanvas? = nil,
+                limits: InputLimits = InputLimits()) throws(PlanError) {
         switch size {
         case .height(let value), .width(let value): guard value > 0 else { throw .sizeNotPositive(size) }
         }
@@ -61,18 +65,19 @@ public struct ExtractionRequest: Sendable {
         self.size = size
         self.options = options
         self.canvas = canvas
+        self.limits = limits.started()
     }
 
     /// The same request with other options.
     public func with(options: ExtractionOptions) throws(PlanError) -> ExtractionRequest {
-        try ExtractionRequest(path: path, probe: probe, plan: plan, size: size, options: options, canvas: canvas)
+        try ExtractionRequest(path: path, probe: probe, plan: plan, size: size, options: options, canvas: canvas, limits: limits)
     }
 
     /// The same request, scaling into `canvas`.
     public func scaling(into canvas: StripCanvas) -> ExtractionRequest {
         // Cannot throw: the initialiser checks only the size, which this request already
         // passed with the same value; the canvas is not checked. (No I/O here.)
-        try! ExtractionRequest(path: path, probe: probe, plan: plan, size: size, options: options, canvas: canvas)
+        try! ExtractionRequest(path: path, probe: probe, plan: plan, size: size, options: options, canvas: canvas, limits: limits)
     }
 
     /// Upright thumbnail size in pixels (sample aspect ratio and rotation applied).

@@ -11,15 +11,20 @@ public struct ThumbnailGeneratorOptions: Sendable {
     public var cacheBytes: Int
     /// Decoder and scaling settings, as for `strip`; `workers` is not used (the pool's size is `decoders`).
     public var extraction: ExtractionOptions
+    /// The largest picture, and the time the generator may spend on the file from its creation
+    /// (nil by default: a slider lives as long as its editor).
+    public var limits: InputLimits
 
-    /// Options with the default strategy, a decoder per core, a 64 MiB cache and `strip`'s extraction defaults.
+    /// Options with the default strategy, a decoder per core, a 64 MiB cache, `strip`'s extraction defaults and no time limit.
     public init(strategy: any InteractiveStrategy = InteractiveStrategies.standard, decoders: Int? = nil,
                 cacheBytes: Int = 64 << 20,
-                extraction: ExtractionOptions = ExtractionOptions(skipNonReferenceFrames: Pipeline.defaultSkipsNonReferenceFrames)) {
+                extraction: ExtractionOptions = ExtractionOptions(skipNonReferenceFrames: Pipeline.defaultSkipsNonReferenceFrames),
+                limits: InputLimits = InputLimits()) {
         self.strategy = strategy
         self.decoders = decoders
         self.cacheBytes = cacheBytes
         self.extraction = extraction
+        self.limits = limits
     }
 }
 
@@ -49,6 +54,8 @@ public final class ThumbnailGenerator: Sendable {
     public let probe: VideoProbe
     /// The settings it was made with.
     public let options: ThumbnailGeneratorOptions
+    /// `options.limits` with their clock started when the generator was made: every decoder shares that deadline.
+    private let limits: InputLimits
     private let pool: DecoderPool
     private let cache: SharedThumbnailCache
     /// Requests not yet finished, so that superseding and `cancelAll` reach the ones whose
@@ -58,7 +65,8 @@ public final class ThumbnailGenerator: Sendable {
     /// Opens and probes the video at `path` and starts the decoder pool.
     /// - Throws: `MediaError` when the file is not a readable video.
     public init(path: String, options: ThumbnailGeneratorOptions = ThumbnailGeneratorOptions()) throws {
-        probe = try VideoProbe(path: path)
+        limits = options.limits.started()
+        probe = try VideoProbe(path: path, limits: limits)
         self.path = path
         self.options = options
         pool = DecoderPool(size: options.decoders ?? ProcessInfo.processInfo.activeProcessorCount)
@@ -99,12 +107,12 @@ public final class ThumbnailGenerator: Sendable {
         }
         let size = request.box.thumbnailSize(forDisplayAspectRatio: view.displayAspectRatio)
         let plan = try SamplePlan(probe: view, times: request.times, accuracy: request.accuracy)
-        let finalRequest = try ExtractionRequest(path: path, probe: view, plan: plan, size: size, options: options.extraction)
+        let finalRequest = try ExtractionRequest(path: path, probe: view, plan: plan, size: size, options: options.extraction, limits: limits)
         let exactFrames = request.accuracy == .exact
             ? plan.targets.map(\.frameIndex) : try SamplePlan(probe: view, times: request.times).targets.map(\.frameIndex)
         let coarseRequest = options.strategy.showsKeyframesFirst && request.accuracy != .keyframe
             ? try ExtractionRequest(path: path, probe: view, plan: SamplePlan(probe: view, times: request.times, accuracy: .keyframe),
-                                    size: size, options: options.extraction)
+                                    size: size, options: options.extraction, limits: limits)
             : nil
         if superseding { cancelAll() }
 

@@ -74,7 +74,7 @@ public struct Decoder: ~Copyable {
         context.pointee.thread_count = Int32(options.threads)
         if options.skipLoopFilter { context.pointee.skip_loop_filter = AVDISCARD_ALL }
         // Pictures larger than the limit fail in the decoder before their buffers are allocated.
-        context.pointee.max_pixels = Int64(InputPolicy.maximumPixels)
+        context.pointee.max_pixels = Int64(input.limits.maximumPixels)
         let opened = avcodec_open2(context, codec, nil)
         if opened < 0 { throw fail(opened, "avcodec_open2") }
         self.context = context

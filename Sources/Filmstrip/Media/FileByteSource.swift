@@ -17,6 +17,8 @@ final class FileByteSource {
     private(set) var context: UnsafeMutablePointer<AVIOContext>!
     private let descriptor: Int32
     private let path: String
+    /// The caller's deadline: reads through this context do not pass FFmpeg's interrupt callback.
+    private let limits: InputLimits
     /// Size of the file when it was opened.
     let size: Int64
     private var position: Int64 = 0
@@ -29,7 +31,7 @@ final class FileByteSource {
     private static let bufferSize = 32_768
 
     /// Opens `path` for reading; the error names the file.
-    init(path: String) throws(MediaError) {
+    init(path: String, limits: InputLimits) throws(MediaError) {
         let descriptor: Int32
         do {
             descriptor = try System.open(path, flags: O_RDONLY | O_CLOEXEC, mode: 0)
@@ -45,6 +47,7 @@ final class FileByteSource {
         }
         self.descriptor = descriptor
         self.path = path
+        self.limits = limits
         self.size = Int64(size)
         guard let buffer = av_malloc(Self.bufferSize)?.assumingMemoryBound(to: UInt8.self),
               let context = avio_alloc_context(buffer, Int32(Self.bufferSize), 0, Unmanaged.passUnretained(self).toOpaque(),
@@ -93,7 +96,7 @@ final class FileByteSource {
     /// The read callback's work: up to `count` bytes at the current position.
     fileprivate func read(into buffer: UnsafeMutablePointer<UInt8>, count: Int) -> Int32 {
         // The file protocol's reads check the deadline through the interrupt callback; these do it here.
-        if InputPolicy.deadlineHasPassed { return FFmpegError.exit }
+        if limits.deadlineHasPassed { return FFmpegError.exit }
         guard position < size else { return FFmpegError.endOfFile }
         let wanted = Int(min(Int64(count), size - position))
         if skipsPacketData {

@@ -8,9 +8,10 @@ public enum FirstFrameCheck {
     /// many without a picture is not going to produce one (H.264 needs at most 16 of delay).
     static let packetLimit = 512
 
-    /// Throws the `MediaError` a strip of `path` would fail with when no frame decodes.
-    public static func run(path: String) throws(MediaError) {
-        let input = try InputFile(path: path, analyzeStreams: false)
+    /// Throws the `MediaError` a strip of `path` would fail with when no frame decodes, within
+    /// `limits` (the caller's, so that a probe and this check may share one deadline).
+    public static func run(path: String, limits: InputLimits = InputLimits()) throws(MediaError) {
+        let input = try InputFile(path: path, analyzeStreams: false, limits: limits)
         let decoder = try Decoder(for: input)
         var packet = Packet()
         var frame = Frame()

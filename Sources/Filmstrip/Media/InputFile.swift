@@ -13,6 +13,8 @@ public struct InputFile: ~Copyable {
     private(set) var isAnalyzed: Bool
     /// The file's own I/O context, where packet data may be skipped (nil: libavformat's file protocol).
     private let byteSource: FileByteSource?
+    /// The caller's limits, kept alive here for the interrupt callback the context points at.
+    private let deadline: InputDeadline
     /// True when packets come back with their times, flags and positions but not their bytes
     /// (see `PacketData.timingWhereIndexed`); such an input is for reading timing only.
     private(set) var readsTimingOnly = false
@@ -39,19 +41,23 @@ public struct InputFile: ~Copyable {
     ///   full-size decodes per open. They still analyse when the header lacks the codec or size.
     /// - Parameter containers: the demuxers allowed (`InputPolicy.acceptedContainers` unless a
     ///   caller reads something else on purpose, such as a written strip).
-    public init(path: String, analyzeStreams: Bool = true, containers: [String] = InputPolicy.acceptedContainers) throws(MediaError) {
-        try self.init(path: path, analyzeStreams: analyzeStreams, containers: containers, packetData: .full)
+    /// - Parameter limits: the largest picture and the deadline (started here unless the caller
+    ///   started it for a whole call).
+    public init(path: String, analyzeStreams: Bool = true, containers: [String] = InputPolicy.acceptedContainers,
+                limits: InputLimits = InputLimits()) throws(MediaError) {
+        try self.init(path: path, analyzeStreams: analyzeStreams, containers: containers, limits: limits, packetData: .full)
     }
 
     /// Opens `path` as the public initialiser does; `packetData` says whether packets read
     /// later may come without their bytes.
     init(path: String, analyzeStreams: Bool = true, containers: [String] = InputPolicy.acceptedContainers,
-         packetData: PacketData) throws(MediaError) {
+         limits: InputLimits = InputLimits(), packetData: PacketData) throws(MediaError) {
         FFmpegLogging.configure()
         try Self.checkIsReadableFile(path)
-        let byteSource = packetData == .full ? nil : try FileByteSource(path: path)
+        let deadline = InputDeadline(limits.started())
+        let byteSource = packetData == .full ? nil : try FileByteSource(path: path, limits: deadline.limits)
         guard let allocated = avformat_alloc_context() else { fatalError("avformat_alloc_context: out of memory") }
-        allocated.pointee.interrupt_callback = InputPolicy.interruptCallback
+        allocated.pointee.interrupt_callback = deadline.interruptCallback
         if let byteSource {
             allocated.pointee.pb = byteSource.context
             allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
@@ -64,7 +70,7 @@ public struct InputFile: ~Copyable {
         let openResult = FileSystemName.withCString(url) { avformat_open_input(&opened, $0, nil, &options) }
         av_dict_free(&options)
         guard openResult >= 0, let context = opened else {
-            throw MediaError(file: path, reason: Self.openFailure(openResult, url: url, containers: containers))
+            throw MediaError(file: path, reason: Self.openFailure(openResult, url: url, containers: containers, deadline: deadline))
         }
         // From here on a failure must close `context`: `self` is not yet initialised.
         func fail(_ reason: MediaError.Reason) -> MediaError {
@@ -75,7 +81,7 @@ public struct InputFile: ~Copyable {
         let analyze = analyzeStreams || !Self.headerDescribesVideo(context)
         let index: Int32
         do {
-            index = try Self.selectVideoStream(in: context, analyzing: analyze, path: path)
+            index = try Self.selectVideoStream(in: context, analyzing: analyze, path: path, limits: deadline.limits)
         } catch {
             throw fail(error.reason)
         }
@@ -84,6 +90,7 @@ public struct InputFile: ~Copyable {
         self.streamIndex = index
         self.isAnalyzed = analyze
         self.byteSource = byteSource
+        self.deadline = deadline
         if let byteSource, !analyze, indexListsEveryPacket, containerName == Self.mp4DemuxerName,
            let boxes = byteSource.topLevelBoxTypes(), boxes.filter({ $0 == "moov" }).count == 1,
            !boxes.contains(where: { $0 == "moof" || $0 == "mfra" }) {
@@ -124,9 +131,9 @@ public struct InputFile: ~Copyable {
 
     /// Why `avformat_open_input` failed: a container outside `InputPolicy.acceptedContainers`
     /// (named), the deadline, or what FFmpeg's code means for a file.
-    private static func openFailure(_ code: Int32, url: String, containers: [String]) -> MediaError.Reason {
-        if code == FFmpegError.exit { return .timedOut(seconds: InputPolicy.timeout) }
-        if code == filmstrip_averror(EINVAL), let refused = InputPolicy.refusedContainer(at: url, accepted: containers) {
+    private static func openFailure(_ code: Int32, url: String, containers: [String], deadline: InputDeadline) -> MediaError.Reason {
+        if code == FFmpegError.exit { return deadline.limits.timedOut }
+        if code == filmstrip_averror(EINVAL), let refused = InputPolicy.refusedContainer(at: url, accepted: containers, deadline: deadline) {
             return .refusedContainer(name: refused.name, longName: refused.longName)
         }
         return .unreadableContainer(FFmpegError(code: code, call: "avformat_open_input"))
@@ -139,22 +146,23 @@ public struct InputFile: ~Copyable {
         for index in 0..<Int(context.pointee.nb_streams) {
             context.pointee.streams[index]!.pointee.discard = AVDISCARD_DEFAULT
         }
-        streamIndex = try Self.selectVideoStream(in: context, analyzing: true, path: path)
+        streamIndex = try Self.selectVideoStream(in: context, analyzing: true, path: path, limits: limits)
         isAnalyzed = true
     }
 
     /// Analyses the streams when asked, picks the video stream and tells the demuxer to drop
     /// every other stream's packets.
     private static func selectVideoStream(in context: UnsafeMutablePointer<AVFormatContext>, analyzing: Bool,
-                                          path: String) throws(MediaError) -> Int32 {
-        if let oversized = oversizedVideo(in: context) { throw MediaError(file: path, reason: oversized) }
+                                          path: String, limits: InputLimits) throws(MediaError) -> Int32 {
+        let maximumPixels = limits.maximumPixels
+        if let oversized = oversizedVideo(in: context, maximumPixels: maximumPixels) { throw MediaError(file: path, reason: oversized) }
         if analyzing {
-            let result = findStreamInfo(context)
-            if result == FFmpegError.exit { throw MediaError(file: path, reason: .timedOut(seconds: InputPolicy.timeout)) }
+            let result = findStreamInfo(context, maximumPixels: maximumPixels)
+            if result == FFmpegError.exit { throw MediaError(file: path, reason: limits.timedOut) }
             if result < 0 { throw MediaError(file: path, reason: .unreadableContainer(FFmpegError(code: result, call: "avformat_find_stream_info"))) }
         }
         guard let index = videoStreamIndex(in: context) else { throw MediaError(file: path, reason: .noVideoStream) }
-        if let oversized = oversizedVideo(in: context, stream: Int(index)) { throw MediaError(file: path, reason: oversized) }
+        if let oversized = oversizedVideo(in: context, stream: Int(index), maximumPixels: maximumPixels) { throw MediaError(file: path, reason: oversized) }
         for other in 0..<Int(context.pointee.nb_streams) where other != Int(index) {
             context.pointee.streams[other]!.pointee.discard = AVDISCARD_ALL
         }
@@ -162,16 +170,16 @@ public struct InputFile: ~Copyable {
     }
 
     /// `avformat_find_stream_info` with the decoders it opens limited to
-    /// `InputPolicy.maximumPixels` per picture, so a damaged or hostile header cannot make
+    /// `maximumPixels` per picture, so a damaged or hostile header cannot make
     /// analysis allocate gigabytes; one thread per decoder, as FFmpeg does when given no options.
-    private static func findStreamInfo(_ context: UnsafeMutablePointer<AVFormatContext>) -> Int32 {
+    private static func findStreamInfo(_ context: UnsafeMutablePointer<AVFormatContext>, maximumPixels: Int) -> Int32 {
         let count = Int(context.pointee.nb_streams)
         guard count > 0 else { return avformat_find_stream_info(context, nil) }
         let perStream = UnsafeMutablePointer<OpaquePointer?>.allocate(capacity: count)
         perStream.initialize(repeating: nil, count: count)
         for index in 0..<count {
             av_dict_set(&perStream[index], "threads", "1", 0)
-            av_dict_set(&perStream[index], "max_pixels", "\(InputPolicy.maximumPixels)", 0)
+            av_dict_set(&perStream[index], "max_pixels", "\(maximumPixels)", 0)
         }
         let result = avformat_find_stream_info(context, perStream)
         for index in 0..<count { av_dict_free(&perStream[index]) }
@@ -180,14 +188,15 @@ public struct InputFile: ~Copyable {
     }
 
     /// The refusal for a video stream (`stream`, or any) whose header declares a picture
-    /// larger than `InputPolicy.maximumPixels`, checked before anything decodes it.
-    private static func oversizedVideo(in context: UnsafeMutablePointer<AVFormatContext>, stream: Int? = nil) -> MediaError.Reason? {
+    /// larger than `maximumPixels`, checked before anything decodes it.
+    private static func oversizedVideo(in context: UnsafeMutablePointer<AVFormatContext>, stream: Int? = nil,
+                                       maximumPixels: Int) -> MediaError.Reason? {
         let indices = stream.map { [$0] } ?? Array(0..<Int(context.pointee.nb_streams))
         for index in indices {
             let parameters = context.pointee.streams[index]!.pointee.codecpar.pointee
             guard parameters.codec_type == AVMEDIA_TYPE_VIDEO, parameters.width > 0, parameters.height > 0 else { continue }
-            if Int(parameters.width) * Int(parameters.height) > InputPolicy.maximumPixels {
-                return .pictureTooLarge(width: Int(parameters.width), height: Int(parameters.height), limit: InputPolicy.maximumPixels)
+            if Int(parameters.width) * Int(parameters.height) > maximumPixels {
+                return .pictureTooLarge(width: Int(parameters.width), height: Int(parameters.height), limit: maximumPixels)
             }
         }
         return nil
@@ -197,6 +206,9 @@ public struct InputFile: ~Copyable {
         var toClose: UnsafeMutablePointer<AVFormatContext>? = context
         avformat_close_input(&toClose)
     }
+
+    /// The limits this input was opened with, its deadline started.
+    public var limits: InputLimits { deadline.limits }
 
     var stream: UnsafeMutablePointer<AVStream> { context.pointee.streams[Int(streamIndex)]! }
     var codecParameters: UnsafeMutablePointer<AVCodecParameters> { stream.pointee.codecpar }
@@ -225,7 +237,7 @@ public struct InputFile: ~Copyable {
             packet.unreference()
             // Demuxers that find nothing to return loop inside av_read_frame without reading, and
             // decoding a long file is work without I/O: the deadline is checked here as well.
-            if InputPolicy.deadlineHasPassed { throw MediaError(file: path, reason: .timedOut(seconds: InputPolicy.timeout)) }
+            if limits.deadlineHasPassed { throw MediaError(file: path, reason: limits.timedOut) }
             let result = av_read_frame(context, packet.pointer)
             if result == FFmpegError.endOfFile { return .endOfFile }
             if result == FFmpegError.tryAgain {
@@ -243,7 +255,7 @@ public struct InputFile: ~Copyable {
                 if stalledRetries < Self.stalledReadRetries { continue }
                 return .endOfFile
             }
-            if result == FFmpegError.exit { throw MediaError(file: path, reason: .timedOut(seconds: InputPolicy.timeout)) }
+            if result == FFmpegError.exit { throw MediaError(file: path, reason: limits.timedOut) }
             if result < 0 {
                 // A read error in the middle of a file is truncation or corruption: treat as the end,
                 // as players do, rather than failing frames that were already read.

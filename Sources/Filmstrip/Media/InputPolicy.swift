@@ -1,6 +1,5 @@
 import CFFmpeg
 import Foundation
-import Synchronization
 
 /// What FFmpeg may do with a file filmstrip is given, which may come from a stranger.
 ///
@@ -9,7 +8,8 @@ import Synchronization
 /// `x.mp4` reads whatever it lists (other users' uploads on a server) or loops forever.
 /// filmstrip therefore opens `file:` plus the absolute path, allows the `file` protocol alone
 /// (nested opens inherit that), allows only the demuxers of video files, and gives every
-/// blocking call an interrupt callback that stops it at a deadline.
+/// blocking call an interrupt callback that stops it at the deadline of the caller's
+/// `InputLimits`.
 public enum InputPolicy {
     /// Demuxers (FFmpeg's short names) of files that hold video: MP4/MOV/3GP, Matroska/WebM,
     /// MPEG-TS (M2TS too), MPEG-PS, AVI, FLV, Ogg, ASF (WMV), MXF, IVF, and elementary
@@ -47,8 +47,8 @@ public enum InputPolicy {
 
     /// The container FFmpeg detects at `url` when it is not one of `acceptedContainers`; nil
     /// when it is accepted or nothing is detected. Called only after an open failed, to say why.
-    static func refusedContainer(at url: String, accepted: [String]) -> (name: String, longName: String)? {
-        var callback = interruptCallback
+    static func refusedContainer(at url: String, accepted: [String], deadline: InputDeadline) -> (name: String, longName: String)? {
+        var callback = deadline.interruptCallback
         var options: OpaquePointer?
         av_dict_set(&options, "protocol_whitelist", "file", 0)
         var io: UnsafeMutablePointer<AVIOContext>?
@@ -63,57 +63,5 @@ public enum InputPolicy {
         let names = name.split(separator: ",").map(String.init)
         guard !names.contains(where: accepted.contains) else { return nil }
         return (name, format.pointee.long_name.map { String(cString: $0) } ?? name)
-    }
-
-    // MARK: - Deadline
-
-    /// Monotonic nanoseconds after which every FFmpeg call on an input gives up (`UInt64.max`: never).
-    private static let deadlineNanoseconds = Atomic<UInt64>(.max)
-    private static let timeoutSeconds = Atomic<UInt64>(0)
-
-    /// Makes every input opened, probed or read from now on give up `seconds` from now
-    /// (nil: no deadline, the library's default). The command line sets it once per run.
-    public static func setTimeout(seconds: Int?) {
-        guard let seconds, seconds > 0 else {
-            deadlineNanoseconds.store(.max, ordering: .relaxed)
-            return
-        }
-        let clamped = UInt64(min(seconds, 100 * 365 * 86_400))
-        timeoutSeconds.store(clamped, ordering: .relaxed)
-        deadlineNanoseconds.store(monotonicNanoseconds() &+ clamped * 1_000_000_000, ordering: .relaxed)
-    }
-
-    /// The timeout last set, in seconds, for messages.
-    static var timeout: Int { Int(timeoutSeconds.load(ordering: .relaxed)) }
-
-    /// True once the deadline has passed.
-    static var deadlineHasPassed: Bool {
-        let deadline = deadlineNanoseconds.load(ordering: .relaxed)
-        return deadline != .max && monotonicNanoseconds() >= deadline
-    }
-
-    private static func monotonicNanoseconds() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
-    }
-
-    /// FFmpeg calls this from blocking reads and long demuxer loops; non-zero stops the call
-    /// with `AVERROR_EXIT`.
-    static var interruptCallback: AVIOInterruptCB {
-        AVIOInterruptCB(callback: { _ in InputPolicy.deadlineHasPassed ? 1 : 0 }, opaque: nil)
-    }
-
-    // MARK: - Decoded picture size
-
-    /// The largest decoded picture accepted by default, in pixels: 8192 × 8192 (64 Mi), about
-    /// 100 MB per decoded frame in 4:2:0 and 256 MB as RGBA.
-    public static let defaultMaximumPixels = 1 << 26
-    private static let maximumPixelsValue = Atomic<Int>(defaultMaximumPixels)
-
-    /// Pictures larger than this are refused before a decoder allocates them.
-    public static var maximumPixels: Int {
-        get { maximumPixelsValue.load(ordering: .relaxed) }
-        set { maximumPixelsValue.store(max(1, newValue), ordering: .relaxed) }
     }
 }

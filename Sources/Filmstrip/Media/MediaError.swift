@@ -20,9 +20,9 @@ public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
         case unreadableContainer(FFmpegError)
         /// The file is a container filmstrip does not open (`InputPolicy.acceptedContainers`).
         case refusedContainer(name: String, longName: String)
-        /// The picture is larger than `InputPolicy.maximumPixels`.
+        /// The picture is larger than the caller's `InputLimits.maximumPixels`.
         case pictureTooLarge(width: Int, height: Int, limit: Int)
-        /// The deadline (`InputPolicy.setTimeout`) passed.
+        /// The deadline of the caller's `InputLimits.timeoutSeconds` passed.
         case timedOut(seconds: Int)
         /// The container holds no video stream (audio-only or data-only).
         case noVideoStream

@@ -120,23 +120,27 @@ extension VideoProbe {
 
     /// Opens `path`, reads every video packet's header, and describes the video.
     /// Throws a `MediaError` naming the file for anything that is not a usable video.
-    public init(path: String) throws(MediaError) {
-        try self.init(path: path, method: .concurrent)
+    /// - Parameter path: the video file.
+    /// - Parameter limits: the largest picture and the time the probe may take (its deadline
+    ///   started here unless the caller started it for a whole call).
+    public init(path: String, limits: InputLimits = InputLimits()) throws(MediaError) {
+        try self.init(path: path, method: .concurrent, limits: limits)
     }
 
-    init(path: String, method: Method) throws(MediaError) {
+    init(path: String, method: Method, limits: InputLimits = InputLimits()) throws(MediaError) {
+        let limits = limits.started()
         guard method == .concurrent else {
-            try self.init(sequentialFrom: try InputFile(path: path))
+            try self.init(sequentialFrom: try InputFile(path: path, limits: limits))
             return
         }
-        var input = try InputFile(path: path, analyzeStreams: false, packetData: .timingWhereIndexed)
+        var input = try InputFile(path: path, analyzeStreams: false, limits: limits, packetData: .timingWhereIndexed)
         if !input.isAnalyzed, Self.containerGivesPresentationTimes(input.containerName) {
             if let probe = try Self.concurrentProbe(scanning: input) {
                 self = probe
                 return
             }
             // The packets have been read: start again from a freshly opened, analysed file.
-            try self.init(sequentialFrom: try InputFile(path: path))
+            try self.init(sequentialFrom: try InputFile(path: path, limits: limits))
             return
         }
         try input.analyze()
@@ -168,7 +172,7 @@ extension VideoProbe {
     /// presentation time, analysis picking another video stream, the keyframe not found after
     /// seeking); the caller then probes sequentially.
     static func concurrentProbe(scanning input: borrowing InputFile) throws(MediaError) -> VideoProbe? {
-        let path = input.path
+        let path = input.path, limits = input.limits
         let streamIndex = input.streamIndex
         // On the 4-minute 1080p H.264 video, reading all packets with their bytes takes 14-22 ms
         // and the second thread's opening and analysing about 8 ms: it then reads the last
@@ -179,7 +183,7 @@ extension VideoProbe {
         let split = input.keyframeIndexEntry(near: input.readsTimingOnly ? 0.9 : 0.83)
         let helper = Handoff<HelperResult>()
         Thread {
-            helper.put(HelperResult(path: path, streamIndex: streamIndex, readingFrom: split))
+            helper.put(HelperResult(path: path, limits: limits, streamIndex: streamIndex, readingFrom: split))
         }.start()
         let head = Result { () throws(MediaError) in try PacketTimeline(scanning: input, stoppingAt: split?.position) }
         let helped = helper.take()
@@ -230,10 +234,10 @@ extension VideoProbe {
         var description: Result<StreamDescription, MediaError>
         var tail: Result<PacketTimeline, MediaError>?
 
-        init(path: String, streamIndex: Int32, readingFrom start: (position: Int64, timestamp: Int64)?) {
+        init(path: String, limits: InputLimits, streamIndex: Int32, readingFrom start: (position: Int64, timestamp: Int64)?) {
             let input: InputFile
             do {
-                input = try InputFile(path: path)
+                input = try InputFile(path: path, limits: limits)
             } catch {
                 description = .failure(error)
                 return

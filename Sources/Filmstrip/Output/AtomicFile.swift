@@ -3,7 +3,7 @@ import Foundation
 /// A file written under a temporary name beside its target (`TemporaryFiles`) and renamed
 /// over the target by `commit()`. Dropped without a successful commit (an error on the
 /// way), it removes the temporary file, so no partial output is ever left behind.
-struct AtomicFile: ~Copyable {
+struct AtomicFile: ByteSink, ~Copyable {
     /// The target.
     let path: String
     private let temporaryPath: String
@@ -36,10 +36,6 @@ struct AtomicFile: ~Copyable {
         } catch {
             throw Self.failure(path, error)
         }
-    }
-
-    func write(_ bytes: [UInt8]) throws(OutputError) {
-        try bytes.withUnsafeBufferPointer { (buffer) throws(OutputError) in try write(UnsafeRawBufferPointer(buffer)) }
     }
 
     /// Closes the temporary file; the bytes are then complete, not yet in place.
@@ -83,5 +79,43 @@ struct AtomicFile: ~Copyable {
     /// The error a failed open, write or close gives.
     private static func failure(_ path: String, _ error: SystemError) -> OutputError {
         OutputError(file: path, reason: "cannot write (\(error.call): \(error.reason))")
+    }
+}
+
+/// Where a writer's bytes go: a file written atomically, or a descriptor the caller opened
+/// (standard output for `strip -o -`). `path` names it in errors.
+protocol ByteSink: ~Copyable {
+    var path: String { get }
+    /// Appends all of `bytes`.
+    func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError)
+}
+
+extension ByteSink where Self: ~Copyable {
+    func write(_ bytes: [UInt8]) throws(OutputError) {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(OutputError) in try write(UnsafeRawBufferPointer(buffer)) }
+    }
+
+    func write(_ data: Data) throws(OutputError) {
+        // Data's `withUnsafeBytes` rethrows untyped errors: carry the typed one out by hand.
+        var failure: OutputError?
+        data.withUnsafeBytes { bytes in
+            do throws(OutputError) { try write(bytes) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+}
+
+/// A descriptor opened by the caller, written as it is: nothing to rename, and a failure's
+/// error keeps the system's code (`OutputError.systemCode`) for a caller that reports it its own way.
+struct DescriptorSink: ByteSink {
+    let descriptor: Int32
+    let path: String
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
+        do {
+            try System.write(descriptor, bytes, path: path)
+        } catch {
+            throw OutputError(file: path, reason: "cannot write (\(error.call): \(error.reason))", systemCode: error.code)
+        }
     }
 }

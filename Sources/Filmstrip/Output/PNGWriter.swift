@@ -13,8 +13,8 @@ enum PNGWriter {
     /// PNG filter type 2: each byte minus the byte above it (zero above the first row).
     static let upFilter: UInt8 = 2
 
-    /// Writes `pixels` to `file` as one complete PNG stream.
-    static func write(_ pixels: some PixelRows, to file: borrowing AtomicFile,
+    /// Writes `pixels` to `file` (a file being written atomically, or standard output) as one complete PNG stream.
+    static func write<Sink: ByteSink & ~Copyable>(_ pixels: some PixelRows, to file: borrowing Sink,
                       compressionLevel: Int = defaultCompressionLevel) throws(OutputError) {
         let keepAlpha = !pixels.isOpaque
         let channels = keepAlpha ? 4 : 3
@@ -58,7 +58,8 @@ enum PNGWriter {
     }
 
     /// Length, type, data and CRC of the type and data.
-    private static func writeChunk(_ type: StaticString, _ data: UnsafeRawBufferPointer, to file: borrowing AtomicFile) throws(OutputError) {
+    private static func writeChunk<Sink: ByteSink & ~Copyable>(_ type: StaticString, _ data: UnsafeRawBufferPointer,
+                                                                to file: borrowing Sink) throws(OutputError) {
         let typeBytes = UnsafeRawBufferPointer(start: type.utf8Start, count: type.utf8CodeUnitCount)
         var crc = CRC32()
         crc.update(typeBytes)
@@ -69,7 +70,7 @@ enum PNGWriter {
     }
 
     /// PNG stores sides and chunk lengths in 32 bits but allows at most 2³¹ − 1.
-    private static func pngField(_ value: Int, _ field: String, _ file: borrowing AtomicFile) throws(OutputError) -> UInt32 {
+    private static func pngField<Sink: ByteSink & ~Copyable>(_ value: Int, _ field: String, _ file: borrowing Sink) throws(OutputError) -> UInt32 {
         do {
             return UInt32(try Int32.checked(value, field: field))
         } catch {

@@ -32,6 +32,8 @@ public struct OutputError: Error, Hashable, Sendable, CustomStringConvertible {
     public let file: String
     /// Why, as a phrase (the system's or encoder's own words where there are any).
     public let reason: String
+    /// The system's error number when a write to a caller's descriptor failed (`write(_:toDescriptor:named:format:jpegQuality:)`).
+    public var systemCode: Int32? = nil
     /// "FILE: reason", the one line the tool prints on standard error.
     public var description: String { "\(file): \(reason)" }
 }
@@ -51,18 +53,35 @@ public enum StripWriter {
         // JPEG is encoded whole before the file is opened, so an image it cannot describe leaves nothing behind.
         let jpeg = chosen == .jpeg ? try jpegBytes(pixels.rgbaImage(), quality: jpegQuality, file: path) : nil
         let file = try AtomicFile(path: path)
-        switch chosen {
-        case .png: try PNGWriter.write(pixels, to: file)
-        case .jpeg: try file.write(jpeg!)
-        case .raw: try writeRaw(pixels, to: file)
-        }
+        try write(pixels, as: chosen, jpeg: jpeg, to: file)
         guard let manifest else {
             try file.commit()
             return
         }
         let manifestFile = try AtomicFile(path: manifest.path)
-        try write(manifest.data, to: manifestFile)
+        try manifestFile.write(manifest.data)
         try AtomicFile.commit(file, manifestFile)
+    }
+
+    /// Writes `pixels` in `format` straight to `descriptor`, which the caller opened and
+    /// closes (standard output, a pipe): streamed as to a file, without a temporary copy.
+    /// Nothing is renamed, so a failure part way leaves what was written; errors name the
+    /// descriptor by `name` and keep the system's code (`OutputError.systemCode`).
+    public static func write(_ pixels: some PixelRows, toDescriptor descriptor: Int32, named name: String, format: StripFormat,
+                             jpegQuality: Int = 90) throws(OutputError) {
+        if format == .jpeg { try checkJPEGSize(width: pixels.width, height: pixels.height, file: name) }
+        let jpeg = format == .jpeg ? try jpegBytes(pixels.rgbaImage(), quality: jpegQuality, file: name) : nil
+        try write(pixels, as: format, jpeg: jpeg, to: DescriptorSink(descriptor: descriptor, path: name))
+    }
+
+    /// The bytes of `pixels` in `format` (JPEG already encoded as `jpeg`) into `sink`.
+    private static func write<Sink: ByteSink & ~Copyable>(_ pixels: some PixelRows, as format: StripFormat, jpeg: [UInt8]?,
+                                                         to sink: borrowing Sink) throws(OutputError) {
+        switch format {
+        case .png: try PNGWriter.write(pixels, to: sink)
+        case .jpeg: try sink.write(jpeg ?? [])
+        case .raw: try writeRaw(pixels, to: sink)
+        }
     }
 
     /// Refuses, before anything is allocated, a JPEG larger than the format can describe.
@@ -108,7 +127,7 @@ public enum StripWriter {
     }
 
     /// The visible pixels as RGBA, row after row, without row padding.
-    private static func writeRaw(_ pixels: some PixelRows, to file: borrowing AtomicFile) throws(OutputError) {
+    private static func writeRaw<Sink: ByteSink & ~Copyable>(_ pixels: some PixelRows, to file: borrowing Sink) throws(OutputError) {
         var row = [UInt8](repeating: 0, count: pixels.width * 4)
         try pixels.withUnsafePixels { (first) throws(OutputError) in
             for y in 0..<pixels.height {
@@ -144,16 +163,7 @@ public enum StripWriter {
     /// Writes `data` to a temporary file next to `path`, then renames it into place.
     public static func writeAtomically(_ data: Data, to path: String) throws(OutputError) {
         let file = try AtomicFile(path: path)
-        try write(data, to: file)
+        try file.write(data)
         try file.commit()
-    }
-
-    private static func write(_ data: Data, to file: borrowing AtomicFile) throws(OutputError) {
-        // Data's `withUnsafeBytes` rethrows untyped errors: carry the typed one out by hand.
-        var failure: OutputError?
-        data.withUnsafeBytes { bytes in
-            do throws(OutputError) { try file.write(bytes) } catch { failure = error }
-        }
-        if let failure { throw failure }
     }
 }

@@ -3,8 +3,8 @@ import Synchronization
 
 /// The limits a strip request is held to before any work starts, so that no number from the
 /// command line or from a file can make filmstrip allocate without bound, overflow, or run
-/// forever. The fixed ranges are far beyond any real strip; the memory estimate and the
-/// decoded picture size (`InputPolicy.maximumPixels`) have options that raise them.
+/// forever. The fixed ranges are far beyond any real strip; the memory estimate, the decoded
+/// picture size and the time limit (`InputLimits`, given per call) are values the caller sets.
 public enum ResourceLimits {
     /// Thumbnails in one strip (and columns of a contact sheet).
     public static let maximumThumbnailCount = 100_000
@@ -18,8 +18,8 @@ public enum ResourceLimits {
     public static let maximumWorkers = 64
     /// The memory a request may be estimated to need by default: 2 GiB.
     public static let defaultMemoryBytes = 2 << 30
-    /// The default deadline of `strip` and `info`, in seconds; generous, since a long video
-    /// in exact mode takes tens of seconds to decode on two cores.
+    /// The command line's default time limit per video (`InputLimits.timeoutSeconds`), in
+    /// seconds; generous, since a long video in exact mode takes tens of seconds to decode on two cores.
     public static let defaultTimeoutSeconds = 600
     /// JPEG stores each side in 16 bits.
     public static let maximumJPEGSide = 65535

@@ -34,6 +34,9 @@ public struct StripJob: Sendable {
     /// The memory the request may be estimated to need, in bytes; nil: no limit (the benchmark,
     /// which measures what a run takes).
     public var memoryLimitBytes: Int? = ResourceLimits.defaultMemoryBytes
+    /// The largest picture and the time the probe and the decoding may take together (started
+    /// by `prepare`; default: no time limit).
+    public var limits = InputLimits()
     /// The file the strip will be written to, when it is: a JPEG (by its extension) bounds the
     /// strip's sides and needs an RGBA copy to encode from.
     public var output: String?
@@ -48,11 +51,13 @@ public struct StripJob: Sendable {
     ///   `PlanError` for a count, range or tolerance that cannot be planned, ``StripJobError`` for
     ///   an interval that gives too many thumbnails, `LayoutError` for a strip too large,
     ///   `OutputError` for a strip too large for JPEG, `MemoryLimitExceeded` over the memory limit.
-    /// - Parameter probe: the video's probe when the caller has already made it (to warn about the file first).
+    /// - Parameter probe: the video's probe when the caller has already made it (to warn about
+    ///   the file first), with `limits` started before it so that one deadline covers both.
     public func prepare(probe: VideoProbe? = nil) throws -> PreparedStrip {
-        let probe = try probe ?? VideoProbe(path: video)
+        let limits = limits.started()
+        let probe = try probe ?? VideoProbe(path: video, limits: limits)
         let plan = try SamplePlan(probe: probe, count: try thumbnailCount(probe: probe), from: from, to: to, accuracy: accuracy)
-        let request = try ExtractionRequest(path: video, probe: probe, plan: plan, size: size, options: options)
+        let request = try ExtractionRequest(path: video, probe: probe, plan: plan, size: size, options: options, limits: limits)
         let layout = try Pipeline.layout(for: request, options: stripOptions)
         let jpeg = output.flatMap(StripFormat.init(path:)) == .jpeg
         if jpeg, let output { try StripWriter.checkJPEGSize(width: layout.width, height: layout.height, file: output) }

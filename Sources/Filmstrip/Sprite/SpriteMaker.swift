@@ -44,20 +44,23 @@ public struct SpriteMaker: Sendable {
     /// timestamps, the memory) is checked before the first frame is decoded.
     public func make(_ target: SpriteTarget, sharing budget: CoreBudget? = nil, memory: MemoryBudget? = nil,
                      onProgress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> SpriteReport {
-        let probe = try VideoProbe(path: target.input)
+        // One deadline for the video's probe and every sheet's decoding.
+        let limits = settings.limits.started()
+        let probe = try VideoProbe(path: target.input, limits: limits)
         let timing = try SpriteTiming(durationSeconds: probe.duration.seconds, spacing: settings.spacing)
         if settings.formats.contains(.bif) { try SpriteIndex.checkBIFTimestamps(timing) }
         let accuracy = settings.accuracy ?? timing.defaultAccuracy
         let plan = try SamplePlan(probe: probe, timing: timing, accuracy: accuracy)
         let options = ExtractionOptions(skipNonReferenceFrames: true, workers: settings.workers)
-        let request = try ExtractionRequest(path: target.input, probe: probe, plan: plan, size: settings.size, options: options)
+        let request = try ExtractionRequest(path: target.input, probe: probe, plan: plan, size: settings.size, options: options, limits: limits)
         let (width, height) = request.thumbnailPixels
         let grid = SpriteGrid(tile: PixelSize(width: width, height: height), columns: settings.columns, rows: settings.rows, count: plan.count)
         try checkSheetSides(grid)
         let extractor = TaskGroupExtractor()
         let pipeline = Pipeline(extractor: budget.map(extractor.sharing) ?? extractor, destination: .canvas)
         let sheetRequests = try (0..<grid.sheetCount).map { sheet in
-            try ExtractionRequest(path: target.input, probe: probe, plan: plan.slots(grid.thumbnails(onSheet: sheet)), size: settings.size, options: options)
+            try ExtractionRequest(path: target.input, probe: probe, plan: plan.slots(grid.thumbnails(onSheet: sheet)), size: settings.size,
+                                  options: options, limits: limits)
         }
         func run() async throws -> SpriteReport {
             var writer = try SheetWriter(settings: settings, target: target, grid: grid)

@@ -53,12 +53,15 @@ public struct SpriteSettings: Sendable, Hashable {
     public var html: Bool
     /// Extraction workers for one file (nil: one per core).
     public var workers: Int?
+    /// The largest picture, and the time one video's probe and decoding may take together.
+    public var limits: InputLimits
 
     /// Settings with the tool's defaults: a tile every 10 s, 10 × 10 tiles of 320 px wide per sheet, WebVTT with JPEG
     /// sheets.
     public init(spacing: SpriteSpacing = .interval(milliseconds: 10_000), columns: Int = 10, rows: Int = 10,
                 size: ThumbnailSize = .width(320), accuracy: Accuracy? = nil, formats: [SpriteFormat] = [.vtt],
-                image: SheetImageFormat = .jpeg, quality: Int? = nil, html: Bool = false, workers: Int? = nil) {
+                image: SheetImageFormat = .jpeg, quality: Int? = nil, html: Bool = false, workers: Int? = nil,
+                limits: InputLimits = InputLimits()) {
         self.spacing = spacing
         self.columns = columns
         self.rows = rows
@@ -69,6 +72,7 @@ public struct SpriteSettings: Sendable, Hashable {
         self.quality = quality
         self.html = html
         self.workers = workers
+        self.limits = limits
     }
 
     var imageQuality: Int { quality ?? image.defaultQuality }

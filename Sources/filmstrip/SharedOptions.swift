@@ -1,0 +1,123 @@
+import ArgumentParser
+import Filmstrip
+
+/// What a command's shared thumbnail options mean when they are not given: `strip` and
+/// `thumbnails` make 64-pixel-high exact thumbnails, `sprite` 320-pixel-wide tiles within half
+/// the cue interval. The help text of each option says its command's default once.
+protocol ThumbnailDefaults {
+    static var size: ThumbnailSize { get }
+    /// nil where the command works the accuracy out itself (`sprite`).
+    static var accuracy: Accuracy? { get }
+    /// The default accuracy in words, for the help text.
+    static var accuracyText: String { get }
+}
+
+/// `strip`'s and `thumbnails`' defaults.
+enum StripDefaults: ThumbnailDefaults {
+    static let size = ThumbnailSize.height(64)
+    static let accuracy: Accuracy? = .exact
+    static let accuracyText = "exact"
+}
+
+/// `sprite`'s defaults: tiles as wide as web players show them, each cue's frame within half the interval.
+enum SpriteDefaults: ThumbnailDefaults {
+    static let size = ThumbnailSize.width(320)
+    static let accuracy: Accuracy? = nil
+    static let accuracyText = "a tolerance of half the interval"
+}
+
+/// The size and accuracy of each thumbnail: `--height` or `--width` (the other side follows
+/// the display aspect ratio) and `--accuracy`, declared once for every command that makes thumbnails.
+struct ThumbnailOptions<Defaults: ThumbnailDefaults>: ParsableArguments {
+    @Option(help: "Thumbnail height in pixels\(Self.defaultText(of: .height)); the width follows the display aspect ratio.")
+    var height: Int?
+
+    @Option(help: "Thumbnail width in pixels\(Self.defaultText(of: .width)); the height follows the display aspect ratio.")
+    var width: Int?
+
+    @Option(help: "exact, keyframe, or tolerance:SEC (tolerance:BEFORE,AFTER); default: \(Defaults.accuracyText).",
+            completion: .list(Accuracy.completions), transform: OptionValues.accuracy)
+    var accuracy: Accuracy?
+
+    func validate() throws {
+        if height != nil && width != nil { throw ValidationError("Give --height or --width, not both.") }
+        try OptionRange.check(height, 1...ResourceLimits.maximumThumbnailSide, "--height")
+        try OptionRange.check(width, 1...ResourceLimits.maximumThumbnailSide, "--width")
+    }
+
+    /// True when either side was given.
+    var isGiven: Bool { height != nil || width != nil }
+
+    /// The side given, or the command's default.
+    var size: ThumbnailSize { height.map { .height($0) } ?? width.map { .width($0) } ?? Defaults.size }
+
+    /// The accuracy given, or the command's default (nil: the command decides).
+    var chosenAccuracy: Accuracy? { accuracy ?? Defaults.accuracy }
+
+    private enum Side { case height, width }
+
+    private static func defaultText(of side: Side) -> String {
+        switch (Defaults.size, side) {
+        case (.height(let pixels), .height), (.width(let pixels), .width): " (default \(pixels))"
+        default: ""
+        }
+    }
+}
+
+/// `--from` and `--to`: the part of the video the thumbnails are spread over, in seconds
+/// from the video's first frame.
+struct RangeOptions: ParsableArguments {
+    @Option(help: "Start of the range (default: the start).", transform: OptionValues.time)
+    var from: Rational?
+
+    @Option(help: "End of the range (default: the end).", transform: OptionValues.time)
+    var to: Rational?
+
+    var isGiven: Bool { from != nil || to != nil }
+}
+
+/// `--jobs` and `--workers`: how a batch of videos shares the cores (`strip` with several videos, `sprite`).
+struct BatchOptions: ParsableArguments {
+    @Option(help: "Videos made at a time (default: one per core, at most the videos); the cores are shared out between them.")
+    var jobs: Int?
+
+    @Option(help: "Decoding workers per video (default: from the plan and the cores; in a batch, cores / jobs plus the cores finished videos leave idle).")
+    var workers: Int?
+
+    func validate() throws {
+        try OptionRange.check(jobs, 1...ResourceLimits.maximumWorkers, "--jobs")
+        try OptionRange.check(workers, 1...ResourceLimits.maximumWorkers, "--workers")
+    }
+
+    /// The batch for `videos` videos.
+    func batch(videos: Int) -> VideoBatch { VideoBatch(videos: videos, videosAtATime: jobs, workers: workers) }
+}
+
+/// `--quiet` and `--json`: what a command prints on standard output besides errors.
+struct ReportingOptions: ParsableArguments {
+    @Flag(name: .shortAndLong, help: "Print nothing on success (errors still go to stderr).")
+    var quiet = false
+
+    @Flag(help: "Print JSON instead of text: a run's progress and results as one object a line, each written whole as it happens.")
+    var json = false
+
+    func validate() throws {
+        if quiet && json { throw ValidationError("Give --quiet or --json, not both.") }
+    }
+}
+
+/// `--quality` for JPEG output, 1 to 100.
+struct QualityOption: ParsableArguments {
+    @Option(help: "JPEG quality 1-100.")
+    var quality = 90
+
+    func validate() throws { try OptionRange.check(quality, 1...100, "--quality") }
+}
+
+/// The one wording of "a number out of its range".
+enum OptionRange {
+    static func check(_ value: Int?, _ range: ClosedRange<Int>, _ option: String) throws {
+        guard let value, !range.contains(value) else { return }
+        throw ValidationError("\(option) must be \(range.lowerBound) to \(range.upperBound), got \(value).")
+    }
+}
