@@ -182,11 +182,15 @@ extension VideoProbe {
         // analysing thread reads the last tenth with its bytes, which checks the timing-only read.
         let split = input.keyframeIndexEntry(near: input.readsTimingOnly ? 0.9 : 0.83)
         let helper = Handoff<HelperResult>()
-        Thread {
+        // Stream analysis decodes a few frames: FFmpeg's decoders want a main thread's stack.
+        // Without a thread the caller probes sequentially.
+        guard let thread = try? JoinableThread(stackSize: 8 << 20, {
             helper.put(HelperResult(path: path, limits: limits, streamIndex: streamIndex, readingFrom: split))
-        }.start()
+        }) else { return nil }
         let head = Result { () throws(MediaError) in try PacketTimeline(scanning: input, stoppingAt: split?.position) }
         let helped = helper.take()
+        // Joined, so that its exit is counted in the probe, not in whatever the caller does next.
+        thread.join()
         // Errors in the order the sequential probe meets them: opening and analysing, the codec, then reading.
         let description = try helped.description.get()
         guard description.hasDecoder else { throw MediaError(file: path, reason: .unsupportedCodec(description.codec)) }
