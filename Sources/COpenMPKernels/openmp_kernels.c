@@ -7,6 +7,13 @@ extern int omp_get_max_threads(void);
 
 int filmstrip_openmp_max_threads(void) { return omp_get_max_threads(); }
 
+void filmstrip_openmp_start_runtime(int threads) {
+    int team = threads > 0 ? threads : omp_get_max_threads();
+    // An empty region: libomp reads its environment and starts the team's threads once.
+    #pragma omp parallel num_threads(team)
+    { }
+}
+
 /// Writes one run of a row: background (no source) or copied from the run's source.
 static inline void write_run(uint8_t *row, const strip_run *run, const filmstrip_strip_geometry *g) {
     uint8_t *destination = row + (ptrdiff_t)run->from * 4;

@@ -8,6 +8,9 @@
 /// Number of threads libomp would use for a parallel region by default.
 int filmstrip_openmp_max_threads(void);
 
+/// Starts libomp (its settings, a team of `threads` threads, 0 = the default) with an empty region.
+void filmstrip_openmp_start_runtime(int threads);
+
 /// Rows spread over `threads` OpenMP threads (0 = libomp's default).
 void filmstrip_openmp_compose_cells(uint8_t *strip, const filmstrip_strip_geometry *geometry,
                                     const int32_t *destinations, const uint8_t *const *sources,

@@ -20,6 +20,16 @@ public protocol StripComposer: Sendable {
     ///   - strip: an image of `layout.width` x `layout.height` with aligned rows, e.g. from `makeStrip()`.
     /// - Throws: `CompositionError` when the images do not match the layout.
     func compose(_ thumbnails: [Image], layout: StripLayout, into strip: inout Image) async throws
+
+    /// Sets up, once per process, what the composer's runtime needs before its first `compose`
+    /// (OpenMP's settings and thread pool), so that a strip job does it while preparing, with
+    /// the probe and the plan, and not in the middle of composing. The default does nothing.
+    func prepare()
+}
+
+extension StripComposer {
+    /// Nothing to set up.
+    public func prepare() {}
 }
 
 /// Inputs that do not match the layout they are composed with.

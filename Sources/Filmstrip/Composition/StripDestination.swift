@@ -43,6 +43,11 @@ public enum StripDestination: Sendable, Hashable, CustomStringConvertible {
     /// Whether thumbnails are scaled straight into the strip (no thumbnail buffers to budget for).
     public var isCanvas: Bool { if case .canvas = self { true } else { false } }
 
+    /// The composer's one-time set-up (`StripComposer.prepare()`); the canvas needs none.
+    public func prepare() {
+        if case .thumbnails(let composer) = self { composer.prepare() }
+    }
+
     /// The destination's name, as `name` gives it.
     public var description: String { name }
 

@@ -65,6 +65,7 @@ public struct StripJob: Sendable {
             try MemoryEstimate(request: request, layout: layout, fused: pipeline.destination.isCanvas, jpeg: jpeg)
                 .check(limitBytes: memoryLimitBytes)
         }
+        pipeline.destination.prepare()
         return PreparedStrip(job: self, probe: probe, plan: plan, request: request, layout: layout)
     }
 

