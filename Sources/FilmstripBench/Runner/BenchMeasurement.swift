@@ -25,6 +25,10 @@ public struct BenchMeasurement: Sendable, Hashable, Codable {
         /// The phase's bound (pipeline phases and filmstrip's own whole process; nil elsewhere
         /// and from children built before it was measured).
         public var bound: PhaseBound?
+        /// Interactive steps: latencies, wasted frames, what a soak left behind (nil elsewhere).
+        public var interactive: InteractiveMeasures?
+        /// Sprite runs: how far the tiles lie from their cues (nil elsewhere).
+        public var spriteTiles: SpriteTileCheck?
 
         public init(phase: Phase, wallSeconds: Double, cpuUserSeconds: Double, cpuSysSeconds: Double,
                     peakRSSBytes: Int, framesDecoded: Int?) {

@@ -23,7 +23,53 @@ public enum ConfigurationRunner {
         case let .memcpySynthetic(count, height): try runSyntheticMemcpy(thumbnailCount: count, thumbHeight: height)
         case .calibrationCopy: runCalibrationCopy()
         case .peer, .commandLine: try runPeer(configuration)
+        case .interactive(let run): try await runInteractive(run)
+        case .sprite(let run): try runSprite(run)
         }
+    }
+
+    /// The scripted session (a cost per step) or the soak on a generator of its own.
+    private static func runInteractive(_ run: BenchConfiguration.InteractiveRun) async throws -> BenchMeasurement {
+        guard let path = run.videoPath else { throw SetupError(description: "no video for \(BenchConfiguration.interactive(run).label)") }
+        let phases: [BenchMeasurement.PhaseCost] = switch run.script {
+        case .session:
+            try await InteractiveSessions.run(path: path, strategy: run.strategy, count: run.thumbnailCount,
+                                              box: .height(run.thumbHeight), decoders: run.decoders, cacheBytes: run.cacheBytes)
+        case .soak(let requests):
+            [try await InteractiveSessions.soak(path: path, count: requests, strategy: run.strategy, decoders: run.decoders,
+                                                cacheBytes: run.cacheBytes)]
+        }
+        return BenchMeasurement(phases: phases, checksum: "", maxFrameError: nil)
+    }
+
+    /// The contender's command on the video as a whole process (time, CPU and peak RSS by `wait4`),
+    /// then every tile read back for its distance from its cue.
+    private static func runSprite(_ run: BenchConfiguration.SpriteRun) throws -> BenchMeasurement {
+        guard let path = run.videoPath else { throw SetupError(description: "no video for \(BenchConfiguration.sprite(run).label)") }
+        let contender = run.contender
+        guard let program = contender.isFFmpeg ? ExternalProcess.find("ffmpeg") : Self.ownExecutable else {
+            throw SetupError(description: "ffmpeg is not installed (apt-get install ffmpeg)")
+        }
+        let probe = try VideoProbe(path: path)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("filmstrip-sprite-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let layout = SpriteBench.layout
+        let (_, arguments) = contender.command(filmstrip: program, ffmpeg: program, video: path, folder: folder,
+                                               intervalSeconds: layout.intervalSeconds, width: layout.width,
+                                               columns: layout.columns, rows: layout.rows)
+        let process = try ExternalProcess.run(program, arguments, timeLimit: 3600)
+        guard process.succeeded else {
+            throw SetupError(description: "\(contender.rawValue) failed (status \(process.exitStatus)): \(program) \(arguments.joined(separator: " "))")
+        }
+        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let errors = try SpriteBench.frameErrors(contender, folder: folder, videoName: name, probe: probe,
+                                                 intervalSeconds: layout.intervalSeconds, columns: layout.columns, rows: layout.rows)
+        var cost = BenchMeasurement.PhaseCost(phase: .sprite, wallSeconds: process.wallSeconds, cpuUserSeconds: process.userSeconds,
+                                              cpuSysSeconds: process.systemSeconds, peakRSSBytes: process.peakRSSBytes, framesDecoded: nil)
+        cost.spriteTiles = SpriteTileCheck(tiles: errors.tiles, unreadable: errors.unreadable,
+                                           worstErrorSeconds: errors.worstSeconds, meanErrorSeconds: errors.meanSeconds)
+        return BenchMeasurement(phases: [cost], checksum: "", maxFrameError: nil)
     }
 
     /// This very `filmstrip` executable.
