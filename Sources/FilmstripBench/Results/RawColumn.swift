@@ -149,7 +149,7 @@ public enum RawColumn: String, ResultColumn {
         case .wallSeconds: "Elapsed wall-clock time of the phase (monotonic clock); empty unless `status` is `ok`, and in instruction runs."
         case .cpuUserSeconds: "User CPU time of the process during the phase, summed over threads."
         case .cpuSysSeconds: "System CPU time of the process during the phase, summed over threads."
-        case .peakRSSBytes: "Peak resident set size of the process when the phase ended (high-water mark since process start, so it never decreases within a run)."
+        case .peakRSSBytes: "Peak resident set size of the process when the phase ended (high-water mark since process start, so it never decreases within a run): the `bench-run` child's own `VmHWM`; for whole processes (`peer`, `whole-process`, `sprite`) `ru_maxrss` from `wait4`, which is at least the spawning child's own high-water mark. Rows written before this used `ru_maxrss` in the child too, which Linux makes at least the `bench` parent's high-water mark."
         case .framesDecoded: "Video frames the decoder produced during the phase (more than `frame_count` when decoding forward to targets)."
         case .thumbnailsPerSecond: "`frame_count / wall_s`."
         case .checksum: "Hash of the strip's pixels; exact strategies must agree for the same request."

@@ -9,7 +9,7 @@ public struct BenchMeasurement: Sendable, Hashable, Codable {
         public var cpuUserSeconds: Double
         /// System CPU seconds of the process during the phase, all threads.
         public var cpuSysSeconds: Double
-        /// Peak resident set size of the process in bytes when the phase ended (`ru_maxrss`).
+        /// Peak resident set size of the process in bytes when the phase ended (its own `VmHWM`).
         public var peakRSSBytes: Int
         /// Frames the decoder produced in the phase; nil when the phase does not decode.
         public var framesDecoded: Int?

@@ -270,12 +270,15 @@ struct ResourceSnapshot {
     let user: Double
     /// System CPU seconds so far, all threads.
     let system: Double
-    /// High-water mark of the resident set in bytes (`ru_maxrss` is in KiB on Linux).
+    /// High-water mark of this process's own resident set in bytes: `VmHWM` of `/proc/self/status`
+    /// (`ru_maxrss` where it cannot be read). Not `ru_maxrss` first, because Linux folds the
+    /// spawning process's high-water mark into the child's at exec: a `bench-run` child spawned
+    /// by a 500 MB parent reports at least 500 MB there, whatever it used itself.
     let peakRSSBytes: Int
     /// Bytes read by `read(2)` and friends so far (`rchar`); nil without `/proc/self/io`.
     let bytesRead: Int?
-    /// Bytes of `/proc/self/io` this snapshot read: counted in the next snapshot's `rchar`,
-    /// and varying with the digits of the numbers, so it is taken out of the phase's count.
+    /// Bytes of `/proc/self/io` and `/proc/self/status` this snapshot read: counted in the next
+    /// snapshot's `rchar`, and varying with the digits of the numbers, so it is taken out of the phase's count.
     let ownReadBytes: Int
     /// Heap allocations so far.
     let heapAllocations: Int
@@ -283,12 +286,13 @@ struct ResourceSnapshot {
     static func now() -> ResourceSnapshot {
         // Counters first and the clock last, so their own cost falls outside the next phase's time.
         let allocations = Int(filmstrip_heap_allocations())
-        let (bytesRead, ownReadBytes) = readCharacters()
+        let (bytesRead, ioBytes) = procField("/proc/self/io", "rchar:")
+        let (highWaterKiB, statusBytes) = procField("/proc/self/status", "VmHWM:")
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         return ResourceSnapshot(instant: .now, user: seconds(usage.ru_utime), system: seconds(usage.ru_stime),
-                                peakRSSBytes: usage.ru_maxrss * 1024, bytesRead: bytesRead, ownReadBytes: ownReadBytes,
-                                heapAllocations: allocations)
+                                peakRSSBytes: (highWaterKiB ?? usage.ru_maxrss) * 1024, bytesRead: bytesRead,
+                                ownReadBytes: ioBytes + statusBytes, heapAllocations: allocations)
     }
 
     func cost(since start: ResourceSnapshot, phase: Phase, counters: DecodeCounters?) -> BenchMeasurement.PhaseCost {
@@ -305,26 +309,32 @@ struct ResourceSnapshot {
 
     private static func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
 
-    /// `rchar` of `/proc/self/io`, read into a stack buffer so that taking the snapshot
-    /// allocates nothing (it would count as work). Reading the file adds its own constant size.
-    private static func readCharacters() -> (Int?, Int) {
-        let descriptor = open("/proc/self/io", O_RDONLY | O_CLOEXEC)
+    /// The number on the line of `path` that starts with `field` (`rchar:` of `/proc/self/io`,
+    /// `VmHWM:` of `/proc/self/status`, in KiB), and the bytes read. Read into a stack buffer so
+    /// that taking the snapshot allocates nothing (it would count as work).
+    private static func procField(_ path: String, _ field: StaticString) -> (Int?, Int) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return (nil, 0) }
         defer { close(descriptor) }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { buffer -> (Int?, Int) in
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { buffer -> (Int?, Int) in
             let count = read(descriptor, buffer.baseAddress!, buffer.count)
             guard count > 0 else { return (nil, 0) }
-            // The first line is `rchar: N`.
-            var value = 0, index = 0, digits = 0
-            while index < count, buffer[index] != UInt8(ascii: "\n") {
-                let byte = buffer[index]
-                if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
-                    value = value * 10 + Int(byte - UInt8(ascii: "0"))
-                    digits += 1
+            let name = UnsafeBufferPointer(start: field.utf8Start, count: field.utf8CodeUnitCount)
+            var lineStart = 0
+            while lineStart < count {
+                var lineEnd = lineStart
+                while lineEnd < count, buffer[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+                if lineEnd - lineStart >= name.count, (0..<name.count).allSatisfy({ buffer[lineStart + $0] == name[$0] }) {
+                    var value = 0, digits = 0
+                    for index in (lineStart + name.count)..<lineEnd where buffer[index] >= UInt8(ascii: "0") && buffer[index] <= UInt8(ascii: "9") {
+                        value = value * 10 + Int(buffer[index] - UInt8(ascii: "0"))
+                        digits += 1
+                    }
+                    return (digits > 0 ? value : nil, count)
                 }
-                index += 1
+                lineStart = lineEnd + 1
             }
-            return (digits > 0 ? value : nil, count)
+            return (nil, count)
         }
     }
 }
