@@ -38,7 +38,7 @@ public struct HTMLReport: Sendable {
     public var html: String {
         var body = "<h1>filmstrip benchmark report</h1>\n"
         body += "<p class=\"sources\">From \(sources.map { "<code>\(HTMLText.escape($0))</code>" }.joined(separator: ", ")): \(rows.count) rows.</p>\n"
-        body += verdictSection + runsSection + suiteSection + gateSection + fastestSection + peersSection + memorySection + scalingSection
+        body += verdictSection + runsSection + suiteSection + gateSection + fastestSection + peersSection + interactiveSection + memorySection + scalingSection
         return """
             <!DOCTYPE html>
             <html lang="en">
