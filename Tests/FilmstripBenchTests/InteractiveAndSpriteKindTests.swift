@@ -93,7 +93,7 @@ struct InteractiveAndSpriteKindTests {
 
     /// Files written before the interactive and sprite columns existed still load, their rows without those measures.
     @Test func filesWithoutTheNewColumnsStillLoad() throws {
-        let added: [RawColumn] = [.firstThumbnailSeconds, .allThumbnailsSeconds, .latencyP50Seconds, .latencyP95Seconds, .wastedFrames,
+        let added: [RawColumn] = [.firstThumbnailSeconds, .fullRowSeconds, .allThumbnailsSeconds, .latencyP50Seconds, .latencyP95Seconds, .wastedFrames,
                                   .cacheHits, .residentGrowthBytes, .threadsLeft, .busyDecoders, .tiles, .unreadableTiles,
                                   .worstFrameErrorSeconds, .meanFrameErrorSeconds]
         let columns = RawColumn.allCases.filter { !added.contains($0) }

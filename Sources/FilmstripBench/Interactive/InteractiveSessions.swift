@@ -46,28 +46,31 @@ public enum InteractiveSessions {
             let elapsed = started.duration(to: instant)
             return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         }
-        var firstImage: Double?, last = 0.0
+        var firstImage: Double?, fullRow: Double?, last = 0.0
         var latencies: [Double] = []
-        try await withThrowingTaskGroup(of: (latency: Double?, firstImage: Double?, end: Double).self) { group in
+        try await withThrowingTaskGroup(of: (latency: Double?, firstImage: Double?, fullRow: Double?, end: Double).self) { group in
             for (index, times) in requests.enumerated() {
                 if index > 0 && interval > .zero { try await Task.sleep(for: interval) }
                 let issued = clock.now
                 let results = try generator.thumbnails(for: ThumbnailRequest(times: times, box: box), superseding: index > 0)
                 group.addTask {
-                    var first: Double?, end = 0.0
+                    var first: Double?, row: Double?, slots = Set<Int>(), end = 0.0
                     for try await thumbnail in results {
                         let now = seconds(clock.now)
                         first = first ?? now
+                        slots.insert(thumbnail.slot)
+                        if row == nil && slots.count == times.count { row = now }
                         if thumbnail.isFinal { end = now }
                     }
                     let latency = results.isCancelled ? nil : end - seconds(issued)
-                    return (latency, first, end)
+                    return (latency, first, row, end)
                 }
             }
             for try await outcome in group {
                 if let latency = outcome.latency { latencies.append(latency) }
                 if let image = outcome.firstImage { firstImage = min(firstImage ?? image, image) }
                 if outcome.latency != nil { last = max(last, outcome.end) }
+                if outcome.latency != nil, let row = outcome.fullRow { fullRow = max(fullRow ?? row, row) }
             }
         }
         let after = generator.counters
@@ -76,7 +79,7 @@ public enum InteractiveSessions {
         cost.packetsRead = after.packetsRead - before.packetsRead
         let sorted = latencies.sorted()
         cost.interactive = InteractiveMeasures(
-            firstThumbnailSeconds: firstImage, allThumbnailsSeconds: last,
+            firstThumbnailSeconds: firstImage, fullRowSeconds: fullRow, allThumbnailsSeconds: last,
             latencyP50Seconds: sorted.isEmpty ? nil : Quantile.type7(sorted: sorted, p: 0.5),
             latencyP95Seconds: sorted.isEmpty ? nil : Quantile.type7(sorted: sorted, p: 0.95),
             wastedFrames: after.wastedFrames - before.wastedFrames, cacheHits: after.cacheHits - before.cacheHits)

@@ -3,6 +3,8 @@
 public struct InteractiveMeasures: Sendable, Hashable, Codable {
     /// From the step's first request to its first image, coarse or final (seconds).
     public var firstThumbnailSeconds: Double?
+    /// From the step's first request until every slot of its last request had an image, coarse or final (seconds).
+    public var fullRowSeconds: Double?
     /// From the step's first request to the last request's last final image (seconds).
     public var allThumbnailsSeconds: Double?
     /// Median and 95th percentile (type 7, ``Quantile``) of the latencies of the requests that
@@ -19,20 +21,6 @@ public struct InteractiveMeasures: Sendable, Hashable, Codable {
     public var threadsLeft: Int?
     /// `soak` only: decoders still working once the last request was answered.
     public var busyDecoders: Int?
-
-    public init(firstThumbnailSeconds: Double? = nil, allThumbnailsSeconds: Double? = nil, latencyP50Seconds: Double? = nil,
-                latencyP95Seconds: Double? = nil, wastedFrames: Int? = nil, cacheHits: Int? = nil,
-                residentGrowthBytes: Int? = nil, threadsLeft: Int? = nil, busyDecoders: Int? = nil) {
-        self.firstThumbnailSeconds = firstThumbnailSeconds
-        self.allThumbnailsSeconds = allThumbnailsSeconds
-        self.latencyP50Seconds = latencyP50Seconds
-        self.latencyP95Seconds = latencyP95Seconds
-        self.wastedFrames = wastedFrames
-        self.cacheHits = cacheHits
-        self.residentGrowthBytes = residentGrowthBytes
-        self.threadsLeft = threadsLeft
-        self.busyDecoders = busyDecoders
-    }
 }
 
 /// How far a sprite's tiles lie from their cues (``RunKind/sprite`` rows), read back through
@@ -45,11 +33,4 @@ public struct SpriteTileCheck: Sendable, Hashable, Codable {
     /// Largest and mean distance between a tile's frame and its cue's start (seconds).
     public var worstErrorSeconds: Double
     public var meanErrorSeconds: Double
-
-    public init(tiles: Int, unreadable: Int, worstErrorSeconds: Double, meanErrorSeconds: Double) {
-        self.tiles = tiles
-        self.unreadable = unreadable
-        self.worstErrorSeconds = worstErrorSeconds
-        self.meanErrorSeconds = meanErrorSeconds
-    }
 }

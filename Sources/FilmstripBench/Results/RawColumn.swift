@@ -68,6 +68,7 @@ public enum RawColumn: String, ResultColumn {
     case kind
     // Added with interactive and sprite runs as bench kinds; older files lack them.
     case firstThumbnailSeconds = "first_thumbnail_s"
+    case fullRowSeconds = "full_row_s"
     case allThumbnailsSeconds = "all_thumbnails_s"
     case latencyP50Seconds = "latency_p50_s"
     case latencyP95Seconds = "latency_p95_s"
@@ -85,7 +86,7 @@ public enum RawColumn: String, ResultColumn {
     public static let addedLater: Set<RawColumn> = [.build, .executableCommit, .packetsRead, .bytesRead, .seeks, .heapAllocations,
                                                       .startupCPUSeconds, .cpuOverCoresSeconds, .longestWorkerSeconds, .boundSeconds, .workers,
                                                       .videoBytes, .instructions, .profile, .kind,
-                                                      .firstThumbnailSeconds, .allThumbnailsSeconds, .latencyP50Seconds,
+                                                      .firstThumbnailSeconds, .fullRowSeconds, .allThumbnailsSeconds, .latencyP50Seconds,
                                                       .latencyP95Seconds, .wastedFrames, .cacheHits, .residentGrowthBytes,
                                                       .threadsLeft, .busyDecoders, .tiles, .unreadableTiles,
                                                       .worstFrameErrorSeconds, .meanFrameErrorSeconds]
@@ -99,7 +100,7 @@ public enum RawColumn: String, ResultColumn {
         case .packetsRead, .seeks, .heapAllocations, .workers, .instructions: "count"
         case .startupCPUSeconds, .cpuOverCoresSeconds, .longestWorkerSeconds, .boundSeconds: "s"
         case .bytesRead, .videoBytes, .residentGrowthBytes: "bytes"
-        case .firstThumbnailSeconds, .allThumbnailsSeconds, .latencyP50Seconds, .latencyP95Seconds: "s"
+        case .firstThumbnailSeconds, .fullRowSeconds, .allThumbnailsSeconds, .latencyP50Seconds, .latencyP95Seconds: "s"
         case .worstFrameErrorSeconds, .meanFrameErrorSeconds: "s"
         case .wastedFrames, .cacheHits, .threadsLeft, .busyDecoders, .tiles, .unreadableTiles: "count"
         case .videoWidth, .videoHeight, .thumbWidth, .thumbHeight: "px"
@@ -172,6 +173,7 @@ public enum RawColumn: String, ResultColumn {
         case .instructions: "Instructions the phase executed, all threads, counted by valgrind's callgrind (`bench --measure instructions`); empty in time runs. The times of such rows are the instrumented run's (about 50× slow) and are not compared."
         case .kind: "What kind of work the row timed: `pipeline`, `calibration-copy`, `calibration-decode`, `synthetic-composition`, `memcpy-floor`, `peer`, `whole-process` (filmstrip's own `strip` command), `sprite` (`filmstrip sprite` or an ffmpeg command making a video's seek-bar sprite, a whole process) or `interactive` (a scripted slider session on one `ThumbnailGenerator`, a row per step). Files written before the column read it back from the placeholders the runner wrote then (`none`, `synthetic`, `memcpy`, `cli:`)."
         case .firstThumbnailSeconds: "Interactive rows: from the step's first request to its first image, coarse or final."
+        case .fullRowSeconds: "Interactive rows: from the step's first request until every slot of its last request had an image, coarse or final (what `--coarse-first` speeds up)."
         case .allThumbnailsSeconds: "Interactive rows: from the step's first request to the last request's last final image."
         case .latencyP50Seconds: "Interactive rows: median (type 7) over the step's requests that were not superseded of the time from the request to its last final image."
         case .latencyP95Seconds: "Interactive rows: 95th percentile (type 7) of the same latencies."

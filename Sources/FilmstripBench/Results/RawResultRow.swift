@@ -182,6 +182,7 @@ public struct RawResultRow: ResultRecord, Hashable {
         case .profile: profile
         case .kind: kind.rawValue
         case .firstThumbnailSeconds: Cell.text(interactive?.firstThumbnailSeconds)
+        case .fullRowSeconds: Cell.text(interactive?.fullRowSeconds)
         case .allThumbnailsSeconds: Cell.text(interactive?.allThumbnailsSeconds)
         case .latencyP50Seconds: Cell.text(interactive?.latencyP50Seconds)
         case .latencyP95Seconds: Cell.text(interactive?.latencyP95Seconds)
@@ -271,6 +272,7 @@ public struct RawResultRow: ResultRecord, Hashable {
     private static func interactive(_ cells: (RawColumn) -> String) throws(CellError) -> InteractiveMeasures? {
         let measures = InteractiveMeasures(
             firstThumbnailSeconds: try Cell.optionalDouble(RawColumn.firstThumbnailSeconds, cells(.firstThumbnailSeconds)),
+            fullRowSeconds: try Cell.optionalDouble(RawColumn.fullRowSeconds, cells(.fullRowSeconds)),
             allThumbnailsSeconds: try Cell.optionalDouble(RawColumn.allThumbnailsSeconds, cells(.allThumbnailsSeconds)),
             latencyP50Seconds: try Cell.optionalDouble(RawColumn.latencyP50Seconds, cells(.latencyP50Seconds)),
             latencyP95Seconds: try Cell.optionalDouble(RawColumn.latencyP95Seconds, cells(.latencyP95Seconds)),

@@ -46,7 +46,11 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
         }
 
         /// From `InteractiveStrategies`.
-        public var strategy: any InteractiveStrategy
+        public var strategy: any InteractiveStrategy {
+            get { registered.strategy }
+            set { registered.strategy = newValue }
+        }
+        private var registered: RegisteredStrategy
         public var script: Script
         /// Reference video id.
         public var videoID: String
@@ -66,7 +70,7 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
 
         public init(strategy: any InteractiveStrategy, script: Script = .session, videoID: String, videoPath: String?,
                     thumbnailCount: Int = 20, thumbHeight: Int = 64, decoders: Int? = nil, cacheBytes: Int = defaultCacheBytes) {
-            self.strategy = strategy
+            registered = RegisteredStrategy(strategy: strategy)
             self.script = script
             self.videoID = videoID
             self.videoPath = videoPath
@@ -84,22 +88,12 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
             return options
         }
 
-        public static func == (lhs: InteractiveRun, rhs: InteractiveRun) -> Bool {
-            lhs.strategy.name == rhs.strategy.name && lhs.script == rhs.script && lhs.videoID == rhs.videoID
-                && lhs.videoPath == rhs.videoPath && lhs.thumbnailCount == rhs.thumbnailCount && lhs.thumbHeight == rhs.thumbHeight
-                && lhs.decoders == rhs.decoders && lhs.cacheBytes == rhs.cacheBytes
-        }
-
-        /// Hashes what `==` compares.
-        public func hash(into hasher: inout Hasher) {
-            hasher.combine(strategy.name)
-            hasher.combine(script)
-            hasher.combine(videoID)
-            hasher.combine(videoPath)
-            hasher.combine(thumbnailCount)
-            hasher.combine(thumbHeight)
-            hasher.combine(decoders)
-            hasher.combine(cacheBytes)
+        /// The strategy compared and hashed by its registry name (strategies are stateless), so
+        /// the run's equality and hash are the synthesized ones.
+        private struct RegisteredStrategy: Sendable, Hashable {
+            var strategy: any InteractiveStrategy
+            static func == (lhs: Self, rhs: Self) -> Bool { lhs.strategy.name == rhs.strategy.name }
+            func hash(into hasher: inout Hasher) { hasher.combine(strategy.name) }
         }
     }
 
