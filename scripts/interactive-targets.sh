@@ -10,7 +10,8 @@
 #      interactive: the median over the sessions of each session's ratio);
 #   4. RSS, threads and busy decoders after 1,000 superseded requests (the same run's `soak` rows).
 # Each command is timed RUNS times, interleaved, and medians are compared.
-# Usage: scripts/interactive-targets.sh VIDEO [RUNS] [FILMSTRIP]   (writes scripts/results/interactive-targets-*.txt)
+# Usage: scripts/interactive-targets.sh VIDEO [RUNS] [FILMSTRIP]   (writes scripts/results/interactive-targets-*.txt,
+# and the session rows beside it as *-sessions-raw.csv and -summary.csv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 video=${1:?usage: $0 VIDEO [RUNS] [FILMSTRIP]}
@@ -19,10 +20,10 @@ tool=${3:-.build/release/filmstrip}
 [ -x "$tool" ] || tool=.build/debug/filmstrip
 mkdir -p scripts/results
 out="scripts/results/interactive-targets-$(hostname -s)-$(date -u +%Y%m%dT%H%M%SZ).txt"
-python3 - "$video" "$runs" "$tool" <<'PY' | tee "$out"
+python3 - "$video" "$runs" "$tool" "${out%.txt}-sessions" <<'PY' | tee "$out"
 import json, os, statistics, subprocess, sys, tempfile, time, shutil
 
-video, runs, tool = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+video, runs, tool, sessions = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 duration = float(subprocess.run(["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", video],
                                 capture_output=True, text=True, check=True).stdout)
 count = 20
@@ -84,7 +85,7 @@ print(f"target 2:  coarse row / keyframe strip, N=20          = {median['coarse_
 print(f"target 2:  coarse row / keyframe strip, N=100         = {median['coarse_row_100'] / median['keyframe_strip_100']:.2f} (target <= 1.2)")
 
 import csv
-name = os.path.join(tempfile.mkdtemp(), "sessions")
+name = sessions
 subprocess.run([tool, "bench", "--suite", "interactive", "--videos", video, "--repetitions", str(runs), "--quiet", "--out", name],
                check=True, stdout=subprocess.DEVNULL)
 rows = [row for row in csv.DictReader(open(name + "-raw.csv")) if row["kind"] == "interactive" and row["status"] == "ok"]

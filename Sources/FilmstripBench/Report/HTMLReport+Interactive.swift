@@ -42,7 +42,7 @@ extension HTMLReport {
                     + cell(values(.zoomBack) { $0.allThumbnailsSeconds })
                     + cell(values(.zoomBack) { $0.cacheHits.map(Double.init) }) { String(format: "%.0f", $0) } + "</tr>\n"
             }
-            html += "</table>\n"
+            html += "</table>\n" + stepChart(configurations)
             for soak in groupRows.filter({ $0.phase == .soak }).prefix(1) {
                 let soaks = groupRows.filter { $0.phase == .soak }.compactMap(\.interactive)
                 let growth = soaks.compactMap(\.residentGrowthBytes).map(Double.init)
@@ -52,5 +52,29 @@ extension HTMLReport {
             }
         }
         return html
+    }
+
+    /// Each configuration's step times (wall_s) against the standard strategy's with the
+    /// generator's defaults, one colour per step; nothing without that reference.
+    private func stepChart(_ configurations: [String: [RawResultRow]]) -> String {
+        let standard = "interactive:\(InteractiveStrategies.standard.name)"
+        guard let reference = configurations.keys.filter({ $0.hasPrefix(standard + " ") })
+            .min(by: { $0.count < $1.count }).flatMap({ configurations[$0] }) else { return "" }
+        let steps = Phase.sessionSteps.filter { $0 != .zoomBack }
+        var chartRows: [DotChart.Row] = []
+        for name in configurations.keys.sorted() {
+            for (index, step) in steps.enumerated() {
+                let baseline = reference.filter { $0.phase == step }.compactMap(\.wallSeconds)
+                guard let point = PlotPoint(samples: configurations[name]!.filter { $0.phase == step }.compactMap(\.wallSeconds)),
+                      let base = PlotPoint(samples: baseline), base.median > 0 else { continue }
+                chartRows.append(DotChart.Row(label: "\(name) · \(step.rawValue)", point: point.scaled(by: 1 / base.median),
+                                              note: "\(HTMLText.ratio(point.median / base.median))  \(HTMLText.seconds(point.median))",
+                                              series: index))
+            }
+        }
+        guard chartRows.count > 1 else { return "" }
+        return DotChart(title: "each step's time relative to the standard strategy's (\(steps.map(\.rawValue).joined(separator: ", ")))",
+                        axisTitle: "step wall time / the standard strategy's (log scale), dot median, line 95 % CI",
+                        rows: chartRows, reference: 1).svg
     }
 }
