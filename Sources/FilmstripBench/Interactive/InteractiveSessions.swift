@@ -73,8 +73,10 @@ public enum InteractiveSessions {
                 if outcome.latency != nil, let row = outcome.fullRow { fullRow = max(fullRow ?? row, row) }
             }
         }
-        let after = generator.counters
         var cost = ResourceSnapshot.now().cost(since: snapshot, phase: step, counters: nil)
+        // A decoder counts its frames after it delivered them: the step's counts are read once the pool is idle.
+        while generator.counters.busyDecoders > 0 { try await Task.sleep(for: .milliseconds(1)) }
+        let after = generator.counters
         cost.framesDecoded = after.framesDecoded - before.framesDecoded
         cost.packetsRead = after.packetsRead - before.packetsRead
         let sorted = latencies.sorted()
