@@ -310,29 +310,36 @@ struct ResourceSnapshot {
     private static func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
 
     /// The number on the line of `path` that starts with `field` (`rchar:` of `/proc/self/io`,
-    /// `VmHWM:` of `/proc/self/status`, in KiB), and the bytes read. Read into a stack buffer so
-    /// that taking the snapshot allocates nothing (it would count as work).
-    private static func procField(_ path: String, _ field: StaticString) -> (Int?, Int) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    /// `VmHWM:` of `/proc/self/status`, in KiB, about 300 bytes in), and the bytes read. Read
+    /// into a stack buffer, so that taking the snapshot allocates nothing (it would count as work).
+    private static func procField(_ path: StaticString, _ field: StaticString) -> (Int?, Int) {
+        let descriptor = open(UnsafeRawPointer(path.utf8Start).assumingMemoryBound(to: CChar.self), O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return (nil, 0) }
         defer { close(descriptor) }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { buffer -> (Int?, Int) in
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1024) { buffer -> (Int?, Int) in
             let count = read(descriptor, buffer.baseAddress!, buffer.count)
             guard count > 0 else { return (nil, 0) }
-            let name = UnsafeBufferPointer(start: field.utf8Start, count: field.utf8CodeUnitCount)
+            let name = field.utf8Start, nameCount = field.utf8CodeUnitCount
             var lineStart = 0
-            while lineStart < count {
-                var lineEnd = lineStart
-                while lineEnd < count, buffer[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
-                if lineEnd - lineStart >= name.count, (0..<name.count).allSatisfy({ buffer[lineStart + $0] == name[$0] }) {
-                    var value = 0, digits = 0
-                    for index in (lineStart + name.count)..<lineEnd where buffer[index] >= UInt8(ascii: "0") && buffer[index] <= UInt8(ascii: "9") {
-                        value = value * 10 + Int(buffer[index] - UInt8(ascii: "0"))
+            while lineStart + nameCount <= count {
+                var matches = true
+                var offset = 0
+                while offset < nameCount {
+                    if buffer[lineStart + offset] != name[offset] { matches = false; break }
+                    offset += 1
+                }
+                var index = lineStart + (matches ? nameCount : 0)
+                var value = 0, digits = 0
+                while index < count, buffer[index] != UInt8(ascii: "\n") {
+                    let byte = buffer[index]
+                    if matches, byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                        value = value * 10 + Int(byte - UInt8(ascii: "0"))
                         digits += 1
                     }
-                    return (digits > 0 ? value : nil, count)
+                    index += 1
                 }
-                lineStart = lineEnd + 1
+                if matches { return (digits > 0 ? value : nil, count) }
+                lineStart = index + 1
             }
             return (nil, count)
         }
