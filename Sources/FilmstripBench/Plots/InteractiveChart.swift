@@ -14,8 +14,9 @@ enum InteractiveChart {
             let byKey = Dictionary(grouping: panels[panel]!, by: \.key).mapValues { $0.map(\.seconds) }
             let first = byKey.keys.min()!
             let labeler = ConfigurationLabeler(byKey.keys)
-            // The reference: the standard strategy with the fewest settings of its own (the generator's defaults).
-            let reference = byKey.keys.filter { $0.pipeline == standard }.min { $0.options.count < $1.options.count }
+            // The reference: the standard strategy with the generator's defaults (its pool, the cache on).
+            let defaults = ["cache": "\(BenchConfiguration.InteractiveRun.defaultCacheBytes)"]
+            let reference = byKey.keys.first { $0.pipeline == standard && $0.options == defaults }
             guard let reference else { return nil }
             let configurations = Dictionary(grouping: byKey.keys) { labeler.label($0.pipeline, for: $0) }
             let series = configurations.keys.sorted()
@@ -32,8 +33,9 @@ enum InteractiveChart {
             }
             let chart = CategoryPoints(
                 categories: steps.map(\.rawValue), series: series, values: values,
-                title: "slider sessions: time per step against \(labeler.label(standard, for: reference)), \(first.videoID), N = \(first.thumbnailCount), machine \(machine)",
-                xLabel: "session step", yLabel: "step wall time / the standard strategy's (log scale; 95 % CI)", keyTitle: "configuration")
+                title: "slider sessions, \(first.videoID), N = \(first.thumbnailCount), machine \(machine)",
+                xLabel: "session step", yLabel: "step time / \(InteractiveStrategies.standard.name), generator defaults (log; 95 % CI)",
+                keyTitle: "configuration")
             let panelStem = "\(stem)-\(PlotText.fileStem(first.videoID))-n\(first.thumbnailCount)"
             return .chart(Chart(kind: .interactive, stem: panelStem, title: chart.title, data: chart.data, body: chart.body(stem: panelStem),
                                 width: chart.width, height: chart.height))

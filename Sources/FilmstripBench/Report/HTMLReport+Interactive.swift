@@ -58,8 +58,9 @@ extension HTMLReport {
     /// generator's defaults, one colour per step; nothing without that reference.
     private func stepChart(_ configurations: [String: [RawResultRow]]) -> String {
         let standard = "interactive:\(InteractiveStrategies.standard.name)"
-        guard let reference = configurations.keys.filter({ $0.hasPrefix(standard + " ") })
-            .min(by: { $0.count < $1.count }).flatMap({ configurations[$0] }) else { return "" }
+        // The reference: the standard strategy with the generator's defaults (its pool, the cache on).
+        let defaults = "\(standard) [\(KeyValueList.encode(["cache": "\(BenchConfiguration.InteractiveRun.defaultCacheBytes)"]))]"
+        guard let reference = configurations[defaults] else { return "" }
         let steps = Phase.sessionSteps.filter { $0 != .zoomBack }
         var chartRows: [DotChart.Row] = []
         for name in configurations.keys.sorted() {
