@@ -6,10 +6,12 @@
 #   2. `--coarse-first`: launch until every slot has an image, against `strip --accuracy keyframe`
 #      for the same N;
 #   3. a drag of 20 superseding requests: p95 latency of the drag against a cold single request
-#      for the same time (`bench-interactive`, median over its sessions);
-#   4. RSS and threads after 1,000 superseded requests (`bench-interactive --soak 1000`).
+#      for the same time, both in the same session (`bench --suite interactive`, rows of kind
+#      interactive: the median over the sessions of each session's ratio);
+#   4. RSS, threads and busy decoders after 1,000 superseded requests (the same run's `soak` rows).
 # Each command is timed RUNS times, interleaved, and medians are compared.
-# Usage: scripts/interactive-targets.sh VIDEO [RUNS] [FILMSTRIP]   (writes scripts/results/interactive-targets-*.txt)
+# Usage: scripts/interactive-targets.sh VIDEO [RUNS] [FILMSTRIP]   (writes scripts/results/interactive-targets-*.txt,
+# and the session rows beside it as *-sessions-raw.csv and -summary.csv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 video=${1:?usage: $0 VIDEO [RUNS] [FILMSTRIP]}
@@ -18,10 +20,10 @@ tool=${3:-.build/release/filmstrip}
 [ -x "$tool" ] || tool=.build/debug/filmstrip
 mkdir -p scripts/results
 out="scripts/results/interactive-targets-$(hostname -s)-$(date -u +%Y%m%dT%H%M%SZ).txt"
-python3 - "$video" "$runs" "$tool" <<'PY' | tee "$out"
+python3 - "$video" "$runs" "$tool" "${out%.txt}-sessions" <<'PY' | tee "$out"
 import json, os, statistics, subprocess, sys, tempfile, time, shutil
 
-video, runs, tool = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+video, runs, tool, sessions = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 duration = float(subprocess.run(["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", video],
                                 capture_output=True, text=True, check=True).stdout)
 count = 20
@@ -82,22 +84,22 @@ print(f"target 1b: first exact / last of the same request    = {median['first_ex
 print(f"target 2:  coarse row / keyframe strip, N=20          = {median['coarse_row'] / median['keyframe_strip']:.2f} (target <= 1.2)")
 print(f"target 2:  coarse row / keyframe strip, N=100         = {median['coarse_row_100'] / median['keyframe_strip_100']:.2f} (target <= 1.2)")
 
-csv_path = os.path.join(tempfile.mkdtemp(), "sessions.csv")
-subprocess.run([tool, "bench-interactive", "--videos", video, "--repetitions", str(runs), "--strategies", "exact,coarse-first",
-                "--out", csv_path], check=True, stdout=subprocess.DEVNULL)
-rows = [line.split(",") for line in open(csv_path).read().splitlines()]
-header, rows = rows[0], rows[1:]
-column = {name: index for index, name in enumerate(header)}
-for strategy in ["exact", "coarse-first"]:
-    def values(step, name):
-        return [float(r[column[name]]) for r in rows if r[column["strategy"]] == strategy and r[column["step"]] == step and r[column[name]]]
-    drag_p95 = statistics.median(values("drag", "latency_p95_s"))
-    cold = statistics.median(values("cold-single", "latency_p95_s"))
-    wasted = statistics.median(values("drag", "wasted_frames"))
-    print(f"target 3:  {strategy}: drag p95 {drag_p95:.4f} s / cold single {cold:.4f} s = {drag_p95 / cold:.2f} (target <= 1.5); "
-          f"wasted frames per drag (median) {wasted:.0f}")
-soak = subprocess.run([tool, "bench-interactive", "--videos", video, "--repetitions", "1", "--strategies", "exact", "--soak", "1000",
-                       "--out", csv_path], check=True, capture_output=True, text=True).stdout.splitlines()
-print("target 4:  " + [line for line in soak if line.startswith("soak")][0] + " (target: RSS within 10 MB, no thread or decoder left busy)")
+import csv
+name = sessions
+subprocess.run([tool, "bench", "--suite", "interactive", "--videos", video, "--repetitions", str(runs), "--quiet", "--out", name],
+               check=True, stdout=subprocess.DEVNULL)
+rows = [row for row in csv.DictReader(open(name + "-raw.csv")) if row["kind"] == "interactive" and row["status"] == "ok"]
+configurations = sorted({(row["pipeline"], row["options"]) for row in rows if row["phase"] != "soak"})
+for pipeline, options in configurations:
+    def step(phase):
+        return {row["repetition"]: row for row in rows if (row["pipeline"], row["options"], row["phase"]) == (pipeline, options, phase)}
+    drag, cold = step("drag"), step("cold-single")
+    ratios = [float(drag[r]["latency_p95_s"]) / float(cold[r]["latency_p95_s"]) for r in drag if r in cold]
+    wasted = statistics.median(float(row["wasted_frames"]) for row in drag.values())
+    print(f"target 3:  {pipeline} [{options}]: drag p95 / cold single, median of {len(ratios)} sessions = "
+          f"{statistics.median(ratios):.2f} (target <= 1.5); wasted frames per drag (median) {wasted:.0f}")
+for row in (row for row in rows if row["phase"] == "soak"):
+    print(f"target 4:  soak of {row['options']}: RSS change {int(row['rss_growth_bytes']) / 1e6:+.2f} MB, threads left "
+          f"{row['threads_left']}, busy decoders {row['busy_decoders']} (target: within 10 MB, none left)")
 PY
 echo "written: $out"

@@ -6,6 +6,12 @@ public enum ReferenceSuite: String, Sendable, Codable, CaseIterable {
     /// `quick` (tests and CI), `standard` (the committed baseline), `full` (standard plus the 4 min 1080p H.264 case
     /// and its GOP variants) and `formats` (every container and codec, CI-sized).
     case quick, standard, full, formats
+    /// The trimming slider's sessions (`bench --suite interactive`): one short clip by default.
+    case interactive
+    /// Seek-bar sprites of a library (`bench --suite sprite`, `sprite-bench`): about 35 minutes of
+    /// video in five codecs and three containers, GOPs of about 8 s as encoders make by default;
+    /// small pictures keep generation to a few minutes.
+    case sprite
 
     /// The reference videos of this suite, in the order they are generated and benchmarked.
     public var specs: [ReferenceVideoSpec] {
@@ -14,8 +20,26 @@ public enum ReferenceSuite: String, Sendable, Codable, CaseIterable {
         case .standard: Self.standardSpecs
         case .full: Self.standardSpecs + Self.fullOnlySpecs
         case .formats: Self.formatSpecs
+        case .interactive: Self.quickSpecs.filter { $0.id == "h264-360p-20s" }
+        case .sprite: Self.spriteLibrarySpecs
         }
     }
+
+    static let spriteLibrarySpecs: [ReferenceVideoSpec] = [
+        .init(id: "lib-h264-360p-10m", codec: .h264, width: 640, height: 360, seconds: 600, keyframeInterval: 250),
+        .init(id: "lib-h264-180p-5m-opengop", codec: .h264, container: .matroska, width: 320, height: 180, seconds: 300,
+              keyframeInterval: 250, maxBFrames: 3, openGOP: true),
+        .init(id: "lib-hevc-180p-5m", codec: .hevc, container: .matroska, width: 320, height: 180, seconds: 300, keyframeInterval: 250),
+        .init(id: "lib-vp9-180p-5m", codec: .vp9, container: .webm, width: 320, height: 180, seconds: 300, keyframeInterval: 240),
+        .init(id: "lib-av1-180p-5m", codec: .av1, container: .matroska, width: 320, height: 180, seconds: 300, keyframeInterval: 240),
+        .init(id: "lib-mpeg4-360p-5m", codec: .mpeg4, container: .matroska, width: 640, height: 360, seconds: 300, keyframeInterval: 250),
+    ]
+
+    /// A two-video sprite library of 30 s each, to check `sprite-bench` end to end (`--smoke`).
+    public static let spriteSmokeSpecs: [ReferenceVideoSpec] = [
+        .init(id: "lib-h264-180p-30s", codec: .h264, width: 320, height: 180, seconds: 30, keyframeInterval: 250),
+        .init(id: "lib-vp9-180p-30s", codec: .vp9, container: .webm, width: 320, height: 180, seconds: 30, keyframeInterval: 240),
+    ]
 
     /// Frames of 25 fps video before a 33-bit 90 kHz clock wraps, less two seconds: a transport
     /// stream starting there wraps two seconds in.
@@ -108,5 +132,6 @@ public enum ReferenceSuite: String, Sendable, Codable, CaseIterable {
     /// Every spec of every suite, by id.
     public static func spec(id: String) -> ReferenceVideoSpec? {
         ReferenceSuite.full.specs.first { $0.id == id } ?? quickSpecs.first { $0.id == id } ?? formatSpecs.first { $0.id == id }
+            ?? spriteLibrarySpecs.first { $0.id == id } ?? spriteSmokeSpecs.first { $0.id == id }
     }
 }

@@ -37,7 +37,10 @@ package enum ChildProcess {
         package var wallSeconds: Double
         package var userSeconds: Double
         package var systemSeconds: Double
-        /// The child's own high-water mark (`ru_maxrss` from `wait4`), in bytes.
+        /// `ru_maxrss` from `wait4`, in bytes: the larger of the child's own high-water mark and
+        /// the spawning process's (Linux folds the spawner's memory into it at exec, measured:
+        /// `/bin/true` spawned from a 500 MB process reports 513 MB). A child that must report its
+        /// own reads `VmHWM` of its `/proc/self/status` (the `bench-run` child does).
         package var peakRSSBytes: Int
         /// Killed by this launcher at the time limit.
         package var timedOut: Bool

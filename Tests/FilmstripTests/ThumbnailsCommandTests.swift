@@ -92,25 +92,4 @@ struct ThumbnailsCommandTests {
         #expect(usage.status == 64)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
-
-    @Test("bench-interactive writes one row per session step, with the slider's columns")
-    func sessionRows() throws {
-        let folder = try TestSupport.scratchDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let csv = folder.appendingPathComponent("interactive.csv").path
-        let result = try TestSupport.runCLI(["bench-interactive", "--videos", "h264-180p-3s", "--repetitions", "1",
-                                             "--strategies", "exact,coarse-first", "--out", csv,
-                                             "--fixtures-dir", TestSupport.packageRoot.appendingPathComponent("fixtures-cache").path])
-        #expect(result.status == 0, "\(result.standardError)")
-        let lines = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-        let header = try #require(lines.first)
-        for column in ["strategy", "step", "first_thumbnail_s", "all_thumbnails_s", "latency_p50_s", "latency_p95_s", "wasted_frames"] {
-            #expect(header.contains(column))
-        }
-        let rows = lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
-        #expect(rows.count == 10, "five steps for each of two strategies")
-        #expect(Set(rows.compactMap { $0["step"] }) == ["open", "zoom-in", "drag", "zoom-back", "cold-single"])
-        // Zooming back asks for the opening request again: every image comes from the cache.
-        #expect(rows.filter { $0["step"] == "zoom-back" }.allSatisfy { $0["cache_hits"] == "20" && $0["frames_decoded"] == "0" })
-    }
 }

@@ -72,7 +72,7 @@ public struct InstructionProfile: Sendable, Hashable {
         case .total: instructions[.extract].flatMap { extract in instructions[.compose].map { extract + $0 } }
         case .calibration: instructions[.measured] ?? instructions[.extract].flatMap { extract in instructions[.compose].map { extract + $0 } }
         case .process: processInstructions
-        case .peer: nil
+        case .peer, .open, .zoomIn, .drag, .zoomBack, .coldSingle, .soak, .sprite: nil
         }
     }
 
@@ -84,7 +84,7 @@ public struct InstructionProfile: Sendable, Hashable {
         case .compose: instructions[.compose] != nil ? [.compose] : [.measured]
         case .total, .calibration: instructions[.measured] != nil ? [.measured] : [.extract, .compose]
         case .process: Part.allCases
-        case .peer: []
+        case .peer, .open, .zoomIn, .drag, .zoomBack, .coldSingle, .soak, .sprite: []
         }
         return parts.reduce(into: [:]) { result, part in result.merge(functions[part] ?? [:], uniquingKeysWith: +) }
     }

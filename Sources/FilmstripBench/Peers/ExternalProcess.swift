@@ -12,7 +12,8 @@ public struct ExternalRun: Sendable, Hashable {
     public var wallSeconds: Double
     public var userSeconds: Double
     public var systemSeconds: Double
-    /// The child's own high-water mark (`ru_maxrss` from `wait4`), in bytes.
+    /// `ru_maxrss` from `wait4`, in bytes: at least the spawning `bench-run` child's own high-water
+    /// mark (see ``ChildProcess``), which has only probed the video by then.
     public var peakRSSBytes: Int
     public var timedOut: Bool
 

@@ -16,6 +16,8 @@ public enum ChartKind: String, Sendable, Hashable, CaseIterable {
     case memory = "memory-vs-frame-count"
     /// The regression gate's candidate / baseline ratios with intervals and the threshold band.
     case gate = "gate"
+    /// The slider's session steps per configuration against the standard strategy (`bench --suite interactive`).
+    case interactive = "interactive-sessions"
 }
 
 /// A chart ready for gnuplot: its data file and the part of its script after the terminal set-up.

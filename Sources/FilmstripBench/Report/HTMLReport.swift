@@ -51,7 +51,7 @@ public struct HTMLReport: Sendable {
     /// property in a file of its own (an extension of `HTMLReport`) and one entry here; an
     /// empty string leaves it out.
     var sections: [String] {
-        [verdictSection, gateSection, fastestSection, historySection, peersSection, memorySection, scalingSection,
+        [verdictSection, gateSection, fastestSection, historySection, peersSection, interactiveSection, memorySection, scalingSection,
          runsSection, suiteSection, configurationsSection]
     }
 

@@ -66,11 +66,30 @@ public enum RawColumn: String, ResultColumn {
     case profile
     // Added with run kinds; older files lack it (the kind is inferred when read).
     case kind
+    // Added with interactive and sprite runs as bench kinds; older files lack them.
+    case firstThumbnailSeconds = "first_thumbnail_s"
+    case fullRowSeconds = "full_row_s"
+    case allThumbnailsSeconds = "all_thumbnails_s"
+    case latencyP50Seconds = "latency_p50_s"
+    case latencyP95Seconds = "latency_p95_s"
+    case wastedFrames = "wasted_frames"
+    case cacheHits = "cache_hits"
+    case residentGrowthBytes = "rss_growth_bytes"
+    case threadsLeft = "threads_left"
+    case busyDecoders = "busy_decoders"
+    case tiles
+    case unreadableTiles = "unreadable_tiles"
+    case worstFrameErrorSeconds = "worst_error_s"
+    case meanFrameErrorSeconds = "mean_error_s"
 
     /// Columns that files written before they existed lack; they read as empty cells.
     public static let addedLater: Set<RawColumn> = [.build, .executableCommit, .packetsRead, .bytesRead, .seeks, .heapAllocations,
                                                       .startupCPUSeconds, .cpuOverCoresSeconds, .longestWorkerSeconds, .boundSeconds, .workers,
-                                                      .videoBytes, .instructions, .profile, .kind]
+                                                      .videoBytes, .instructions, .profile, .kind,
+                                                      .firstThumbnailSeconds, .fullRowSeconds, .allThumbnailsSeconds, .latencyP50Seconds,
+                                                      .latencyP95Seconds, .wastedFrames, .cacheHits, .residentGrowthBytes,
+                                                      .threadsLeft, .busyDecoders, .tiles, .unreadableTiles,
+                                                      .worstFrameErrorSeconds, .meanFrameErrorSeconds]
 
     public var unit: String {
         switch self {
@@ -80,7 +99,10 @@ public enum RawColumn: String, ResultColumn {
         case .logicalCores, .videoFrameCount, .videoGOP, .thumbnailCount, .repetition, .framesDecoded, .maxFrameError: "count"
         case .packetsRead, .seeks, .heapAllocations, .workers, .instructions: "count"
         case .startupCPUSeconds, .cpuOverCoresSeconds, .longestWorkerSeconds, .boundSeconds: "s"
-        case .bytesRead, .videoBytes: "bytes"
+        case .bytesRead, .videoBytes, .residentGrowthBytes: "bytes"
+        case .firstThumbnailSeconds, .fullRowSeconds, .allThumbnailsSeconds, .latencyP50Seconds, .latencyP95Seconds: "s"
+        case .worstFrameErrorSeconds, .meanFrameErrorSeconds: "s"
+        case .wastedFrames, .cacheHits, .threadsLeft, .busyDecoders, .tiles, .unreadableTiles: "count"
         case .videoWidth, .videoHeight, .thumbWidth, .thumbHeight: "px"
         case .videoDurationSeconds, .wallSeconds, .cpuUserSeconds, .cpuSysSeconds: "s"
         case .thumbnailsPerSecond: "1/s"
@@ -123,12 +145,12 @@ public enum RawColumn: String, ResultColumn {
         case .thumbWidth: "Width of one thumbnail."
         case .thumbHeight: "Height of one thumbnail (the strip's height)."
         case .accuracy: "Accuracy mode: `exact`, `keyframe`, `tolerance:S` or `tolerance:BEFORE,AFTER` (seconds)."
-        case .phase: "What was timed: `extract`, `compose`, `total` (both), `calibration` (the fixed machine-speed workload), or `peer` (an external tool doing the same job); instruction runs add `startup` (the child from its start to the measured region: loader, runtime, probe, plan) and `process` (the whole child)."
+        case .phase: "What was timed: `extract`, `compose`, `total` (both), `calibration` (the fixed machine-speed workload), `peer` (an external tool doing the same job), `sprite` (a sprite run), the interactive session's steps `open`, `zoom-in`, `drag`, `zoom-back`, `cold-single` and its `soak`; instruction runs add `startup` (the child from its start to the measured region: loader, runtime, probe, plan) and `process` (the whole child)."
         case .repetition: "Index of the timed repetition within the configuration, from 0; warm-up runs are not written."
         case .wallSeconds: "Elapsed wall-clock time of the phase (monotonic clock); empty unless `status` is `ok`, and in instruction runs."
         case .cpuUserSeconds: "User CPU time of the process during the phase, summed over threads."
         case .cpuSysSeconds: "System CPU time of the process during the phase, summed over threads."
-        case .peakRSSBytes: "Peak resident set size of the process when the phase ended (high-water mark since process start, so it never decreases within a run)."
+        case .peakRSSBytes: "Peak resident set size of the process when the phase ended (high-water mark since process start, so it never decreases within a run): the `bench-run` child's own `VmHWM`; for whole processes (`peer`, `whole-process`, `sprite`) `ru_maxrss` from `wait4`, which is at least the spawning child's own high-water mark. Rows written before this used `ru_maxrss` in the child too, which Linux makes at least the `bench` parent's high-water mark."
         case .framesDecoded: "Video frames the decoder produced during the phase (more than `frame_count` when decoding forward to targets)."
         case .thumbnailsPerSecond: "`frame_count / wall_s`."
         case .checksum: "Hash of the strip's pixels; exact strategies must agree for the same request."
@@ -149,7 +171,21 @@ public enum RawColumn: String, ResultColumn {
         case .boundSeconds: "`startup_cpu_s` (when present) + the larger of `cpu_over_cores_s` and `longest_worker_s`: the shortest wall time the work done allows on this machine; `wall_s / bound_s` is how far the run was from it."
         case .workers: "Decoding workers the extractor ran (chosen by its cost model unless `workers=` in `options` says); 0 from extractors that do not count them."
         case .instructions: "Instructions the phase executed, all threads, counted by valgrind's callgrind (`bench --measure instructions`); empty in time runs. The times of such rows are the instrumented run's (about 50× slow) and are not compared."
-        case .kind: "What kind of work the row timed: `pipeline`, `calibration-copy`, `calibration-decode`, `synthetic-composition`, `memcpy-floor`, `peer`, `whole-process` (filmstrip's own `strip` command), `sprite` or `interactive`. Files written before the column read it back from the placeholders the runner wrote then (`none`, `synthetic`, `memcpy`, `cli:`)."
+        case .kind: "What kind of work the row timed: `pipeline`, `calibration-copy`, `calibration-decode`, `synthetic-composition`, `memcpy-floor`, `peer`, `whole-process` (filmstrip's own `strip` command), `sprite` (`filmstrip sprite` or an ffmpeg command making a video's seek-bar sprite, a whole process) or `interactive` (a scripted slider session on one `ThumbnailGenerator`, a row per step). Files written before the column read it back from the placeholders the runner wrote then (`none`, `synthetic`, `memcpy`, `cli:`)."
+        case .firstThumbnailSeconds: "Interactive rows: from the step's first request to its first image, coarse or final."
+        case .fullRowSeconds: "Interactive rows: from the step's first request until every slot of its last request had an image, coarse or final (what `--coarse-first` speeds up)."
+        case .allThumbnailsSeconds: "Interactive rows: from the step's first request to the last request's last final image."
+        case .latencyP50Seconds: "Interactive rows: median (type 7) over the step's requests that were not superseded of the time from the request to its last final image."
+        case .latencyP95Seconds: "Interactive rows: 95th percentile (type 7) of the same latencies."
+        case .wastedFrames: "Interactive rows: frames decoded for requests that were cancelled or superseded."
+        case .cacheHits: "Interactive rows: images served from the generator's cache."
+        case .residentGrowthBytes: "Interactive `soak` rows: resident bytes after the last superseding request less those after the first (negative when memory was returned)."
+        case .threadsLeft: "Interactive `soak` rows: the process's threads after the last request less those after the first (0: none left behind)."
+        case .busyDecoders: "Interactive `soak` rows: decoders still working once the last request was answered (0: none left behind)."
+        case .tiles: "Sprite rows: tiles the run wrote."
+        case .unreadableTiles: "Sprite rows: tiles whose frame marker could not be read."
+        case .worstFrameErrorSeconds: "Sprite rows: largest distance between a tile's frame and its cue's start (cue k starts at k · interval)."
+        case .meanFrameErrorSeconds: "Sprite rows: mean of the same distances over the readable tiles."
         case .profile: "Instruction runs: the run's profile (instructions per part and per function and library), a path relative to the folder of this file."
         }
     }

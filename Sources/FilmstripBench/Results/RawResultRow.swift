@@ -58,6 +58,10 @@ public struct RawResultRow: ResultRecord, Hashable {
     public var profile: String = ""
     /// What kind of work the row timed (the `kind` column).
     public var kind: RunKind
+    /// Interactive rows: latencies, wasted frames, what a soak left behind; nil elsewhere.
+    public var interactive: InteractiveMeasures?
+    /// Sprite rows: the tiles' distance from their cues; nil elsewhere.
+    public var spriteTiles: SpriteTileCheck?
 
     public init(
         run: RunContext, timestamp: Date, pipeline: String, extractor: String, composer: String,
@@ -177,6 +181,20 @@ public struct RawResultRow: ResultRecord, Hashable {
         case .instructions: Cell.text(instructions)
         case .profile: profile
         case .kind: kind.rawValue
+        case .firstThumbnailSeconds: Cell.text(interactive?.firstThumbnailSeconds)
+        case .fullRowSeconds: Cell.text(interactive?.fullRowSeconds)
+        case .allThumbnailsSeconds: Cell.text(interactive?.allThumbnailsSeconds)
+        case .latencyP50Seconds: Cell.text(interactive?.latencyP50Seconds)
+        case .latencyP95Seconds: Cell.text(interactive?.latencyP95Seconds)
+        case .wastedFrames: Cell.text(interactive?.wastedFrames)
+        case .cacheHits: Cell.text(interactive?.cacheHits)
+        case .residentGrowthBytes: Cell.text(interactive?.residentGrowthBytes)
+        case .threadsLeft: Cell.text(interactive?.threadsLeft)
+        case .busyDecoders: Cell.text(interactive?.busyDecoders)
+        case .tiles: Cell.text(spriteTiles?.tiles)
+        case .unreadableTiles: Cell.text(spriteTiles?.unreadable)
+        case .worstFrameErrorSeconds: Cell.text(spriteTiles?.worstErrorSeconds)
+        case .meanFrameErrorSeconds: Cell.text(spriteTiles?.meanErrorSeconds)
         }
     }
 
@@ -246,6 +264,32 @@ public struct RawResultRow: ResultRecord, Hashable {
         videoBytes = try Cell.optionalInt(RawColumn.videoBytes, cells(.videoBytes))
         instructions = try Cell.optionalInt(RawColumn.instructions, cells(.instructions))
         profile = cells(.profile)
+        interactive = try Self.interactive(cells)
+        spriteTiles = try Self.spriteTiles(cells)
+    }
+
+    /// The interactive columns of a row: nil when every one is empty (other kinds, older files).
+    private static func interactive(_ cells: (RawColumn) -> String) throws(CellError) -> InteractiveMeasures? {
+        let measures = InteractiveMeasures(
+            firstThumbnailSeconds: try Cell.optionalDouble(RawColumn.firstThumbnailSeconds, cells(.firstThumbnailSeconds)),
+            fullRowSeconds: try Cell.optionalDouble(RawColumn.fullRowSeconds, cells(.fullRowSeconds)),
+            allThumbnailsSeconds: try Cell.optionalDouble(RawColumn.allThumbnailsSeconds, cells(.allThumbnailsSeconds)),
+            latencyP50Seconds: try Cell.optionalDouble(RawColumn.latencyP50Seconds, cells(.latencyP50Seconds)),
+            latencyP95Seconds: try Cell.optionalDouble(RawColumn.latencyP95Seconds, cells(.latencyP95Seconds)),
+            wastedFrames: try Cell.optionalInt(RawColumn.wastedFrames, cells(.wastedFrames)),
+            cacheHits: try Cell.optionalInt(RawColumn.cacheHits, cells(.cacheHits)),
+            residentGrowthBytes: try Cell.optionalInt(RawColumn.residentGrowthBytes, cells(.residentGrowthBytes)),
+            threadsLeft: try Cell.optionalInt(RawColumn.threadsLeft, cells(.threadsLeft)),
+            busyDecoders: try Cell.optionalInt(RawColumn.busyDecoders, cells(.busyDecoders)))
+        return measures == InteractiveMeasures() ? nil : measures
+    }
+
+    /// The sprite columns of a row: nil when the row has no tile count (other kinds, older files).
+    private static func spriteTiles(_ cells: (RawColumn) -> String) throws(CellError) -> SpriteTileCheck? {
+        guard let tiles = try Cell.optionalInt(RawColumn.tiles, cells(.tiles)) else { return nil }
+        return SpriteTileCheck(tiles: tiles, unreadable: try Cell.optionalInt(RawColumn.unreadableTiles, cells(.unreadableTiles)) ?? 0,
+                               worstErrorSeconds: try Cell.optionalDouble(RawColumn.worstFrameErrorSeconds, cells(.worstFrameErrorSeconds)) ?? 0,
+                               meanErrorSeconds: try Cell.optionalDouble(RawColumn.meanFrameErrorSeconds, cells(.meanFrameErrorSeconds)) ?? 0)
     }
 
     /// The bound columns of a row: nil when the row (or its file) has none.

@@ -11,6 +11,18 @@ public enum Phase: String, Sendable, Hashable, Codable, CaseIterable {
     case startup
     /// Instruction runs only: the whole child process, start-up and teardown included.
     case process
+    /// Interactive runs (``RunKind/interactive``), one per step of the scripted slider session:
+    /// open the clip and show N across it; zoom into its second quarter; drag a handle in 20
+    /// superseding requests; zoom back out; the drag's last position asked of a fresh generator
+    /// (`cold-single`, the drag's reference).
+    case open, zoomIn = "zoom-in", drag, zoomBack = "zoom-back", coldSingle = "cold-single"
+    /// Interactive runs: many superseding requests, then the memory, threads and decoders left behind.
+    case soak
+    /// Sprite runs (``RunKind/sprite``): one whole sprite of one video, as a whole process.
+    case sprite
+
+    /// The steps of an interactive slider session, in the order they run.
+    public static let sessionSteps: [Phase] = [.open, .zoomIn, .drag, .zoomBack, .coldSingle]
 }
 
 /// Which executable ran a row in a two-build run (`bench --baseline-binary`).

@@ -25,10 +25,91 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
     /// `filmstrip strip` (the peer ``Peer/filmstrip``) with this pipeline and its options, timed as a whole
     /// process: one `peer` row.
     case commandLine(PipelineRun)
+    /// A scripted slider session (or a soak) on one `ThumbnailGenerator`: a row per step.
+    case interactive(InteractiveRun)
+    /// One video's seek-bar sprite by `filmstrip sprite` or an ffmpeg command, a whole process: one `sprite` row.
+    case sprite(SpriteRun)
 
     /// The kind of run, as the child's JSON and the phases name it (one per case, filmstrip's command line a `peer`).
     public enum Kind: String, Sendable, Hashable, Codable {
-        case pipeline, composeSynthetic, memcpySynthetic, calibrationCopy, calibrationDecode, peer
+        case pipeline, composeSynthetic, memcpySynthetic, calibrationCopy, calibrationDecode, peer, interactive, sprite
+    }
+
+    /// An interactive strategy's generator on one video, with its pool and cache, driven by a script.
+    public struct InteractiveRun: Sendable, Hashable {
+        /// What the generator is driven by.
+        public enum Script: Sendable, Hashable {
+            /// ``InteractiveSessions/run(path:strategy:count:box:decoders:cacheBytes:dragInterval:)``: a row per ``Phase/sessionSteps``.
+            case session
+            /// ``InteractiveSessions/soak(path:count:strategy:decoders:cacheBytes:)`` with this many superseding requests: one `soak` row.
+            case soak(requests: Int)
+        }
+
+        /// From `InteractiveStrategies`.
+        public var strategy: any InteractiveStrategy {
+            get { registered.strategy }
+            set { registered.strategy = newValue }
+        }
+        private var registered: RegisteredStrategy
+        public var script: Script
+        /// Reference video id.
+        public var videoID: String
+        /// Path of the video file (nil when the parent has none for the id: the run fails).
+        public var videoPath: String?
+        /// Thumbnails per open and zoom request.
+        public var thumbnailCount: Int
+        /// Thumbnail height in pixels.
+        public var thumbHeight: Int
+        /// Decoders in the generator's pool (nil: its default).
+        public var decoders: Int?
+        /// The generator's cache in bytes (0: off).
+        public var cacheBytes: Int
+
+        /// The generator's cache when it is on: 64 MiB, `thumbnails`' default.
+        public static let defaultCacheBytes = 64 << 20
+
+        public init(strategy: any InteractiveStrategy, script: Script = .session, videoID: String, videoPath: String?,
+                    thumbnailCount: Int = 20, thumbHeight: Int = 64, decoders: Int? = nil, cacheBytes: Int = defaultCacheBytes) {
+            registered = RegisteredStrategy(strategy: strategy)
+            self.script = script
+            self.videoID = videoID
+            self.videoPath = videoPath
+            self.thumbnailCount = thumbnailCount
+            self.thumbHeight = thumbHeight
+            self.decoders = decoders
+            self.cacheBytes = cacheBytes
+        }
+
+        /// The `options` column: `decoders`, `cache` (bytes, 0 off) and a soak's `requests`.
+        public var options: [String: String] {
+            var options = ["cache": "\(cacheBytes)"]
+            if let decoders { options["decoders"] = "\(decoders)" }
+            if case .soak(let requests) = script { options["requests"] = "\(requests)" }
+            return options
+        }
+
+        /// The strategy compared and hashed by its registry name (strategies are stateless), so
+        /// the run's equality and hash are the synthesized ones.
+        private struct RegisteredStrategy: Sendable, Hashable {
+            var strategy: any InteractiveStrategy
+            static func == (lhs: Self, rhs: Self) -> Bool { lhs.strategy.name == rhs.strategy.name }
+            func hash(into hasher: inout Hasher) { hasher.combine(strategy.name) }
+        }
+    }
+
+    /// One contender making one video's sprite.
+    public struct SpriteRun: Sendable, Hashable {
+        public var contender: SpriteBench.Contender
+        /// Reference video id.
+        public var videoID: String
+        /// Path of the video file (nil when the parent has none for the id: the run fails).
+        public var videoPath: String?
+
+        public init(contender: SpriteBench.Contender, videoID: String, videoPath: String?) {
+            self.contender = contender
+            self.videoID = videoID
+            self.videoPath = videoPath
+        }
     }
 
     /// An extractor and a destination on one reference video, with the request and the decoder settings.
@@ -161,6 +242,8 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
         case .calibrationCopy: .calibrationCopy
         case .calibrationDecode: .calibrationDecode
         case .peer, .commandLine: .peer
+        case .interactive: .interactive
+        case .sprite: .sprite
         }
     }
 
@@ -168,7 +251,7 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
     public var pipelineRun: PipelineRun? {
         switch self {
         case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): run
-        case .composeSynthetic, .memcpySynthetic, .calibrationCopy, .peer: nil
+        case .composeSynthetic, .memcpySynthetic, .calibrationCopy, .peer, .interactive, .sprite: nil
         }
     }
 
@@ -191,6 +274,8 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
         case .calibrationDecode: .calibrationDecode
         case .peer: .peer
         case .commandLine: .wholeProcess
+        case .interactive: .interactive
+        case .sprite: .sprite
         }
     }
 
@@ -201,15 +286,20 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
         case .composeSynthetic, .memcpySynthetic: FlatRecord.syntheticExtractor
         case .calibrationCopy: FlatRecord.calibrationExtractor
         case .peer: FlatRecord.peerExtractor
+        case .interactive(let run): run.strategy.name
+        case .sprite(let run): run.contender.rawValue
         }
     }
-    /// The `composer` column: the destination's registry name, the peer's, or `memcpy`.
+    /// The `composer` column: the destination's registry name, the peer's, `memcpy`, the
+    /// interactive runs' `generator` or the sprite runs' `sheet`.
     public var composer: String {
         switch self {
         case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): run.destination.name
         case .composeSynthetic(let composer, _, _): composer.composer.name
         case .memcpySynthetic, .calibrationCopy: FlatRecord.memcpyComposer
         case .peer(let peer, _): peer.rawValue
+        case .interactive: FlatRecord.generatorComposer
+        case .sprite: FlatRecord.sheetComposer
         }
     }
     /// Reference video id; nil for the kinds without a video.
@@ -217,6 +307,8 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
         switch self {
         case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): run.videoID
         case .peer(_, let request): request.videoID
+        case .interactive(let run): run.videoID
+        case .sprite(let run): run.videoID
         case .composeSynthetic, .memcpySynthetic, .calibrationCopy: nil
         }
     }
@@ -225,6 +317,8 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
         switch self {
         case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): run.videoPath
         case .peer(_, let request): request.videoPath
+        case .interactive(let run): run.videoPath
+        case .sprite(let run): run.videoPath
         case .composeSynthetic, .memcpySynthetic, .calibrationCopy: nil
         }
     }
@@ -234,7 +328,9 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
         case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): run.thumbnailCount
         case .peer(_, let request): request.thumbnailCount
         case .composeSynthetic(_, let count, _), .memcpySynthetic(let count, _): count
-        case .calibrationCopy: 1
+        case .interactive(let run): run.thumbnailCount
+        // A sprite's tiles follow from the video's length; the row's count is filled in from the run.
+        case .calibrationCopy, .sprite: 1
         }
     }
     /// Thumbnail height in pixels.
@@ -243,7 +339,8 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
         case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): run.thumbHeight
         case .peer(_, let request): request.thumbHeight
         case .composeSynthetic(_, _, let height), .memcpySynthetic(_, let height): height
-        case .calibrationCopy: 0
+        case .interactive(let run): run.thumbHeight
+        case .calibrationCopy, .sprite: 0
         }
     }
     /// The accuracy of the kinds that decode or compete with decoding; nil for the others.
@@ -251,7 +348,9 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
         switch self {
         case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): run.accuracy
         case .peer(let peer, _): peer.accuracy
-        case .composeSynthetic, .memcpySynthetic, .calibrationCopy: nil
+        // Every final image an interactive strategy delivers is the exact frame.
+        case .interactive: .exact
+        case .composeSynthetic, .memcpySynthetic, .calibrationCopy, .sprite: nil
         }
     }
 
@@ -262,6 +361,8 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
         case .peer(let peer, _): peer.rawValue
         case .pipeline(let run), .calibrationDecode(let run): run.name
         case .composeSynthetic, .memcpySynthetic, .calibrationCopy: "\(extractor)+\(composer)"
+        case .interactive(let run): "interactive:\(run.strategy.name)"
+        case .sprite(let run): "sprite:\(run.contender.rawValue)"
         }
     }
 
@@ -277,6 +378,13 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
         pipelineRun?.extractionOptions ?? ExtractionOptions()
     }
 
+    /// The `options` column: the extraction options of the kinds that decode a strip, an
+    /// interactive run's pool, cache and soak.
+    public var optionsColumn: [String: String] {
+        if case .interactive(let run) = self { return run.options }
+        return pipelineRun.map { Dictionary(uniqueKeysWithValues: $0.extractionOptions.fields.map { ($0.key, $0.value) }) } ?? [:]
+    }
+
     /// The phases a run of this configuration reports, in row order.
     public var phases: [Phase] {
         switch kind {
@@ -284,6 +392,9 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
         case .composeSynthetic, .memcpySynthetic: [.compose]
         case .calibrationCopy, .calibrationDecode: [.calibration]
         case .peer: [.peer]
+        case .interactive:
+            if case .interactive(let run) = self, case .soak = run.script { [.soak] } else { Phase.sessionSteps }
+        case .sprite: [.sprite]
         }
     }
 
@@ -293,7 +404,7 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
         switch self {
         case .pipeline(let run): run.accuracy == .exact && !run.skipLoopFilter
         case .composeSynthetic: true
-        case .memcpySynthetic, .calibrationCopy, .calibrationDecode, .peer, .commandLine: false
+        case .memcpySynthetic, .calibrationCopy, .calibrationDecode, .peer, .commandLine, .interactive, .sprite: false
         }
     }
 
@@ -316,6 +427,11 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
             "\(composer) synthetic ×\(thumbnailCount) \(Self.syntheticThumbWidth)x\(thumbHeight) compose only"
         case .calibrationCopy:
             "calibration copy of \(Self.calibrationCopyBytes >> 20) MiB"
+        case .interactive(let run):
+            "\(pipeline) \(run.videoID) ×\(run.thumbnailCount) h\(run.thumbHeight) "
+                + KeyValueList.encode(run.options).replacingOccurrences(of: ";", with: " ")
+        case .sprite(let run):
+            "\(pipeline) \(run.videoID) (whole process)"
         }
     }
 
@@ -345,16 +461,21 @@ struct FlatRecord: Codable, Hashable {
     var skipLoopFilter: Bool
     var workers: Int?
     var peer: Peer?
+    /// Interactive runs: the pool size, the cache's bytes, and a soak's requests (nil: a session).
+    var decoders: Int?
+    var cacheBytes: Int?
+    var soakRequests: Int?
 
     /// The thumbnail count keeps its old key `frameCount`, so a baseline build from before the
     /// rename (`bench --baseline-rev`) reads what this one writes.
     private enum CodingKeys: String, CodingKey {
         case kind, extractor, composer, videoID, videoPath, thumbnailCount = "frameCount", thumbHeight, accuracy
-        case decoderThreads, skipNonReference, skipLoopFilter, workers, peer
+        case decoderThreads, skipNonReference, skipLoopFilter, workers, peer, decoders, cacheBytes, soakRequests
     }
 
     static let syntheticExtractor = "synthetic", calibrationExtractor = "calibration"
     static let peerExtractor = "peer", memcpyComposer = "memcpy"
+    static let generatorComposer = "generator", sheetComposer = "sheet"
 
     init(_ configuration: BenchConfiguration) {
         func pipeline(_ kind: BenchConfiguration.Kind, _ run: BenchConfiguration.PipelineRun, peer: Peer? = nil) -> FlatRecord {
@@ -367,20 +488,33 @@ struct FlatRecord: Codable, Hashable {
             FlatRecord(kind: kind, extractor: extractor, composer: composer, thumbnailCount: count, thumbHeight: height,
                        accuracy: Accuracy.exact.description, decoderThreads: 1, skipNonReference: false, skipLoopFilter: false)
         }
-        self = switch configuration {
-        case .pipeline(let run): pipeline(.pipeline, run)
-        case .calibrationDecode(let run): pipeline(.calibrationDecode, run)
-        case .commandLine(let run): pipeline(.peer, run, peer: .filmstrip)
+        switch configuration {
+        case .pipeline(let run): self = pipeline(.pipeline, run)
+        case .calibrationDecode(let run): self = pipeline(.calibrationDecode, run)
+        case .commandLine(let run): self = pipeline(.peer, run, peer: .filmstrip)
         case let .composeSynthetic(composer, count, height):
-            placeholder(.composeSynthetic, Self.syntheticExtractor, composer.composer.name, count: count, height: height)
+            self = placeholder(.composeSynthetic, Self.syntheticExtractor, composer.composer.name, count: count, height: height)
         case let .memcpySynthetic(count, height):
-            placeholder(.memcpySynthetic, Self.syntheticExtractor, Self.memcpyComposer, count: count, height: height)
+            self = placeholder(.memcpySynthetic, Self.syntheticExtractor, Self.memcpyComposer, count: count, height: height)
         case .calibrationCopy:
-            placeholder(.calibrationCopy, Self.calibrationExtractor, Self.memcpyComposer, count: 1, height: 0)
+            self = placeholder(.calibrationCopy, Self.calibrationExtractor, Self.memcpyComposer, count: 1, height: 0)
         case let .peer(peer, request):
-            FlatRecord(kind: .peer, extractor: Self.peerExtractor, composer: peer.rawValue, videoID: request.videoID,
+            self = FlatRecord(kind: .peer, extractor: Self.peerExtractor, composer: peer.rawValue, videoID: request.videoID,
                        videoPath: request.videoPath, thumbnailCount: request.thumbnailCount, thumbHeight: request.thumbHeight,
                        accuracy: peer.accuracy.description, decoderThreads: 1, skipNonReference: false, skipLoopFilter: false, peer: peer)
+        case .interactive(let run):
+            var record = FlatRecord(kind: .interactive, extractor: run.strategy.name, composer: Self.generatorComposer,
+                                    videoID: run.videoID, videoPath: run.videoPath, thumbnailCount: run.thumbnailCount,
+                                    thumbHeight: run.thumbHeight, accuracy: Accuracy.exact.description, decoderThreads: 1,
+                                    skipNonReference: false, skipLoopFilter: false)
+            record.decoders = run.decoders
+            record.cacheBytes = run.cacheBytes
+            if case .soak(let requests) = run.script { record.soakRequests = requests }
+            self = record
+        case .sprite(let run):
+            self = FlatRecord(kind: .sprite, extractor: run.contender.rawValue, composer: Self.sheetComposer, videoID: run.videoID,
+                              videoPath: run.videoPath, thumbnailCount: 1, thumbHeight: 0, accuracy: "", decoderThreads: 1,
+                              skipNonReference: false, skipLoopFilter: false)
         }
     }
 
@@ -432,6 +566,16 @@ struct FlatRecord: Codable, Hashable {
             if peer == .filmstrip { return .commandLine(try pipelineRun()) }
             guard let videoID else { throw Invalid(description: "no video for \(peer.rawValue)") }
             return .peer(peer, .init(videoID: videoID, videoPath: videoPath, thumbnailCount: thumbnailCount, thumbHeight: thumbHeight))
+        case .interactive:
+            guard let strategy = InteractiveStrategies.named(extractor) else { throw Invalid(description: "unknown interactive strategy \(extractor)") }
+            guard let videoID else { throw Invalid(description: "no video for \(strategy.name)") }
+            return .interactive(.init(strategy: strategy, script: soakRequests.map { .soak(requests: $0) } ?? .session, videoID: videoID,
+                                      videoPath: videoPath, thumbnailCount: thumbnailCount, thumbHeight: thumbHeight,
+                                      decoders: decoders, cacheBytes: cacheBytes ?? BenchConfiguration.InteractiveRun.defaultCacheBytes))
+        case .sprite:
+            guard let contender = SpriteBench.Contender(rawValue: extractor) else { throw Invalid(description: "unknown sprite contender \(extractor)") }
+            guard let videoID else { throw Invalid(description: "no video for \(contender.rawValue)") }
+            return .sprite(.init(contender: contender, videoID: videoID, videoPath: videoPath))
         }
     }
 }

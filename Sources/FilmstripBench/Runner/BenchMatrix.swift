@@ -49,6 +49,58 @@ public struct BenchMatrix: Sendable {
     /// gate on a few pipelines then spends every child run on the pairs it judges (without
     /// calibration rows, the file can only be compared paired, not with another run).
     public var referenceRuns = true
+    /// What the configurations run: strips (the extractor and composer sweeps), interactive
+    /// sessions, or sprites.
+    public var workload: Workload = .strips
+
+    /// The kind of work a suite's configurations do.
+    public enum Workload: Sendable {
+        /// Strips: the extractor and composer sweeps, peers and the seed study.
+        case strips
+        /// Scripted slider sessions (and a soak) per video × count × height.
+        case interactive(InteractiveSweep)
+        /// Every contender's sprite of every video.
+        case sprite([SpriteBench.Contender])
+    }
+
+    /// The interactive configurations: every strategy with the generator's default pool and
+    /// the cache on; the standard strategy also over `decoderCounts` and with the cache off
+    /// (the settings swept as the extractors' are); a soak per video.
+    public struct InteractiveSweep: Sendable {
+        public var strategies: [any InteractiveStrategy]
+        /// Pool sizes the standard strategy is also run with.
+        public var decoderCounts: [Int]
+        /// Also run the standard strategy with the cache off.
+        public var cacheOff: Bool
+        /// Superseding requests of the soak run per video (0: none).
+        public var soakRequests: Int
+
+        public init(strategies: [any InteractiveStrategy] = InteractiveStrategies.all, decoderCounts: [Int] = [1, 4],
+                    cacheOff: Bool = true, soakRequests: Int = 1000) {
+            self.strategies = strategies
+            self.decoderCounts = decoderCounts
+            self.cacheOff = cacheOff
+            self.soakRequests = soakRequests
+        }
+
+        func configurations(videoID: String, path: String?, count: Int, height: Int) -> [BenchConfiguration] {
+            typealias Run = BenchConfiguration.InteractiveRun
+            var runs = strategies.map { Run(strategy: $0, videoID: videoID, videoPath: path, thumbnailCount: count, thumbHeight: height) }
+            if let standard = strategies.first(where: { $0.name == InteractiveStrategies.standard.name }) {
+                runs += decoderCounts.map { Run(strategy: standard, videoID: videoID, videoPath: path, thumbnailCount: count,
+                                                thumbHeight: height, decoders: $0) }
+                if cacheOff {
+                    runs.append(Run(strategy: standard, videoID: videoID, videoPath: path, thumbnailCount: count, thumbHeight: height,
+                                    cacheBytes: 0))
+                }
+                if soakRequests > 0 {
+                    runs.append(Run(strategy: standard, script: .soak(requests: soakRequests), videoID: videoID, videoPath: path,
+                                    thumbnailCount: 1, thumbHeight: height, cacheBytes: 0))
+                }
+            }
+            return runs.map(BenchConfiguration.interactive)
+        }
+    }
 
     public static let syntheticCount = 500
     public static let syntheticHeight = 64
@@ -97,6 +149,21 @@ public struct BenchMatrix: Sendable {
             matrix.timeLimitSeconds = 900
             matrix.seedStudy = true
             return matrix
+        case .interactive:
+            // Sessions take a few seconds each and the strategies are the comparison: six
+            // interleaved repetitions give the summary its interval.
+            var matrix = BenchMatrix(extractors: extractors, composers: composers, videoIDs: ReferenceSuite.interactive.specs.map(\.id),
+                                     counts: [20], heights: [64], accuracies: [.exact], decoderThreads: [1],
+                                     repetitions: 6, warmup: 0, timeLimitSeconds: 300)
+            matrix.workload = .interactive(InteractiveSweep())
+            return matrix
+        case .sprite:
+            // Whole libraries of minutes of video per contender: three repetitions, as `sprite-bench` always ran.
+            var matrix = BenchMatrix(extractors: extractors, composers: composers, videoIDs: ReferenceSuite.sprite.specs.map(\.id),
+                                     counts: [1], heights: [0], accuracies: [.exact], decoderThreads: [1],
+                                     repetitions: 3, warmup: 0, timeLimitSeconds: 900)
+            matrix.workload = .sprite(SpriteBench.Contender.allCases)
+            return matrix
         case .formats:
             // Every container and codec of the formats suite, in exact and keyframe mode: the
             // agreement check then covers them (wrong frames or pixels show as disagreements).
@@ -130,6 +197,42 @@ public struct BenchMatrix: Sendable {
     /// The configurations, in a fixed order that the session rotates per repetition.
     /// - Parameter videoPaths: file of every id in ``requiredVideoIDs``.
     public func configurations(videoPaths: [String: String]) -> [BenchConfiguration] {
+        var result: [BenchConfiguration] = []
+        switch workload {
+        case .strips:
+            result = stripConfigurations(videoPaths: videoPaths)
+        case .interactive(let sweep):
+            for videoID in videoIDs {
+                for count in counts {
+                    for height in heights {
+                        result += sweep.configurations(videoID: videoID, path: videoPaths[videoID], count: count, height: height)
+                    }
+                }
+            }
+        case .sprite(let contenders):
+            for videoID in videoIDs {
+                result += contenders.map { .sprite(.init(contender: $0, videoID: videoID, videoPath: videoPaths[videoID])) }
+            }
+        }
+        guard referenceRuns else { return result }
+        if case .strips = workload {
+            for case .thumbnails(let composer) in composers {
+                result.append(.composeSynthetic(.init(composer), thumbnailCount: Self.syntheticCount, thumbHeight: Self.syntheticHeight))
+            }
+            result.append(.memcpySynthetic(thumbnailCount: Self.syntheticCount, thumbHeight: Self.syntheticHeight))
+        }
+        result.append(.calibrationCopy)
+        // The calibration decode runs the sweeps' two partners, which must stay what they are
+        // for the calibration rows of different days to compare.
+        result.append(.calibrationDecode(.init(
+            extractor: Extractors.composerSweepPartner, destination: .thumbnails(Composers.extractorSweepPartner),
+            videoID: Self.calibrationVideoID, videoPath: videoPaths[Self.calibrationVideoID],
+            thumbnailCount: Self.calibrationCount, thumbHeight: 64)))
+        return result
+    }
+
+    /// The strip sweeps, peers and seed study, without the reference runs.
+    func stripConfigurations(videoPaths: [String: String]) -> [BenchConfiguration] {
         var result: [BenchConfiguration] = []
         for videoID in videoIDs {
             for count in counts {
@@ -168,18 +271,6 @@ public struct BenchMatrix: Sendable {
                 videoPath: videoPaths[videoIDs[0]], thumbnailCount: counts.max()!, thumbHeight: heights[0],
                 accuracy: accuracies[0], decoderThreads: decoderThreads[0])))
         }
-        guard referenceRuns else { return result }
-        for case .thumbnails(let composer) in composers {
-            result.append(.composeSynthetic(.init(composer), thumbnailCount: Self.syntheticCount, thumbHeight: Self.syntheticHeight))
-        }
-        result.append(.memcpySynthetic(thumbnailCount: Self.syntheticCount, thumbHeight: Self.syntheticHeight))
-        result.append(.calibrationCopy)
-        // The calibration decode runs the sweeps' two partners, which must stay what they are
-        // for the calibration rows of different days to compare.
-        result.append(.calibrationDecode(.init(
-            extractor: Extractors.composerSweepPartner, destination: .thumbnails(Composers.extractorSweepPartner),
-            videoID: Self.calibrationVideoID, videoPath: videoPaths[Self.calibrationVideoID],
-            thumbnailCount: Self.calibrationCount, thumbHeight: 64)))
         return result
     }
 

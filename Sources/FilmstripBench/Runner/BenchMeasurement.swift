@@ -9,7 +9,7 @@ public struct BenchMeasurement: Sendable, Hashable, Codable {
         public var cpuUserSeconds: Double
         /// System CPU seconds of the process during the phase, all threads.
         public var cpuSysSeconds: Double
-        /// Peak resident set size of the process in bytes when the phase ended (`ru_maxrss`).
+        /// Peak resident set size of the process in bytes when the phase ended (its own `VmHWM`).
         public var peakRSSBytes: Int
         /// Frames the decoder produced in the phase; nil when the phase does not decode.
         public var framesDecoded: Int?
@@ -25,6 +25,10 @@ public struct BenchMeasurement: Sendable, Hashable, Codable {
         /// The phase's bound (pipeline phases and filmstrip's own whole process; nil elsewhere
         /// and from children built before it was measured).
         public var bound: PhaseBound?
+        /// Interactive steps: latencies, wasted frames, what a soak left behind (nil elsewhere).
+        public var interactive: InteractiveMeasures?
+        /// Sprite runs: how far the tiles lie from their cues (nil elsewhere).
+        public var spriteTiles: SpriteTileCheck?
 
         public init(phase: Phase, wallSeconds: Double, cpuUserSeconds: Double, cpuSysSeconds: Double,
                     peakRSSBytes: Int, framesDecoded: Int?) {

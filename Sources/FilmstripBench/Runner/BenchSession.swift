@@ -255,8 +255,10 @@ public struct BenchSession {
             row.videoBytes = cost.videoBytes
             row.heapAllocations = cost.heapAllocations
             row.bound = cost.bound
-            if configuration.kind != .calibrationCopy, cost.wallSeconds > 0 {
-                row.thumbnailsPerSecond = Double(configuration.thumbnailCount) / cost.wallSeconds
+            row.interactive = cost.interactive
+            row.spriteTiles = cost.spriteTiles
+            if configuration.kind != .calibrationCopy, configuration.kind != .interactive, cost.wallSeconds > 0 {
+                row.thumbnailsPerSecond = Double(row.thumbnailCount) / cost.wallSeconds
             }
             row.checksum = measurement.checksum
             row.maxFrameError = measurement.maxFrameError
@@ -275,11 +277,19 @@ public struct BenchSession {
     }
 
     private func baseRow(_ configuration: BenchConfiguration, video: PreparedVideo?, phase: Phase, repetition: Int) -> RawResultRow {
-        let thumbWidth: Int = switch configuration.kind {
-        case .pipeline, .calibrationDecode, .peer:
-            video.map { ThumbnailSize.height(configuration.thumbHeight).pixels(forDisplayAspectRatio: $0.aspect).width } ?? 0
-        case .composeSynthetic, .memcpySynthetic: BenchConfiguration.syntheticThumbWidth
-        case .calibrationCopy: 0
+        var thumbnailCount = configuration.thumbnailCount, thumbHeight = configuration.thumbHeight
+        let thumbWidth: Int
+        switch configuration.kind {
+        case .pipeline, .calibrationDecode, .peer, .interactive:
+            thumbWidth = video.map { ThumbnailSize.height(configuration.thumbHeight).pixels(forDisplayAspectRatio: $0.aspect).width } ?? 0
+        case .composeSynthetic, .memcpySynthetic: thumbWidth = BenchConfiguration.syntheticThumbWidth
+        case .calibrationCopy: thumbWidth = 0
+        case .sprite:
+            // One tile per cue of the video, every contender's scaled to the layout's width (ffmpeg's `scale=W:-2`: even heights).
+            let layout = SpriteBench.layout
+            thumbWidth = layout.width
+            thumbnailCount = video.map { Int(($0.description.durationSeconds / Double(layout.intervalSeconds)).rounded(.up)) } ?? 0
+            thumbHeight = video.map { 2 * Int((Double(layout.width) / $0.aspect.doubleValue / 2).rounded()) } ?? 0
         }
         let description = video?.description ?? (configuration.kind == .calibrationCopy
             ? VideoDescription(id: "none", codec: "none", width: 0, height: 0, durationSeconds: 0, frameCount: 0, gop: 0)
@@ -288,9 +298,9 @@ public struct BenchSession {
         return RawResultRow(
             run: context, timestamp: Date(), pipeline: configuration.pipeline, extractor: configuration.extractor,
             composer: configuration.composer,
-            options: configuration.pipelineRun.map { Dictionary(uniqueKeysWithValues: $0.extractionOptions.fields.map { ($0.key, $0.value) }) } ?? [:],
-            video: description, thumbnailCount: configuration.thumbnailCount, thumbWidth: thumbWidth,
-            thumbHeight: configuration.thumbHeight, accuracy: configuration.accuracy?.description ?? "",
+            options: configuration.optionsColumn,
+            video: description, thumbnailCount: thumbnailCount, thumbWidth: thumbWidth,
+            thumbHeight: thumbHeight, accuracy: configuration.accuracy?.description ?? "",
             phase: phase, repetition: repetition, wallSeconds: nil, cpuUserSeconds: nil, cpuSysSeconds: nil,
             peakRSSBytes: nil, framesDecoded: nil, thumbnailsPerSecond: nil, checksum: "", maxFrameError: nil,
             disagreement: false, status: .ok, error: "", kind: configuration.runKind)

@@ -23,7 +23,53 @@ public enum ConfigurationRunner {
         case let .memcpySynthetic(count, height): try runSyntheticMemcpy(thumbnailCount: count, thumbHeight: height)
         case .calibrationCopy: runCalibrationCopy()
         case .peer, .commandLine: try runPeer(configuration)
+        case .interactive(let run): try await runInteractive(run)
+        case .sprite(let run): try runSprite(run)
         }
+    }
+
+    /// The scripted session (a cost per step) or the soak on a generator of its own.
+    private static func runInteractive(_ run: BenchConfiguration.InteractiveRun) async throws -> BenchMeasurement {
+        guard let path = run.videoPath else { throw SetupError(description: "no video for \(BenchConfiguration.interactive(run).label)") }
+        let phases: [BenchMeasurement.PhaseCost] = switch run.script {
+        case .session:
+            try await InteractiveSessions.run(path: path, strategy: run.strategy, count: run.thumbnailCount,
+                                              box: .height(run.thumbHeight), decoders: run.decoders, cacheBytes: run.cacheBytes)
+        case .soak(let requests):
+            [try await InteractiveSessions.soak(path: path, count: requests, strategy: run.strategy, decoders: run.decoders,
+                                                cacheBytes: run.cacheBytes)]
+        }
+        return BenchMeasurement(phases: phases, checksum: "", maxFrameError: nil)
+    }
+
+    /// The contender's command on the video as a whole process (time, CPU and peak RSS by `wait4`),
+    /// then every tile read back for its distance from its cue.
+    private static func runSprite(_ run: BenchConfiguration.SpriteRun) throws -> BenchMeasurement {
+        guard let path = run.videoPath else { throw SetupError(description: "no video for \(BenchConfiguration.sprite(run).label)") }
+        let contender = run.contender
+        guard let program = contender.isFFmpeg ? ExternalProcess.find("ffmpeg") : Self.ownExecutable else {
+            throw SetupError(description: "ffmpeg is not installed (apt-get install ffmpeg)")
+        }
+        let probe = try VideoProbe(path: path)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("filmstrip-sprite-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let layout = SpriteBench.layout
+        let (_, arguments) = contender.command(filmstrip: program, ffmpeg: program, video: path, folder: folder,
+                                               intervalSeconds: layout.intervalSeconds, width: layout.width,
+                                               columns: layout.columns, rows: layout.rows)
+        let process = try ExternalProcess.run(program, arguments, timeLimit: 3600)
+        guard process.succeeded else {
+            throw SetupError(description: "\(contender.rawValue) failed (status \(process.exitStatus)): \(program) \(arguments.joined(separator: " "))")
+        }
+        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let errors = try SpriteBench.frameErrors(contender, folder: folder, videoName: name, probe: probe,
+                                                 intervalSeconds: layout.intervalSeconds, columns: layout.columns, rows: layout.rows)
+        var cost = BenchMeasurement.PhaseCost(phase: .sprite, wallSeconds: process.wallSeconds, cpuUserSeconds: process.userSeconds,
+                                              cpuSysSeconds: process.systemSeconds, peakRSSBytes: process.peakRSSBytes, framesDecoded: nil)
+        cost.spriteTiles = SpriteTileCheck(tiles: errors.tiles, unreadable: errors.unreadable,
+                                           worstErrorSeconds: errors.worstSeconds, meanErrorSeconds: errors.meanSeconds)
+        return BenchMeasurement(phases: [cost], checksum: "", maxFrameError: nil)
     }
 
     /// This very `filmstrip` executable.
@@ -226,12 +272,15 @@ struct ResourceSnapshot {
     let user: Double
     /// System CPU seconds so far, all threads.
     let system: Double
-    /// High-water mark of the resident set in bytes (`ru_maxrss` is in KiB on Linux).
+    /// High-water mark of this process's own resident set in bytes: `VmHWM` of `/proc/self/status`
+    /// (`ru_maxrss` where it cannot be read). Not `ru_maxrss` first, because Linux folds the
+    /// spawning process's high-water mark into the child's at exec: a `bench-run` child spawned
+    /// by a 500 MB parent reports at least 500 MB there, whatever it used itself.
     let peakRSSBytes: Int
     /// Bytes read by `read(2)` and friends so far (`rchar`); nil without `/proc/self/io`.
     let bytesRead: Int?
-    /// Bytes of `/proc/self/io` this snapshot read: counted in the next snapshot's `rchar`,
-    /// and varying with the digits of the numbers, so it is taken out of the phase's count.
+    /// Bytes of `/proc/self/io` and `/proc/self/status` this snapshot read: counted in the next
+    /// snapshot's `rchar`, and varying with the digits of the numbers, so it is taken out of the phase's count.
     let ownReadBytes: Int
     /// Heap allocations so far.
     let heapAllocations: Int
@@ -239,12 +288,13 @@ struct ResourceSnapshot {
     static func now() -> ResourceSnapshot {
         // Counters first and the clock last, so their own cost falls outside the next phase's time.
         let allocations = Int(filmstrip_heap_allocations())
-        let (bytesRead, ownReadBytes) = readCharacters()
+        let (bytesRead, ioBytes) = procField("/proc/self/io", "rchar:")
+        let (highWaterKiB, statusBytes) = procField("/proc/self/status", "VmHWM:")
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         return ResourceSnapshot(instant: .now, user: seconds(usage.ru_utime), system: seconds(usage.ru_stime),
-                                peakRSSBytes: usage.ru_maxrss * 1024, bytesRead: bytesRead, ownReadBytes: ownReadBytes,
-                                heapAllocations: allocations)
+                                peakRSSBytes: (highWaterKiB ?? usage.ru_maxrss) * 1024, bytesRead: bytesRead,
+                                ownReadBytes: ioBytes + statusBytes, heapAllocations: allocations)
     }
 
     func cost(since start: ResourceSnapshot, phase: Phase, counters: DecodeCounters?) -> BenchMeasurement.PhaseCost {
@@ -261,26 +311,39 @@ struct ResourceSnapshot {
 
     private static func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
 
-    /// `rchar` of `/proc/self/io`, read into a stack buffer so that taking the snapshot
-    /// allocates nothing (it would count as work). Reading the file adds its own constant size.
-    private static func readCharacters() -> (Int?, Int) {
-        let descriptor = open("/proc/self/io", O_RDONLY | O_CLOEXEC)
+    /// The number on the line of `path` that starts with `field` (`rchar:` of `/proc/self/io`,
+    /// `VmHWM:` of `/proc/self/status`, in KiB, about 300 bytes in), and the bytes read. Read
+    /// into a stack buffer, so that taking the snapshot allocates nothing (it would count as work).
+    private static func procField(_ path: StaticString, _ field: StaticString) -> (Int?, Int) {
+        let descriptor = open(UnsafeRawPointer(path.utf8Start).assumingMemoryBound(to: CChar.self), O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return (nil, 0) }
         defer { close(descriptor) }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { buffer -> (Int?, Int) in
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1024) { buffer -> (Int?, Int) in
             let count = read(descriptor, buffer.baseAddress!, buffer.count)
             guard count > 0 else { return (nil, 0) }
-            // The first line is `rchar: N`.
-            var value = 0, index = 0, digits = 0
-            while index < count, buffer[index] != UInt8(ascii: "\n") {
-                let byte = buffer[index]
-                if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
-                    value = value * 10 + Int(byte - UInt8(ascii: "0"))
-                    digits += 1
+            let name = field.utf8Start, nameCount = field.utf8CodeUnitCount
+            var lineStart = 0
+            while lineStart + nameCount <= count {
+                var matches = true
+                var offset = 0
+                while offset < nameCount {
+                    if buffer[lineStart + offset] != name[offset] { matches = false; break }
+                    offset += 1
                 }
-                index += 1
+                var index = lineStart + (matches ? nameCount : 0)
+                var value = 0, digits = 0
+                while index < count, buffer[index] != UInt8(ascii: "\n") {
+                    let byte = buffer[index]
+                    if matches, byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                        value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                        digits += 1
+                    }
+                    index += 1
+                }
+                if matches { return (digits > 0 ? value : nil, count) }
+                lineStart = index + 1
             }
-            return (digits > 0 ? value : nil, count)
+            return (nil, count)
         }
     }
 }

@@ -21,6 +21,8 @@ public enum FastestTable {
                     || (row.configurationKey.phase == .compose
                         && [.syntheticComposition, .memcpyFloor].contains(row.configurationKey.kind)))
         }
+        // Interactive and sprite runs have no strip to rank: their rows are for `report` and `compare`.
+        guard !rows.isEmpty else { return "no strip pipelines or whole processes to rank in this run (see `filmstrip report`)" }
         var maxima: [ConfigurationKey: Double] = [:]
         for row in raw where row.build != .baseline && row.status == .ok {
             guard let wall = row.wallSeconds else { continue }

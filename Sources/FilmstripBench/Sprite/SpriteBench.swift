@@ -4,26 +4,13 @@ import Foundation
 
 /// Library throughput of `filmstrip sprite` against the ffmpeg CLI commands media servers
 /// run for the same job (Jellyfin's trickplay: `fps=1/10,scale=320:-2` then tiles of 10x10,
-/// with or without `-skip_frame nokey`), each run a whole process, interleaved; every
-/// tile's frame read back through the reference videos' markers.
+/// with or without `-skip_frame nokey`), each run a whole process: bench runs of kind `sprite`
+/// (``BenchConfiguration/sprite(_:)``, `bench --suite sprite`), interleaved by the session;
+/// every tile's frame read back through the reference videos' markers.
 public enum SpriteBench {
-    /// About 35 minutes of video in five codecs and three containers, GOPs of about 8 s as
-    /// encoders make by default; small pictures keep generation to a few minutes.
-    public static let library: [ReferenceVideoSpec] = [
-        .init(id: "lib-h264-360p-10m", codec: .h264, width: 640, height: 360, seconds: 600, keyframeInterval: 250),
-        .init(id: "lib-h264-180p-5m-opengop", codec: .h264, container: .matroska, width: 320, height: 180, seconds: 300,
-              keyframeInterval: 250, maxBFrames: 3, openGOP: true),
-        .init(id: "lib-hevc-180p-5m", codec: .hevc, container: .matroska, width: 320, height: 180, seconds: 300, keyframeInterval: 250),
-        .init(id: "lib-vp9-180p-5m", codec: .vp9, container: .webm, width: 320, height: 180, seconds: 300, keyframeInterval: 240),
-        .init(id: "lib-av1-180p-5m", codec: .av1, container: .matroska, width: 320, height: 180, seconds: 300, keyframeInterval: 240),
-        .init(id: "lib-mpeg4-360p-5m", codec: .mpeg4, container: .matroska, width: 640, height: 360, seconds: 300, keyframeInterval: 250),
-    ]
-
-    /// A two-video library of a few seconds each, to check the script end to end.
-    public static let smokeLibrary: [ReferenceVideoSpec] = [
-        .init(id: "lib-h264-180p-30s", codec: .h264, width: 320, height: 180, seconds: 30, keyframeInterval: 250),
-        .init(id: "lib-vp9-180p-30s", codec: .vp9, container: .webm, width: 320, height: 180, seconds: 30, keyframeInterval: 240),
-    ]
+    /// The sprite every contender makes: a tile of 320 px wide every 10 s, sheets of 10x10
+    /// (Jellyfin's trickplay defaults).
+    public static let layout = (intervalSeconds: 10, width: 320, columns: 10, rows: 10)
 
     public enum Contender: String, CaseIterable, Sendable {
         case spriteExact = "sprite-exact"
@@ -32,7 +19,7 @@ public enum SpriteBench {
         case ffmpegFPS = "ffmpeg-fps"
         case ffmpegKeyframes = "ffmpeg-fps-nokey"
 
-        var isFFmpeg: Bool { self == .ffmpegFPS || self == .ffmpegKeyframes }
+        public var isFFmpeg: Bool { self == .ffmpegFPS || self == .ffmpegKeyframes }
 
         /// The program and arguments for one video, writing into `folder`.
         public func command(filmstrip: String, ffmpeg: String, video: String, folder: String,
