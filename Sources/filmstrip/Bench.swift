@@ -138,7 +138,7 @@ extension FilmstripCommand {
             let name = out ?? "results/\(lists.suite.rawValue)-\(machine.name)"
             let rawPath = name + "-raw.csv", summaryPath = name + "-summary.csv"
             let cache = fixturesDir.map { ReferenceVideoCache(directory: URL(fileURLWithPath: $0, isDirectory: true)) } ?? ReferenceVideoCache()
-            let progress = BenchProgress(quiet: reporting.quiet || reporting.json)
+            let progress = BenchProgress(quiet: reporting.quiet || reporting.json, onRunning: reporting.json ? Self.jsonProgress : nil)
             let result: BenchSession.Result
             var referenceMismatches = 0
             // Stripped copies of the executables for valgrind, removed at the end.
@@ -233,6 +233,14 @@ extension FilmstripCommand {
         }
 
         /// UTC time plus random hex: sortable, and unique even for two runs in the same second.
+        /// `--json`: one line per run about to start (a failed write shows at the final line).
+        static func jsonProgress(_ running: BenchProgress.Running) {
+            var fields: [String: JSONValue] = ["event": "progress", "configuration": .string(running.label), "round": .string(running.round),
+                                               "done": .integer(running.done), "total": .integer(running.total)]
+            if let eta = running.eta, eta.isFinite { fields["eta_s"] = .number(eta) }
+            try? Console.jsonLine(fields)
+        }
+
         static func runID() -> String {
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")

@@ -11,6 +11,25 @@ import Testing
     static let tinyMatrix = ["--videos", "h264-180p-3s", "--extractors", "sequential,forward", "--composers", "rowcopy",
                              "--counts", "5", "--repetitions", "2", "--warmup", "0"]
 
+    @Test("bench --json: a progress object per run, then the result, each line parsed by JSONSerialization")
+    func benchJSONLines() throws {
+        let folder = try CLISupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let name = folder.appendingPathComponent("json").path
+        let result = try CLISupport.run(["bench"] + Self.tinyMatrix + ["--out", name, "--fixtures-dir", CLISupport.fixturesDirectory, "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let objects = try result.standardOutput.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let progress = objects.filter { $0["event"] as? String == "progress" }
+        let rows = try ResultsFileReader.read(RawResultRow.self, from: name + "-raw.csv")
+        // One line per child run: two repetitions of every configuration.
+        #expect(progress.count == 2 * Set(rows.map(\.configurationKey.configID)).count, "\(result.standardOutput)")
+        #expect(progress.map { $0["done"] as? Int } == (0..<progress.count).map { $0 }, "in order, counting up")
+        #expect(progress.allSatisfy { ($0["configuration"] as? String)?.isEmpty == false && $0["total"] as? Int == progress.count })
+        #expect(objects.last?["event"] as? String == "done", "\(result.standardOutput)")
+    }
+
     @Test func benchWritesParseableRawAndSummaryFiles() throws {
         let folder = try CLISupport.scratchDirectory()
         let name = folder.appendingPathComponent("tiny").path

@@ -22,18 +22,7 @@ struct PlotChartsTests {
         // Twice the sample's repetitions: 20 pairs, enough evidence for the gate to decide.
         for copy in 0..<2 {
             for row in base {
-                var baseline = row, candidate = row
-                baseline.build = .baseline
-                candidate.build = .candidate
-                baseline.repetition += copy * SampleResults.repetitions
-                candidate.repetition += copy * SampleResults.repetitions
-                if row.pipeline.hasPrefix("taskgroup+simd"), let wall = row.wallSeconds {
-                    // 30 % slower in wall and CPU time alike (the gate judges CPU time by default).
-                    candidate.wallSeconds = wall * 1.3
-                    candidate.cpuUserSeconds = row.cpuUserSeconds.map { $0 * 1.3 }
-                    candidate.cpuSysSeconds = row.cpuSysSeconds.map { $0 * 1.3 }
-                }
-                rows += [baseline, candidate]
+                rows += SampleResults.twoBuildPair(row, copy: copy) { $0.hasPrefix("taskgroup+simd") }
             }
         }
         for repetition in 0..<6 {

@@ -106,14 +106,18 @@ struct PlotTests {
         #expect(chart.title.contains("absolute"))
     }
 
+    /// The composition throughput chart the plotter makes of `rows`.
+    private func throughputChart(_ rows: [RawResultRow]) throws -> Chart {
+        let outcome = Plotter(outputDirectory: outputFolder()).charts(for: rows).first { if case let .chart(chart) = $0 { chart.kind == .compositionThroughput } else { false } }
+        guard case let .chart(chart) = outcome else { throw ChartMissing() }
+        return chart
+    }
+
+    private struct ChartMissing: Error {}
+
     @Test("the memcpy floor is a line, not a bar")
     func memcpyFloorIsALine() throws {
-        let rows = SampleResults.rows(machines: [SampleResults.fastMachine])
-        let outcome = Plotter(outputDirectory: outputFolder()).charts(for: rows).first { if case let .chart(chart) = $0 { chart.kind == .compositionThroughput } else { false } }
-        guard case let .chart(chart) = outcome else {
-            Issue.record("no throughput chart")
-            return
-        }
+        let chart = try throughputChart(SampleResults.rows(machines: [SampleResults.fastMachine]))
         #expect(!chart.data.contains("\"memcpy"))
         #expect(chart.body.contains("memcpy floor: 10."))
         // 500 × 114 × 64 × 4 bytes at 7 GB/s: the simd bar's median is near 7.
@@ -133,11 +137,7 @@ struct PlotTests {
             fused.wallSeconds = 3e-6
             return fused
         }
-        let outcome = Plotter(outputDirectory: outputFolder()).charts(for: rows).first { if case let .chart(chart) = $0 { chart.kind == .compositionThroughput } else { false } }
-        guard case let .chart(chart) = outcome else {
-            Issue.record("no throughput chart")
-            return
-        }
+        let chart = try throughputChart(rows)
         #expect(!chart.data.contains("fused"))
         #expect(chart.data.contains("\"simd\""))
     }

@@ -97,16 +97,7 @@ struct ReportTests {
         }
         var rows: [RawResultRow] = []
         for row in base {
-            var baseline = row, candidate = row
-            baseline.build = .baseline
-            candidate.build = .candidate
-            if row.pipeline.contains("taskgroup+simd"), let wall = row.wallSeconds {
-                    // 30 % slower in wall and CPU time alike (the gate judges CPU time by default).
-                    candidate.wallSeconds = wall * 1.3
-                    candidate.cpuUserSeconds = row.cpuUserSeconds.map { $0 * 1.3 }
-                    candidate.cpuSysSeconds = row.cpuSysSeconds.map { $0 * 1.3 }
-                }
-            rows += [baseline, candidate]
+            rows += SampleResults.twoBuildPair(row) { $0.contains("taskgroup+simd") }
         }
         // Peer rows: two tools on one video, and one failed row whose error is markup.
         for repetition in 0..<6 {

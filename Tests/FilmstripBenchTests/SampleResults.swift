@@ -69,6 +69,23 @@ enum SampleResults {
     }
 
     /// `rows` written to one raw results file per machine in a new temporary folder; returns the paths.
+    /// `row` as a baseline and a candidate pair, repetition shifted by `copy` sample runs; the
+    /// candidates of `slowed` pipelines take 30 % longer in wall and CPU time alike (the gate
+    /// judges CPU time by default).
+    static func twoBuildPair(_ row: RawResultRow, copy: Int = 0, slowed: (String) -> Bool) -> [RawResultRow] {
+        var baseline = row, candidate = row
+        baseline.build = .baseline
+        candidate.build = .candidate
+        baseline.repetition += copy * repetitions
+        candidate.repetition += copy * repetitions
+        if slowed(row.pipeline), let wall = row.wallSeconds {
+            candidate.wallSeconds = wall * 1.3
+            candidate.cpuUserSeconds = row.cpuUserSeconds.map { $0 * 1.3 }
+            candidate.cpuSysSeconds = row.cpuSysSeconds.map { $0 * 1.3 }
+        }
+        return [baseline, candidate]
+    }
+
     static func writeFiles(_ rows: [RawResultRow]) throws -> [String] {
         let folder = URL(fileURLWithPath: Fixtures.temporaryPath("results")).deletingLastPathComponent()
         var paths: [String] = []

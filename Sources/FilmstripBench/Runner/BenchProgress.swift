@@ -8,15 +8,33 @@ public final class BenchProgress {
     /// Only notes (warnings, disagreements): no progress line, no round milestones (`bench --quiet`).
     private let quiet: Bool
     private var lineShown = false
+    /// Told of every run about to start, whatever the terminal (`bench --json`'s progress lines).
+    private let onRunning: ((Running) -> Void)?
 
-    /// Progress on stderr; `quiet` leaves only the notes.
-    public init(isTerminal: Bool = isatty(STDERR_FILENO) != 0, quiet: Bool = false) {
+    /// A run about to start: its configuration, the round, how many runs of the session are done.
+    public struct Running {
+        /// The configuration's label, as the progress line shows it.
+        public let label: String
+        /// The round, e.g. "rep 2/6" or "until decided 3".
+        public let round: String
+        /// Runs finished so far.
+        public let done: Int
+        /// Runs planned in all.
+        public let total: Int
+        /// Seconds left, when an estimate exists.
+        public let eta: Double?
+    }
+
+    /// Progress on stderr; `quiet` leaves only the notes; `onRunning` hears of each run.
+    public init(isTerminal: Bool = isatty(STDERR_FILENO) != 0, quiet: Bool = false, onRunning: ((Running) -> Void)? = nil) {
         self.isTerminal = isTerminal
         self.quiet = quiet
+        self.onRunning = onRunning
     }
 
     /// Shows the run about to start: `done` of `total` runs finished, `eta` in seconds when known.
     func running(_ label: String, round: String, done: Int, total: Int, eta: Double?) {
+        onRunning?(Running(label: label, round: round, done: done, total: total, eta: eta))
         guard isTerminal, !quiet else { return }
         let etaText = eta.map { " ETA \(Self.clock($0))" } ?? ""
         var line = "[\(done)/\(total)] \(round) \(label)\(etaText)"
