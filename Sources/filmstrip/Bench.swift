@@ -138,7 +138,8 @@ extension FilmstripCommand {
             let name = out ?? "results/\(lists.suite.rawValue)-\(machine.name)"
             let rawPath = name + "-raw.csv", summaryPath = name + "-summary.csv"
             let cache = fixturesDir.map { ReferenceVideoCache(directory: URL(fileURLWithPath: $0, isDirectory: true)) } ?? ReferenceVideoCache()
-            let progress = BenchProgress(quiet: reporting.quiet || reporting.json, onRunning: reporting.json ? Self.jsonProgress : nil)
+            let jsonProgress: ((BenchProgress.Running) -> Void)? = reporting.json ? { Self.jsonProgress($0) } : nil
+            let progress = BenchProgress(quiet: reporting.quiet || reporting.json, onRunning: jsonProgress)
             let result: BenchSession.Result
             var referenceMismatches = 0
             // Stripped copies of the executables for valgrind, removed at the end.

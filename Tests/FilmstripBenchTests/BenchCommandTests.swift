@@ -23,8 +23,9 @@ import Testing
         }
         let progress = objects.filter { $0["event"] as? String == "progress" }
         let rows = try ResultsFileReader.read(RawResultRow.self, from: name + "-raw.csv")
-        // One line per child run: two repetitions of every configuration.
-        #expect(progress.count == 2 * Set(rows.map(\.configurationKey.configID)).count, "\(result.standardOutput)")
+        // One line per child run: two repetitions of every configuration (its phases are rows of one run).
+        let runs = Set(rows.map { "\($0.pipeline) \($0.video.id) \($0.thumbnailCount) \($0.options.sorted { $0.key < $1.key }) \($0.repetition)" })
+        #expect(progress.count == runs.count, "\(result.standardOutput)")
         #expect(progress.map { $0["done"] as? Int } == (0..<progress.count).map { $0 }, "in order, counting up")
         #expect(progress.allSatisfy { ($0["configuration"] as? String)?.isEmpty == false && $0["total"] as? Int == progress.count })
         #expect(objects.last?["event"] as? String == "done", "\(result.standardOutput)")
