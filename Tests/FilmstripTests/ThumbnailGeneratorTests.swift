@@ -216,22 +216,33 @@ struct ThumbnailGeneratorTests {
     func cooperativePoolStaysFree() async throws {
         let path = try TestSupport.video("h264-360p-20s")
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let generator = try ThumbnailGenerator(path: path, options: Self.busyOptions(decoders: nil))
-        defer { generator.close() }
-        #expect(generator.decoderCount == cores)
         let times = Self.everyFrame
-        let results = try generator.thumbnails(for: ThumbnailRequest(times: times))
-        let consumer = Task { try await Self.collect(results) }
-        #expect(try await Self.eventually { generator.counters.busyDecoders == cores })
-        // Twice as many tasks as the cooperative pool has threads, each giving its thread up once.
-        let progressed = await withTaskGroup(of: Int.self) { group in
-            for _ in 0..<(2 * cores) { group.addTask { await Task.yield(); return 1 } }
-            return await group.reduce(0, +)
+        // In a full parallel run other suites' synchronous work can hold every cooperative
+        // thread for the whole request (seen once at load 7: all 600 decoded before this task
+        // ran again), which shows nothing either way; such an attempt is run again, up to 3 times.
+        for _ in 1...3 {
+            let generator = try ThumbnailGenerator(path: path, options: Self.busyOptions(decoders: nil))
+            defer { generator.close() }
+            #expect(generator.decoderCount == cores)
+            let results = try generator.thumbnails(for: ThumbnailRequest(times: times))
+            let consumer = Task { try await Self.collect(results) }
+            _ = try await Self.eventually { generator.counters.busyDecoders == cores || results.counters.delivered == times.count }
+            guard generator.counters.busyDecoders == cores, results.counters.delivered < times.count else {
+                #expect(try await consumer.value.filter(\.isFinal).count == times.count)
+                continue
+            }
+            // Twice as many tasks as the cooperative pool has threads, each giving its thread up once.
+            let progressed = await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<(2 * cores) { group.addTask { await Task.yield(); return 1 } }
+                return await group.reduce(0, +)
+            }
+            let deliveredMeanwhile = results.counters.delivered
+            #expect(progressed == 2 * cores)
+            #expect(deliveredMeanwhile < times.count, "the other tasks finished while decoding went on")
+            #expect(try await consumer.value.filter(\.isFinal).count == times.count)
+            return
         }
-        let deliveredMeanwhile = results.counters.delivered
-        #expect(progressed == 2 * cores)
-        #expect(deliveredMeanwhile < times.count, "the other tasks finished while decoding went on")
-        #expect(try await consumer.value.filter(\.isFinal).count == times.count)
+        Issue.record("in 3 attempts the request ended before this task could see every decoder busy: the cooperative pool was held by other work")
     }
 
     @Test("closing ends the pool's threads and decoders")
