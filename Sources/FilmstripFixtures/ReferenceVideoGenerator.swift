@@ -66,16 +66,9 @@ public struct ReferenceVideoCache: Sendable {
         }
     }
 
-    /// Removes temporary files left by runs that were killed mid-write.
-    public func removeAbandonedPartials() {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        for name in names where TemporaryName.parse(name, kind: .partialVideo) != nil {
-            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
-        }
-    }
-
-    /// Removes partial videos whose writer has died. Not `removeAbandonedPartials()`, which
-    /// would also delete the file another live process (a parallel test, a second bench) is writing.
+    /// Removes partial videos whose writer has died, never the file another live process (a
+    /// parallel test, a second bench) is writing: removing every partial did that, and a
+    /// `sprite-bench` test failed with "rename failed" while `fixtures` ran beside it.
     package func removePartialsOfDeadProcesses() {
         TemporaryFiles.removeStale(in: directory.path, kind: .partialVideo)
     }

@@ -20,7 +20,9 @@ extension FilmstripCommand {
 
         func run() async throws {
             let cache = dir.map { ReferenceVideoCache(directory: URL(fileURLWithPath: $0, isDirectory: true)) } ?? ReferenceVideoCache()
-            cache.removeAbandonedPartials()
+            // Only partials whose writer has died: another live process (a bench, a parallel
+            // test) may be encoding into this cache right now.
+            cache.removePartialsOfDeadProcesses()
             let suiteStart = ContinuousClock.now
             for spec in suite.specs {
                 let properties = "\(spec.codec.rawValue) \(spec.width)x\(spec.height) \(spec.framesPerSecond) fps \(spec.frameCount) frames (\(spec.durationSeconds) s) GOP \(spec.keyframeInterval)"
