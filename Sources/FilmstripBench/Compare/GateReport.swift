@@ -211,7 +211,7 @@ public struct GateReport: Sendable {
                 Self.percent(comparison.ratio),
                 "\(Self.percent(comparison.ratioLow)) … \(Self.percent(comparison.ratioHigh))",
                 "\(comparison.count)",
-                comparison.verdict.rawValue + (comparison.gated ? "" : " (sub-phase)"),
+                comparison.verdict.rawValue + (comparison.gated ? "" : comparison.key.kind.isReference ? " (reference)" : " (sub-phase)"),
             ]
             // Speedup of the candidate machine: baseline / candidate, so its interval is the inverse one.
             if acrossMachines {

@@ -196,8 +196,7 @@ public struct RegressionGate: Sendable {
 
     /// The phase a time gate judges: `total` where a configuration has one, else its own phase.
     static func isGated(_ key: ConfigurationKey, among keys: Set<ConfigurationKey>) -> Bool {
-        // The copy calibration is a memcpy of the machine's, no code of either build.
-        if key.kind == .calibrationCopy { return false }
+        if key.kind.isReference { return false }
         guard key.phase == .extract || key.phase == .compose else { return true }
         var total = key
         total.phase = .total
@@ -221,6 +220,7 @@ public struct RegressionGate: Sendable {
             entry.decisionLow = ratio
             entry.decisionHigh = ratio
             entry.decisionCoverage = 1
+            entry.gated = !key.kind.isReference
             if entry.verdict != .same {
                 entry.attribution = profiles.attribution(for: key, baselineTotal: baselineMedian, grew: entry.verdict == .slower)
             }

@@ -101,6 +101,13 @@ public enum RunKind: String, Sendable, Hashable, Codable, CaseIterable {
         }
     }
 
+    /// `true` for the rows that measure glibc's `memcpy`, not code of either build (the copy
+    /// calibration and the composition floor): a gate shows them and never fails on them. Their
+    /// instruction counts are not even the same twice: glibc's copy loop is chosen by the two
+    /// buffers' addresses, which move from run to run (the floor's compose phase read +27 % in
+    /// one A/A gate of 12, all in `__memcpy_avx_unaligned_erms`, docs/gate.md § 1).
+    public var isReference: Bool { self == .calibrationCopy || self == .memcpyFloor }
+
     /// The kind of a row from a file written before the `kind` column existed, read back from
     /// the placeholders the runner then wrote. The only place placeholder cells are read.
     public static func inferred(pipeline: String, extractor: String, composer: String, videoID: String, videoCodec: String,
