@@ -28,7 +28,7 @@ struct SequentialGateTests {
         let sequences = 400
         for _ in 0..<sequences {
             let pairs = (0..<150).map { _ in random.noise(sd: 0.1) }
-            if BettingEvidence.eValue(pairs, shift: 0, direction: 1, floor: log(1.05)) >= 20 { crossed += 1 }
+            if BettingEvidence.wealthPath(pairs, shift: 0, direction: 1, floor: log(1.05)).contains(where: { $0 >= 20 }) { crossed += 1 }
         }
         #expect(Double(crossed) / Double(sequences) <= 0.05, "crossed in \(crossed) of \(sequences)")
     }
@@ -41,6 +41,34 @@ struct SequentialGateTests {
         let unchanged = (0..<20).map { _ in random.noise(sd: 0.01) }
         // Within ±5 %: evidence against "slower by 5 %" and against "faster by 5 %".
         #expect(BettingEvidence.eValue(unchanged, shift: log(1.05), direction: -1, floor: log(1.05)) > 1000)
+    }
+
+    /// The e-value is the wealth now, not the best it ever was: only the former has a mean of at
+    /// most 1 under the null at any stopping time, which e-Benjamini–Hochberg relies on.
+    @Test func evidenceIsTheWealthAfterTheLastPair() {
+        let upThenDown = Array(repeating: log(1.2), count: 8) + Array(repeating: -log(1.2), count: 8)
+        let path = BettingEvidence.wealthPath(upThenDown, shift: 0, direction: 1, floor: log(1.05))
+        #expect(path.max()! > 10)
+        #expect(BettingEvidence.eValue(upThenDown, shift: 0, direction: 1, floor: log(1.05)) == path.last)
+        #expect(path.last! < 1)
+    }
+
+    /// The whole gate under unchanged code, looked at after every round of pairs and stopped at
+    /// its first rejection (what `bench --until-decided` does): e-BH over the configurations'
+    /// wealth at that moment fails wrongly in at most about α of gates, however many rounds.
+    @Test func aGateOfUnchangedCodeLookedAtEveryRoundKeepsItsLevel() {
+        var random = Random(state: 2026)
+        let gates = 200, configurations = 20, rounds = 60
+        var failed = 0
+        for _ in 0..<gates {
+            let paths = (0..<configurations).map { _ in
+                BettingEvidence.wealthPath((0..<rounds).map { _ in random.noise(sd: 0.1) }, shift: 0, direction: 1, floor: log(1.05))
+            }
+            if (0..<rounds).contains(where: { round in !BettingEvidence.rejected(eValues: paths.map { $0[round] }, alpha: 0.05).isEmpty }) {
+                failed += 1
+            }
+        }
+        #expect(Double(failed) / Double(gates) <= 0.05, "failed in \(failed) of \(gates)")
     }
 
     @Test func eBenjaminiHochbergAsksLessWhenMuchChanged() {

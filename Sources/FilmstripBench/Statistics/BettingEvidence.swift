@@ -10,7 +10,12 @@ import Foundation
 /// no betting strategy fixed before seeing `xᵢ` expects to gain, so the wealth is a
 /// nonnegative supermartingale and, by Ville's inequality, reaches `1/α` with probability at
 /// most `α` **ever**, however long the sequence runs or wherever it is stopped. The wealth is
-/// the e-value; ``eValue(_:shift:direction:)`` returns its running maximum.
+/// the e-value. ``eValue(_:shift:direction:floor:)`` returns the wealth after the last pair, not
+/// its running maximum: the wealth at a stopping time is an e-value (mean at most 1, by optional
+/// stopping), which e-Benjamini–Hochberg needs; the running maximum is not (Ville bounds its
+/// tail, not its mean), and e-BH over running maxima would lose its guarantee by up to the
+/// harmonic factor of Benjamini–Yekutieli (4.3× for 41 configurations). `bench --until-decided`
+/// stops adding pairs to a configuration once it is decided, so its wealth is frozen there.
 ///
 /// The null for `direction` +1 is "the pairs' log ratios are symmetric about a centre at most
 /// `shift`" (for `shift` 0: the candidate is not slower), so any odd, increasing, bounded
@@ -31,24 +36,30 @@ public enum BettingEvidence {
     /// Fractions of wealth staked by the mixture's bettors.
     static let stakes: [Double] = [0.1, 0.25, 0.5, 0.75, 0.9]
 
-    /// The running maximum of the mixture wealth betting that `x` (in collection order) is
+    /// The mixture wealth, after the last pair, of betting that `x` (in collection order) is
     /// centred above `shift` (`direction` +1) or below it (`direction` −1).
     public static func eValue(_ x: [Double], shift: Double, direction: Double, floor: Double) -> Double {
+        wealthPath(x, shift: shift, direction: direction, floor: floor).last ?? 1
+    }
+
+    /// The mixture wealth after each pair (1 before the first).
+    static func wealthPath(_ x: [Double], shift: Double, direction: Double, floor: Double) -> [Double] {
         // The fixed-stake bettors, then the adaptive one.
         var wealth = [Double](repeating: 1, count: stakes.count + 1)
-        var best = 1.0
+        var path: [Double] = []
         var earlier: [Double] = [], outcomes: [Double] = []
         earlier.reserveCapacity(x.count)
+        path.reserveCapacity(x.count)
         for value in x {
             let scale = max(floor, robustSpread(earlier))
             let bet = min(1, max(-1, direction * (value - shift) / scale))
             for index in stakes.indices { wealth[index] *= 1 + stakes[index] * bet }
             wealth[stakes.count] *= 1 + adaptiveStake(outcomes) * bet
-            best = max(best, wealth.reduce(0, +) / Double(wealth.count))
+            path.append(wealth.reduce(0, +) / Double(wealth.count))
             earlier.append(value)
             outcomes.append(bet)
         }
-        return best
+        return path
     }
 
     /// The growth-optimal fraction for bets with the earlier outcomes' mean `m` and variance
