@@ -236,8 +236,7 @@ struct HostileInputTests {
         #expect(TemporaryName.stem(for: name + "a.png") != TemporaryName.stem(for: name + "b.png"))
         #expect(TemporaryName.stem(for: "x.png") == "x.png")
         // The CLI, end to end: a video and a strip with that name, and a dead writer's temporary removed.
-        let video = folder.appendingPathComponent(name + ".mp4").path
-        try FileManager.default.copyItem(atPath: try TestSupport.video("h264-180p-3s"), toPath: video)
+        let video = try TestSupport.copyOfVideo("h264-180p-3s", at: folder.appendingPathComponent(name + ".mp4").path)
         let strip = folder.appendingPathComponent(name + ".png").path
         let finished = Process()
         finished.executableURL = URL(fileURLWithPath: "/bin/true")
@@ -259,8 +258,7 @@ struct HostileInputTests {
     func duplicatesAndCollisions() throws {
         let folder = try TestSupport.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let video = folder.appendingPathComponent("x.mp4").path
-        try FileManager.default.copyItem(atPath: try TestSupport.video("h264-180p-3s"), toPath: video)
+        let video = try TestSupport.copyOfVideo("h264-180p-3s", at: folder.appendingPathComponent("x.mp4").path)
         try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("link.mp4").path, withDestinationPath: video)
         let output = folder.appendingPathComponent("o")
         let twice = try BoundedCLI.run(["sprite", video, video, folder.appendingPathComponent("./link.mp4").path, "-o", output.path])
