@@ -16,27 +16,20 @@ let package = Package(
             name: "BenchmarkSupport",
             dependencies: [.product(name: "Benchmark", package: "benchmark")]
         ),
-        .executableTarget(
-            name: "ComposerBenchmarks",
-            dependencies: [
-                .product(name: "Filmstrip", package: "filmstrip"),
-                .product(name: "Benchmark", package: "benchmark"),
-                "BenchmarkSupport",
-            ],
-            path: "Benchmarks/ComposerBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .executableTarget(
-            name: "ExtractorBenchmarks",
-            dependencies: [
-                .product(name: "Filmstrip", package: "filmstrip"),
-                .product(name: "FilmstripFixtures", package: "filmstrip"),
-                .product(name: "Benchmark", package: "benchmark"),
-                "BenchmarkSupport",
-            ],
-            path: "Benchmarks/ExtractorBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
+        benchmarkSuite("ComposerBenchmarks", products: ["Filmstrip"]),
+        benchmarkSuite("ExtractorBenchmarks", products: ["Filmstrip", "FilmstripFixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+/// A package-benchmark suite: the executable in `Benchmarks/NAME`, run by the benchmark plugin,
+/// with the filmstrip library products it times.
+func benchmarkSuite(_ name: String, products: [String]) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: products.map { .product(name: $0, package: "filmstrip") }
+            + [.product(name: "Benchmark", package: "benchmark"), "BenchmarkSupport"],
+        path: "Benchmarks/\(name)",
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    )
+}

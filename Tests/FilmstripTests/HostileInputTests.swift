@@ -12,7 +12,14 @@ import Testing
 /// names get temporaries that fit, and the memory estimate stays between the measured peak and
 /// twice it.
 @Suite("Hostile input and faults")
-struct HostileInputTests {
+final class HostileInputTests: Sendable {
+    /// The test's scratch folder: Swift Testing makes an instance of the suite for every test,
+    /// so each test has a fresh one, removed when its instance goes.
+    let folder: URL
+
+    init() throws { folder = try TestSupport.scratchDirectory() }
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
     /// An H.264 file of two 320x180 frames, the second `secondFrameMilliseconds` after the first
     /// (a clip whose timestamps jump, or a header that lies about its length).
     static func jumpingVideo(in folder: URL, name: String, secondFrameMilliseconds: Int64) throws -> String {
@@ -52,8 +59,6 @@ struct HostileInputTests {
 
     @Test("a BIF timestamp past 32 bits fails that video with one line; --ignore-errors makes the others")
     func bifTimestampOverflow() throws {
-        let folder = try TestSupport.scratchDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let library = folder.appendingPathComponent("library")
         try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
         // 60 days: cue 60 starts at 5,183,999,940 ms, and 86399.999 s takes 1 ms units.
@@ -87,8 +92,6 @@ struct HostileInputTests {
 
     @Test("strip --interval far below the frame spacing is refused with the count, not a trap")
     func stripIntervalCount() throws {
-        let folder = try TestSupport.scratchDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let outcome = try BoundedCLI.run(["strip", try TestSupport.video("h264-180p-3s"), "-o", folder.appendingPathComponent("s.png").path,
                                           "--interval", "1e-300"])
         #expect(!outcome.crashed)
@@ -100,8 +103,6 @@ struct HostileInputTests {
 
     @Test("a frame 31 years in: sprite refuses the cue count at once, and --max-memory bounds the rest before decoding")
     func spriteMemoryBomb() throws {
-        let folder = try TestSupport.scratchDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let bomb = try Self.jumpingVideo(in: folder, name: "bomb.mkv", secondFrameMilliseconds: 999_999_990_000)
         let output = folder.appendingPathComponent("out").path
         // Refused before planning: a plan of 10^8 slots would take gigabytes (7.9 GB before the fix).
@@ -120,8 +121,6 @@ struct HostileInputTests {
 
     @Test("a 15 KB file claiming 49 minutes: 5,862 cues at 0.5 s are decoded one sheet at a time, never the whole track's pixels")
     func spriteSheetBySheet() throws {
-        let folder = try TestSupport.scratchDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let gap = try Self.jumpingVideo(in: folder, name: "gap.mkv", secondFrameMilliseconds: 2_930_000)
         let output = folder.appendingPathComponent("out").path
         // Every tile of the track at once (the fused strip sprite used to cut its sheets from) is
@@ -141,8 +140,6 @@ struct HostileInputTests {
 
     @Test("sheets JPEG or WebP cannot hold are refused from the layout, before decoding")
     func sheetSides() throws {
-        let folder = try TestSupport.scratchDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let video = try TestSupport.video("h264-360p-20s")
         for (arguments, says) in [(["--image", "webp", "--tile", "60x1", "--interval", "0.1"], "cannot be a WebP (at most 16383 px a side)"),
                                   (["--tile", "300x1", "--interval", "0.05"], "cannot be a JPEG (at most 65535 px a side)")] {
@@ -198,8 +195,6 @@ struct HostileInputTests {
 
     @Test("standard output on /dev/full or a closed pipe: one line, exit 1, no crash, no temporary left")
     func failedStandardOutput() throws {
-        let folder = try TestSupport.scratchDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let video = try TestSupport.video("h264-180p-3s")
         let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
         for arguments in [["info", video, "--json"], ["info", video], ["sprite", video, "-o", folder.appendingPathComponent("o").path, "--force"],
@@ -224,8 +219,6 @@ struct HostileInputTests {
 
     @Test("a 215-byte name gets a temporary that fits NAME_MAX, unique and still cleaned up as its target's")
     func longNames() throws {
-        let folder = try TestSupport.scratchDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let name = String(repeating: "映", count: 70) + "abcde"  // 215 bytes of UTF-8
         #expect(name.utf8.count == 215)
         for target in [name + ".png", name + ".bif", String(repeating: "x", count: 255)] {
@@ -236,8 +229,7 @@ struct HostileInputTests {
         #expect(TemporaryName.stem(for: name + "a.png") != TemporaryName.stem(for: name + "b.png"))
         #expect(TemporaryName.stem(for: "x.png") == "x.png")
         // The CLI, end to end: a video and a strip with that name, and a dead writer's temporary removed.
-        let video = folder.appendingPathComponent(name + ".mp4").path
-        try FileManager.default.copyItem(atPath: try TestSupport.video("h264-180p-3s"), toPath: video)
+        let video = try TestSupport.copyOfVideo("h264-180p-3s", at: folder.appendingPathComponent(name + ".mp4").path)
         let strip = folder.appendingPathComponent(name + ".png").path
         let finished = Process()
         finished.executableURL = URL(fileURLWithPath: "/bin/true")
@@ -257,10 +249,7 @@ struct HostileInputTests {
 
     @Test("the same video twice is made once; outputs that land on another's or on a video are refused before any work")
     func duplicatesAndCollisions() throws {
-        let folder = try TestSupport.scratchDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let video = folder.appendingPathComponent("x.mp4").path
-        try FileManager.default.copyItem(atPath: try TestSupport.video("h264-180p-3s"), toPath: video)
+        let video = try TestSupport.copyOfVideo("h264-180p-3s", at: folder.appendingPathComponent("x.mp4").path)
         try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("link.mp4").path, withDestinationPath: video)
         let output = folder.appendingPathComponent("o")
         let twice = try BoundedCLI.run(["sprite", video, video, folder.appendingPathComponent("./link.mp4").path, "-o", output.path])
@@ -287,8 +276,6 @@ struct HostileInputTests {
 
     @Test("a FIFO is named as one, not as an empty file, and is never opened")
     func fifo() throws {
-        let folder = try TestSupport.scratchDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("pipe.mp4").path
         #expect(mkfifo(path, 0o600) == 0)
         let outcome = try BoundedCLI.run(["info", path], timeout: 10)

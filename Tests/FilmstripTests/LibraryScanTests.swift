@@ -13,8 +13,7 @@ struct LibraryScanTests {
 
     /// Copies a reference video to `folder` under the file name `name` (bytes).
     static func copyVideo(to folder: URL, named name: [UInt8]) throws -> String {
-        let temporary = folder.appendingPathComponent("copying.mp4").path
-        try FileManager.default.copyItem(atPath: try TestSupport.video("h264-180p-3s"), toPath: temporary)
+        let temporary = try TestSupport.copyOfVideo("h264-180p-3s", at: folder.appendingPathComponent("copying.mp4").path)
         let path = FileSystemName.string(fromBytes: Array(folder.path.utf8) + Array("/".utf8) + name)
         let renamed = FileSystemName.withCString(path) { rename(temporary, $0) }
         #expect(renamed == 0)

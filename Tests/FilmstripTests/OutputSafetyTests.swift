@@ -14,8 +14,7 @@ struct OutputSafetyTests {
         let folder = try TestSupport.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         // A video named like a PNG, and links to it.
-        let video = folder.appendingPathComponent("in.png").path
-        try FileManager.default.copyItem(atPath: try TestSupport.video("h264-180p-3s"), toPath: video)
+        let video = try TestSupport.copyOfVideo("h264-180p-3s", at: folder.appendingPathComponent("in.png").path)
         let original = contents(video)
         try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("link.png").path, withDestinationPath: video)
         try FileManager.default.linkItem(atPath: video, toPath: folder.appendingPathComponent("hard.png").path)

@@ -233,7 +233,7 @@ struct SpriteLibraryTests {
         try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
         for (id, target) in [("h264-180p-3s", root.appendingPathComponent("a.mp4")), ("vp9-180p-2s", root.appendingPathComponent("b.webm")),
                              ("hevc-180p-2s", sub.appendingPathComponent("c.mp4"))] {
-            try FileManager.default.copyItem(atPath: try TestSupport.video(id), toPath: target.path)
+            try TestSupport.copyOfVideo(id, at: target.path)
         }
         try Data("not a video".utf8).write(to: sub.appendingPathComponent("broken.mkv"))
         try Data("notes".utf8).write(to: root.appendingPathComponent("notes.txt"))

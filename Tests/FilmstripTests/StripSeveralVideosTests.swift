@@ -10,8 +10,7 @@ struct StripSeveralVideosTests {
         let folder = try TestSupport.scratchDirectory()
         var videos: [String] = []
         for (id, name) in [("h264-180p-3s", "first.mp4"), ("vp9-180p-2s", "second.webm")] {
-            let path = folder.appendingPathComponent(name).path
-            try FileManager.default.copyItem(atPath: try TestSupport.video(id), toPath: path)
+            let path = try TestSupport.copyOfVideo(id, at: folder.appendingPathComponent(name).path)
             videos.append(path)
         }
         return (folder, videos)

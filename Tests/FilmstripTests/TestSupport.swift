@@ -20,6 +20,14 @@ enum TestSupport {
 
     static func spec(_ id: String) -> ReferenceVideoSpec { ReferenceSuite.spec(id: id)! }
 
+    /// Copies the quick-suite video `id` to `path` (a test's own name or folder for its input)
+    /// and returns `path`.
+    @discardableResult
+    static func copyOfVideo(_ id: String, at path: String) throws -> String {
+        try FileManager.default.copyItem(atPath: try video(id), toPath: path)
+        return path
+    }
+
     /// A fresh empty folder under the system temporary folder.
     static func scratchDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("filmstrip-tests-\(UUID().uuidString)")

@@ -30,7 +30,7 @@ struct UntrustedInputTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let secret = folder.appendingPathComponent("secret")
         try FileManager.default.createDirectory(at: secret, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: try TestSupport.video("h264-180p-3s"), toPath: secret.appendingPathComponent("other.mp4").path)
+        try TestSupport.copyOfVideo("h264-180p-3s", at: secret.appendingPathComponent("other.mp4").path)
         let path = folder.appendingPathComponent(name).path
         try Self.playlists.first { $0.name == name }!.text.replacingOccurrences(of: "FOLDER", with: folder.path).write(toFile: path, atomically: true, encoding: .utf8)
         let strip = folder.appendingPathComponent("strip.png").path
@@ -54,9 +54,9 @@ struct UntrustedInputTests {
     func specialNamesOpenTheLiteralFile(name: String) throws {
         let folder = try folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.copyItem(atPath: try TestSupport.video("vp9-180p-2s"), toPath: folder.appendingPathComponent("a.ts").path)
+        try TestSupport.copyOfVideo("vp9-180p-2s", at: folder.appendingPathComponent("a.ts").path)
         let literal = folder.appendingPathComponent(name)
-        try FileManager.default.copyItem(atPath: try TestSupport.video("h264-180p-3s"), toPath: literal.path)
+        try TestSupport.copyOfVideo("h264-180p-3s", at: literal.path)
         // Relative to the child's working folder too, the way a server passes upload names.
         for path in [literal.path, name] {
             let outcome = try BoundedCLI.run(["info", path], in: folder)

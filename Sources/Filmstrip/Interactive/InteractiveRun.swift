@@ -90,7 +90,8 @@ final class InteractiveRun: Sendable {
 
     func cacheKey(frameIndex: Int) -> ThumbnailCache.Key {
         let (width, height) = finalRequest.thumbnailPixels
-        return ThumbnailCache.Key(frameIndex: frameIndex, width: width, height: height, rotated: finalRequest.probe.rotationDegrees != 0)
+        return ThumbnailCache.Key(frameIndex: frameIndex, size: PixelSize(width: width, height: height),
+                                  rotated: finalRequest.probe.rotationDegrees != 0)
     }
 
     /// Sets how many work items must finish before the stream ends; ends it now when none.

@@ -3,8 +3,7 @@
 struct ThumbnailCache {
     struct Key: Hashable {
         var frameIndex: Int
-        var width: Int
-        var height: Int
+        var size: PixelSize
         var rotated: Bool
     }
 

@@ -1,6 +1,7 @@
 /// Where each thumbnail of a track lies: sheets of `columns` × `rows` tiles, filled row by
 /// row, all but the last full; the last is either padded to the full grid with black cells
-/// (as Jellyfin's trickplay tiles are) or only as large as its thumbnails need.
+/// (as Jellyfin's trickplay tiles are) or only as large as its thumbnails need. `SpriteMaker`
+/// makes it from the settings and the video (``SpriteReport/grid``); apps read it.
 public struct SpriteGrid: Sendable, Hashable {
     /// Size of one tile (one thumbnail) in pixels.
     public let tile: PixelSize
@@ -10,14 +11,6 @@ public struct SpriteGrid: Sendable, Hashable {
     public let rows: Int
     /// Thumbnails in the whole track, over every sheet.
     public let count: Int
-
-    /// A grid of `count` tiles of `tile` pixels, `columns` × `rows` to a sheet.
-    public init(tile: PixelSize, columns: Int, rows: Int, count: Int) {
-        self.tile = tile
-        self.columns = columns
-        self.rows = rows
-        self.count = count
-    }
 
     /// Tiles one full sheet holds (`columns` × `rows`).
     public var tilesPerSheet: Int { columns * rows }

@@ -31,6 +31,14 @@ struct PlotSamples: Sendable {
         PlotSamples(samples: samples.filter(isIncluded))
     }
 
+    /// The samples of phase `total` (extract and compose), else of `extract`, and that phase:
+    /// the whole strip's time, for the charts that compare strips; nil when neither was measured.
+    func inWholeStripPhase() -> (phase: Phase, samples: PlotSamples)? {
+        let phases = Set(samples.map(\.key.phase))
+        guard let phase = [Phase.total, .extract].first(where: phases.contains) else { return nil }
+        return (phase, filter { $0.key.phase == phase })
+    }
+
     /// Wall seconds per configuration.
     var secondsByKey: [ConfigurationKey: [Double]] {
         Dictionary(grouping: samples, by: \.key).mapValues { $0.map(\.seconds) }

@@ -7,11 +7,9 @@ import Foundation
 /// times the same amount of work.
 enum TimePerPipelineChart {
     static func make(_ samples: PlotSamples, machine: String, stem: String) -> ChartOutcome {
-        let phases = Set(samples.samples.map(\.key.phase))
-        guard let phase = [Phase.total, .extract].first(where: phases.contains) else {
+        guard let (phase, inPhase) = samples.inWholeStripPhase() else {
             return .skipped(.timePerPipeline, reason: "no rows with phase total or extract for machine \(machine)")
         }
-        let inPhase = samples.filter { $0.key.phase == phase }
         let thumbnailCount = inPhase.mostCommon { $0.key.thumbnailCount }!
         let byKey = inPhase.filter { $0.key.thumbnailCount == thumbnailCount }.secondsByKey
         let labeler = ConfigurationLabeler(byKey.keys)

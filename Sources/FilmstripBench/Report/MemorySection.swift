@@ -9,9 +9,7 @@ extension HTMLReport {
         var html = ""
         for machine in machines {
             let total = currentRows.filter { $0.run.machine.name == machine && $0.phase == .total && $0.status == .ok && $0.peakRSSBytes != nil }
-            // The video with the most thumbnail counts, so lines have the most points.
-            let countsByVideo = Dictionary(grouping: total, by: \.video.id).mapValues { Set($0.map(\.thumbnailCount)).count }
-            guard let (video, counts) = countsByVideo.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), counts >= 2 else { continue }
+            guard let video = CountLines.video(runAtMostCounts: total.map { ($0.video.id, $0.thumbnailCount) }) else { continue }
             let videoRows = total.filter { $0.video.id == video }
             for accuracy in Set(videoRows.map(\.accuracy)).sorted() {
                 html += memoryPanel(videoRows.filter { $0.accuracy == accuracy }, title: "\(machinePrefix(machine))video \(video), \(accuracy)")
@@ -24,11 +22,7 @@ extension HTMLReport {
     /// or more, and the default pipeline wherever it was measured; where no configuration was
     /// measured at two counts, every configuration as a point.
     private func memoryPanel(_ rows: [RawResultRow], title: String) -> String {
-        func lineKey(_ row: RawResultRow) -> ConfigurationKey {
-            var key = row.configurationKey
-            key.thumbnailCount = 0
-            return key
-        }
+        func lineKey(_ row: RawResultRow) -> ConfigurationKey { CountLines.lineKey(row.configurationKey) }
         let label = Self.labeler(rows.map(lineKey))
         var byLabel: [String: [Int: [Double]]] = [:]
         for row in rows { byLabel[label(lineKey(row)), default: [:]][row.thumbnailCount, default: []].append(Double(row.peakRSSBytes!) / 1_048_576) }

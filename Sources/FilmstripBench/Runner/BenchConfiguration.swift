@@ -303,22 +303,16 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
         }
     }
     /// Reference video id; nil for the kinds without a video.
-    public var videoID: String? {
-        switch self {
-        case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): run.videoID
-        case .peer(_, let request): request.videoID
-        case .interactive(let run): run.videoID
-        case .sprite(let run): run.videoID
-        case .composeSynthetic, .memcpySynthetic, .calibrationCopy: nil
-        }
-    }
+    public var videoID: String? { video?.id }
     /// Path of the reference video file; nil for the kinds without a video.
-    public var videoPath: String? {
+    public var videoPath: String? { video?.path }
+    /// The reference video's id and path (nil when the parent has none for the id), for the kinds with a video.
+    private var video: (id: String, path: String?)? {
         switch self {
-        case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): run.videoPath
-        case .peer(_, let request): request.videoPath
-        case .interactive(let run): run.videoPath
-        case .sprite(let run): run.videoPath
+        case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): (run.videoID, run.videoPath)
+        case .peer(_, let request): (request.videoID, request.videoPath)
+        case .interactive(let run): (run.videoID, run.videoPath)
+        case .sprite(let run): (run.videoID, run.videoPath)
         case .composeSynthetic, .memcpySynthetic, .calibrationCopy: nil
         }
     }
@@ -476,7 +470,11 @@ struct FlatRecord: Codable, Hashable {
     static let syntheticExtractor = "synthetic", calibrationExtractor = "calibration"
     static let peerExtractor = "peer", memcpyComposer = "memcpy"
     static let generatorComposer = "generator", sheetComposer = "sheet"
+}
 
+// In an extension, so that the struct keeps its synthesized memberwise initializer (the
+// optionals default to nil), which the cases below build their records with.
+extension FlatRecord {
     init(_ configuration: BenchConfiguration) {
         func pipeline(_ kind: BenchConfiguration.Kind, _ run: BenchConfiguration.PipelineRun, peer: Peer? = nil) -> FlatRecord {
             FlatRecord(kind: kind, extractor: run.extractor.name, composer: run.destination.name, videoID: run.videoID,
@@ -503,37 +501,18 @@ struct FlatRecord: Codable, Hashable {
                        videoPath: request.videoPath, thumbnailCount: request.thumbnailCount, thumbHeight: request.thumbHeight,
                        accuracy: peer.accuracy.description, decoderThreads: 1, skipNonReference: false, skipLoopFilter: false, peer: peer)
         case .interactive(let run):
-            var record = FlatRecord(kind: .interactive, extractor: run.strategy.name, composer: Self.generatorComposer,
-                                    videoID: run.videoID, videoPath: run.videoPath, thumbnailCount: run.thumbnailCount,
-                                    thumbHeight: run.thumbHeight, accuracy: Accuracy.exact.description, decoderThreads: 1,
-                                    skipNonReference: false, skipLoopFilter: false)
-            record.decoders = run.decoders
-            record.cacheBytes = run.cacheBytes
-            if case .soak(let requests) = run.script { record.soakRequests = requests }
-            self = record
+            var soakRequests: Int?
+            if case .soak(let requests) = run.script { soakRequests = requests }
+            self = FlatRecord(kind: .interactive, extractor: run.strategy.name, composer: Self.generatorComposer,
+                              videoID: run.videoID, videoPath: run.videoPath, thumbnailCount: run.thumbnailCount,
+                              thumbHeight: run.thumbHeight, accuracy: Accuracy.exact.description, decoderThreads: 1,
+                              skipNonReference: false, skipLoopFilter: false, decoders: run.decoders, cacheBytes: run.cacheBytes,
+                              soakRequests: soakRequests)
         case .sprite(let run):
             self = FlatRecord(kind: .sprite, extractor: run.contender.rawValue, composer: Self.sheetComposer, videoID: run.videoID,
                               videoPath: run.videoPath, thumbnailCount: 1, thumbHeight: 0, accuracy: "", decoderThreads: 1,
                               skipNonReference: false, skipLoopFilter: false)
         }
-    }
-
-    private init(kind: BenchConfiguration.Kind, extractor: String, composer: String, videoID: String? = nil, videoPath: String? = nil,
-                 thumbnailCount: Int, thumbHeight: Int, accuracy: String, decoderThreads: Int, skipNonReference: Bool,
-                 skipLoopFilter: Bool, workers: Int? = nil, peer: Peer? = nil) {
-        self.kind = kind
-        self.extractor = extractor
-        self.composer = composer
-        self.videoID = videoID
-        self.videoPath = videoPath
-        self.thumbnailCount = thumbnailCount
-        self.thumbHeight = thumbHeight
-        self.accuracy = accuracy
-        self.decoderThreads = decoderThreads
-        self.skipNonReference = skipNonReference
-        self.skipLoopFilter = skipLoopFilter
-        self.workers = workers
-        self.peer = peer
     }
 
     /// Why a record names no runnable configuration.
