@@ -6,23 +6,23 @@
 #   busy-ab           time gate at the defaults (--until-decided) against a candidate that busy-waits
 #                     150 µs in every avcodec_send_packet (~2x extraction): expect exit 2, never 0
 #   one-ab            time gate at the defaults, +10 % CPU time in one configuration only (the shim's
-#                     FILMSTRIP_SLOWDOWN for the runs whose configuration matches MATCH): expect exit 2
+#                     FILMSTRIP_SLOWDOWN for the runs whose configuration matches every --match): expect exit 2
 #   time-aa           time gate at the defaults, the same executable twice: expect no exit 2
 #   undecided         `bench --repetitions 2 --no-until-decided` then `compare`: expect exit 3
-# Usage: scripts/gate-experiments.sh --binary RELEASE_FILMSTRIP [--gates N] [--out DIR] [--threshold T] EXPERIMENT... [-- BENCH OPTIONS]
+# Usage: scripts/gate-experiments.sh --binary RELEASE_FILMSTRIP [--gates N] [--out DIR] [--threshold T] [--match PATTERN]... EXPERIMENT... [-- BENCH OPTIONS]
 # (--threshold goes to both `bench` and `compare`, e.g. 10% for a time gate on a noisy runner.)
 # Each gate's report is kept in DIR (default results/local/gate-experiments); one summary line per
 # experiment with the wall time of its gates. Long: run it on a quiet machine, not in CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-binary="" gates=20 out=results/local/gate-experiments loop=3000 match='"thumbnailCount":50' threshold="" experiments=()
+binary="" gates=20 out=results/local/gate-experiments loop=3000 matches=() threshold="" experiments=()
 while (($#)); do
     case $1 in
         --binary) binary=$2; shift 2 ;;
         --gates) gates=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
         --loop) loop=$2; shift 2 ;;
-        --match) match=$2; shift 2 ;;
+        --match) matches+=("$2"); shift 2 ;;
         --threshold) threshold=$2; shift 2 ;;
         --) shift; break ;;
         *) experiments+=("$1"); shift ;;
@@ -43,9 +43,16 @@ wrapper() { # NAME ENVIRONMENT...
 }
 wrapper loop.sh "FILMSTRIP_SHIM_LOOP=$loop"
 wrapper busy.sh "FILMSTRIP_SHIM_SPIN_US=150"
-# +10 % only where the child's configuration (its JSON argument) contains MATCH.
+# +10 % only where the child's configuration (its JSON argument, keys in any order) matches every
+# --match (grep -E patterns; default: forward+rowcopy on h264-180p-3s with 50 thumbnails, one
+# configuration of the quick suite). Each child that gets the slowdown leaves a line in
+# one-matched.log: a gate in which none did is an error, not a result (a renamed JSON key once
+# made this experiment measure nothing).
+((${#matches[@]})) || matches=('"frameCount":50[,}]' '"extractor":"forward"' '"composer":"rowcopy"' '"videoID":"h264-180p-3s"')
+condition=""
+for pattern in "${matches[@]}"; do condition+="${condition:+ && }printf '%s' \"\$*\" | grep -Eq '$pattern'"; done
 { echo '#!/bin/sh'
-  echo "case \"\$*\" in *'$match'*) export FILMSTRIP_SLOWDOWN=0.10 ;; esac"
+  echo "if $condition; then export FILMSTRIP_SLOWDOWN=0.10; echo x >> $out/one-matched.log; fi"
   echo "LD_PRELOAD=\"\${LD_PRELOAD:+\$LD_PRELOAD:}$out/shim.so\" exec $out/filmstrip \"\$@\""; } > "$out/one.sh"
 chmod +x "$out/one.sh"
 
@@ -69,7 +76,9 @@ for experiment in "${experiments[@]}"; do
             instructions-ab) gate "$experiment" $index --measure instructions --baseline-binary "$out/filmstrip" --candidate-binary "$out/loop.sh" || status=$?
                 grep -q "^slower: .* extract .*avcodec_send_packet (shim.so)" "$out/$experiment-$index-compare.txt" && named=$((named + 1)) ;;
             busy-ab) gate "$experiment" $index --baseline-binary "$out/filmstrip" --candidate-binary "$out/busy.sh" || status=$? ;;
-            one-ab) gate "$experiment" $index --baseline-binary "$out/filmstrip" --candidate-binary "$out/one.sh" || status=$? ;;
+            one-ab) rm -f "$out/one-matched.log"
+                gate "$experiment" $index --baseline-binary "$out/filmstrip" --candidate-binary "$out/one.sh" || status=$?
+                [ -s "$out/one-matched.log" ] || { echo "gate-experiments: no child matched ${matches[*]}: the candidate was not slowed" >&2; exit 70; } ;;
             time-aa) gate "$experiment" $index --baseline-binary "$out/filmstrip" --candidate-binary "$out/filmstrip" || status=$? ;;
             undecided) gate "$experiment" $index --repetitions 2 --no-until-decided --baseline-binary "$out/filmstrip" || status=$? ;;
             *) echo "gate-experiments: unknown experiment $experiment" >&2; exit 64 ;;
