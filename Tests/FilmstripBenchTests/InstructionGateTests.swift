@@ -87,6 +87,13 @@ struct InstructionGateTests {
                                                      baselineTotal: 1000, grew: true)
         #expect(changes.map(\.function) == [shim, decode])
         #expect(changes.first?.text == "avcodec_send_packet (shim.so) +2.0 pp")
+        // Functions that moved by less than 0.05 pp are left out, and the profile's remainder
+        // line (no library) is named without empty brackets.
+        let rest = CallgrindPart.Function(object: "", name: "(other functions)")
+        let small = InstructionAttribution.changes(before: [decode: 1_000_000, rest: 10], after: [decode: 1_000_000, shim: 20_000, rest: 30],
+                                                   baselineTotal: 1_000_000, grew: true)
+        #expect(small.map(\.function) == [shim])
+        #expect(FunctionChange(function: rest, instructions: 900, percentagePoints: 0.09).text == "(other functions) +0.1 pp")
     }
 
     /// Counts are decided exactly at the threshold, with no pairs needed.

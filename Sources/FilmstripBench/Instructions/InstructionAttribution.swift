@@ -10,7 +10,7 @@ public struct FunctionChange: Sendable, Hashable {
 
     /// `avcodec_send_packet (shim.so) +1.9 pp`.
     public var text: String {
-        "\(function.name) (\(function.object)) \(String(format: "%+.1f", percentagePoints)) pp"
+        "\(function.name)\(function.object.isEmpty ? "" : " (\(function.object))") \(String(format: "%+.1f", percentagePoints)) pp"
     }
 }
 
@@ -51,7 +51,8 @@ public enum InstructionAttribution {
         }
     }
 
-    /// The `shown` functions whose self counts grew (or shrank) most between the two profiles.
+    /// The `shown` functions whose self counts grew (or shrank) most between the two profiles;
+    /// after the first, only those that moved by at least 0.05 pp (a line of "+0.0 pp" names nothing).
     public static func changes(before: [CallgrindPart.Function: Int], after: [CallgrindPart.Function: Int],
                                baselineTotal: Double, grew: Bool) -> [FunctionChange] {
         var deltas: [CallgrindPart.Function: Int] = [:]
@@ -61,5 +62,6 @@ public enum InstructionAttribution {
             .sorted { abs($0.value) != abs($1.value) ? abs($0.value) > abs($1.value) : $0.key < $1.key }
             .prefix(shown)
             .map { FunctionChange(function: $0.key, instructions: $0.value, percentagePoints: Double($0.value) / baselineTotal * 100) }
+            .enumerated().filter { $0.offset == 0 || abs($0.element.percentagePoints) >= 0.05 }.map(\.element)
     }
 }
