@@ -60,6 +60,9 @@ extension FilmstripCommand {
         @Option(name: .customLong("max-minutes"), help: "Time budget of a two-build time run with --until-decided, repetitions included.")
         var maxMinutes: Double = 20
 
+        @Option(name: .customLong("max-pairs"), help: "With --until-decided: the most pairs of one configuration (the budget is --max-minutes; this bounds a configuration that will never be decided).")
+        var maxPairs = UntilDecided.defaultMaxPairs
+
         @Option(name: .customLong("gate-metric"), help: "The metric --until-decided decides on; give `compare` the same (default: cpu_s).")
         var gateMetric: Metric = .cpuSeconds
 
@@ -90,6 +93,7 @@ extension FilmstripCommand {
             }
             if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
             guard maxMinutes > 0, maxMinutes.isFinite else { throw ValidationError("--max-minutes must be positive.") }
+            try OptionRange.check(maxPairs, 2...100_000, "--max-pairs")
             if gateMetric == .instructions { throw ValidationError("--gate-metric takes a time (cpu_s, wall_s, …); instruction runs are decided exactly (--measure instructions).") }
             if jobs != nil && measure != .instructions { throw ValidationError("--jobs applies to --measure instructions (time runs go one at a time).") }
         }
@@ -154,7 +158,7 @@ extension FilmstripCommand {
                 if measure == .instructions { session.measure = .instructions(parallel: jobs ?? machine.logicalCores) }
                 if measure == .time, untilDecided, session.builds.count > 1 {
                     session.untilDecided = UntilDecided(gate: RegressionGate(metric: gateMetric, threshold: threshold?.fraction),
-                                                        maxSeconds: maxMinutes * 60)
+                                                        maxSeconds: maxMinutes * 60, maxPairs: maxPairs)
                 }
                 try FileManager.default.createDirectory(at: URL(fileURLWithPath: rawPath).deletingLastPathComponent(),
                                                         withIntermediateDirectories: true)

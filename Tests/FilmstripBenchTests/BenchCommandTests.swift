@@ -239,7 +239,7 @@ import Testing
 
     @Test func benchRejectsBadMatrices() throws {
         for arguments in [["--extractors", "teleport"], ["--counts", "0"], ["--accuracy", "roughly"], ["--videos", "nope"],
-                          ["--repetitions", "0"], ["--baseline-binary", "/nonexistent"], ["--candidate-binary", "/bin/true"]] {
+                          ["--repetitions", "0"], ["--max-pairs", "1"], ["--max-minutes", "0"], ["--baseline-binary", "/nonexistent"], ["--candidate-binary", "/bin/true"]] {
             let result = try CLISupport.run(["bench"] + arguments)
             #expect(result.status == 64, "\(arguments): \(result.standardError)")
         }

@@ -15,7 +15,11 @@ public struct UntilDecided: Sendable {
     public var maxSeconds: Double
     public var maxPairs: Int
 
-    public init(gate: RegressionGate, maxSeconds: Double, maxPairs: Int = 100) {
+    /// Pairs of one configuration at most, unless `--max-pairs` says otherwise. The time budget
+    /// is the real bound; this one only stops a configuration that will never be decided.
+    public static let defaultMaxPairs = 100
+
+    public init(gate: RegressionGate, maxSeconds: Double, maxPairs: Int = defaultMaxPairs) {
         self.gate = gate
         self.maxSeconds = maxSeconds
         self.maxPairs = maxPairs
