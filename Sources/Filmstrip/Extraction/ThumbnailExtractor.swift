@@ -47,7 +47,7 @@ public struct ExtractionRequest: Sendable {
     /// Decoder, scaling and worker settings.
     public let options: ExtractionOptions
     /// When set, thumbnails are scaled straight into this strip and delivered without pixels.
-    public let canvas: StripCanvas?
+    public private(set) var canvas: StripCanvas?
     /// The largest picture and the deadline every decoder opened for the request is held to
     /// (pass the probe's started limits so that one deadline covers the probe and the decoding).
     public let limits: InputLimits
@@ -75,9 +75,10 @@ public struct ExtractionRequest: Sendable {
 
     /// The same request, scaling into `canvas`.
     public func scaling(into canvas: StripCanvas) -> ExtractionRequest {
-        // Cannot throw: the initialiser checks only the size, which this request already
-        // passed with the same value; the canvas is not checked. (No I/O here.)
-        try! ExtractionRequest(path: path, probe: probe, plan: plan, size: size, options: options, canvas: canvas, limits: limits)
+        // A copy with the canvas set: the initialiser's checks (the size) were passed already.
+        var request = self
+        request.canvas = canvas
+        return request
     }
 
     /// Upright thumbnail size in pixels (sample aspect ratio and rotation applied).
