@@ -107,10 +107,13 @@ package enum ChildProcess {
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
+        LiveChildren.shared.willSpawn()
         let start = ContinuousClock.now
         let spawned = argv.withUnsafeBufferPointer { buffer in
             posix_spawn(&pid, executable, &actions, &attributes, buffer.baseAddress!, environ)
         }
+        LiveChildren.shared.spawned(spawned == 0 ? pid : nil, leadsGroup: ownProcessGroup)
+        defer { if spawned == 0 { LiveChildren.shared.remove(pid) } }
         // The child holds its own copies of the write ends now; closing ours lets the readers see end of file.
         outputReader?.closeWriteEnd()
         errorReader?.closeWriteEnd()
@@ -121,8 +124,6 @@ package enum ChildProcess {
         }
         outputReader?.start()
         errorReader?.start()
-        LiveChildren.shared.add(pid, leadsGroup: ownProcessGroup)
-        defer { LiveChildren.shared.remove(pid) }
         onStart(pid)
 
         // A timer kills a hung child at the time limit. `waitid` with `WNOWAIT` leaves the child
@@ -180,6 +181,9 @@ package final class LiveChildren: Sendable {
 
     private struct State {
         var children: [pid_t: Bool] = [:]
+        /// Threads between ``willSpawn()`` and ``spawned(_:leadsGroup:)``: their child may be
+        /// running already, but is not in `children` yet.
+        var spawning = 0
         var sources: [any DispatchSourceSignal] = []
         var installed = false
         var ending = false
@@ -187,28 +191,39 @@ package final class LiveChildren: Sendable {
 
     private let state = Mutex(State())
 
-    func add(_ pid: pid_t, leadsGroup: Bool) {
+    /// Called just before `posix_spawn`. Once the process is ending no child may start: the
+    /// thread parks instead (the signal's handler is about to end the process).
+    func willSpawn() {
         let ending = state.withLock { state -> Bool in
-            state.children[pid] = leadsGroup
             if !state.installed {
                 state.installed = true
                 state.sources = Self.installDefaultHandlers()
             }
+            if !state.ending { state.spawning += 1 }
             return state.ending
         }
-        // A signal arrived between the spawn and this registration.
-        if ending { Self.kill(pid, leadsGroup: leadsGroup) }
+        if ending { parkForever() }
+    }
+
+    /// Called just after `posix_spawn`, with the child's pid when it started.
+    func spawned(_ pid: pid_t?, leadsGroup: Bool) {
+        state.withLock { state in
+            state.spawning -= 1
+            if let pid { state.children[pid] = leadsGroup }
+        }
     }
 
     func remove(_ pid: pid_t) { _ = state.withLock { $0.children.removeValue(forKey: pid) } }
 
     /// Kills every live child (SIGKILL: this process is ending and will read nothing more from
-    /// them), and any started from now on.
+    /// them). A child whose spawn is under way is waited for (up to 5 s) and killed too: a
+    /// `posix_spawn` returns once the child has started, and a handler that exited before the
+    /// spawning thread recorded the pid left that child running (a `plot` killed by SIGTERM
+    /// just as gnuplot started, seen once in CI on a loaded 2-core runner).
     package func endAll() {
-        let children = state.withLock { state in
-            state.ending = true
-            return state.children
-        }
+        state.withLock { $0.ending = true }
+        for _ in 0..<1_000 where state.withLock({ $0.spawning }) > 0 { usleep(5_000) }
+        let children = state.withLock { $0.children }
         for (pid, leadsGroup) in children { Self.kill(pid, leadsGroup: leadsGroup) }
     }
 
@@ -216,6 +231,10 @@ package final class LiveChildren: Sendable {
     /// and the thread that ends it is the signal handler's.
     func parkIfEnding() {
         guard state.withLock({ $0.ending }) else { return }
+        parkForever()
+    }
+
+    private func parkForever() -> Never {
         while true { pause() }
     }
 
