@@ -166,7 +166,8 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
     }
 
     /// Bumped whenever the painter or encoder settings change, so cached files are remade.
-    static let generatorVersion = 4
+    /// 5: x264 on one thread and bit-exact muxing, so a video is the same bytes every time it is made.
+    static let generatorVersion = 5
 
     /// Ticks per frame in the encoder time base; variable-rate videos alternate 2, 6 and 4 ticks.
     static let ticksPerFrame: Int64 = 4
@@ -218,6 +219,10 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
         switch codec {
         case .h264:
             options["preset"] = "veryfast"
+            // x264's own threads (its default here) made a different first GOP from one
+            // generation to the next: 2 of 3 makes of h264-180p-2s-rot90 on this machine, with
+            // the same painted frames. One thread is deterministic, and these videos are small.
+            options["threads"] = "1"
             options["x264-params"] = "scenecut=0" + (openGOP ? ":open-gop=1" : "")
                 + (fieldOrder.map { ":interlaced=1:" + ($0 == .topFieldFirst ? "tff=1" : "bff=1") } ?? "")
         case .hevc:
@@ -239,7 +244,9 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
             pixelFormat = "yuvj420p"
             options["q"] = "3"
         }
-        var muxerOptions: [String: String] = [:]
+        // Without it, Matroska and WebM files carry a random segment UID and the date they
+        // were made, and every muxer writes its library's version.
+        var muxerOptions: [String: String] = ["fflags": "+bitexact"]
         if container == .mp4 || container == .mov {
             // The index goes first so a file cut short still opens, as web-ready MP4s do.
             muxerOptions["movflags"] = "+faststart"
