@@ -13,6 +13,7 @@
 #include <libavutil/pixdesc.h>
 #include <libavutil/log.h>
 #include <errno.h>
+#include <malloc.h>
 
 static inline int filmstrip_averror(int posixError) { return AVERROR(posixError); }
 static inline int filmstrip_averror_eof(void) { return AVERROR_EOF; }
@@ -33,6 +34,8 @@ static inline int filmstrip_frame_flag_corrupt(void) { return AV_FRAME_FLAG_CORR
 static inline int filmstrip_index_entry_is_keyframe(const AVIndexEntry *entry) { return (entry->flags & AVINDEX_KEYFRAME) != 0; }
 
 /// Plane `index` of a frame; AVFrame.data imports into Swift as an 8-tuple.
+/// glibc's mallopt(M_PERTURB, byte) (Swift's Glibc module leaves malloc.h out); 0 turns it off.
+static inline void filmstrip_set_heap_perturbation(int byte) { mallopt(M_PERTURB, byte); }
 static inline uint8_t *filmstrip_frame_plane(const AVFrame *frame, int index) { return frame->data[index]; }
 static inline int filmstrip_frame_linesize(const AVFrame *frame, int index) { return frame->linesize[index]; }
 

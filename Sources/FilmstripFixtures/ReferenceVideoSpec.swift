@@ -166,7 +166,7 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
     }
 
     /// Bumped whenever the painter or encoder settings change, so cached files are remade.
-    /// 5: x264 on one thread and bit-exact muxing, so a video is the same bytes every time it is made.
+    /// 5: bit-exact muxing, x264 on one thread over a perturbed heap: a video is the same bytes every time it is made.
     static let generatorVersion = 5
 
     /// Ticks per frame in the encoder time base; variable-rate videos alternate 2, 6 and 4 ticks.
@@ -219,9 +219,9 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
         switch codec {
         case .h264:
             options["preset"] = "veryfast"
-            // x264's own threads (its default here) made a different first GOP from one
-            // generation to the next: 2 of 3 makes of h264-180p-2s-rot90 on this machine, with
-            // the same painted frames. One thread is deterministic, and these videos are small.
+            // With its own threads (3 here) x264 made different pictures from one make to the
+            // next even over a perturbed heap (3 of the 38 quick and formats videos); on one
+            // thread, 0 of 38 (see ReferenceVideoGenerator.write).
             options["threads"] = "1"
             options["x264-params"] = "scenecut=0" + (openGOP ? ":open-gop=1" : "")
                 + (fieldOrder.map { ":interlaced=1:" + ($0 == .topFieldFirst ? "tff=1" : "bff=1") } ?? "")

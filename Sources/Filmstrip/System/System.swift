@@ -1,5 +1,7 @@
+import CFFmpeg
 import Foundation
 import Glibc
+import Synchronization
 
 /// A failed system call: which call, on which path, and `errno`.
 public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -208,6 +210,30 @@ package enum System {
     static func identity(_ path: String) -> FileIdentity? {
         guard let status = status(path) else { return nil }
         return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+    }
+}
+
+/// glibc's `M_PERTURB` while any caller needs it: every block malloc hands out is filled with
+/// one byte pattern (and every freed one with another), so code that reads heap memory it
+/// never wrote reads the same bytes on every run. Process-wide, so counted: the setting is
+/// cleared when the last caller leaves.
+package enum HeapPerturbation {
+    private static let users = Mutex(0)
+    /// The byte glibc writes into freed blocks (new blocks get its complement).
+    private static let pattern: Int32 = 0xA5
+
+    package static func during<Result>(_ body: () throws -> Result) rethrows -> Result {
+        users.withLock { count in
+            if count == 0 { filmstrip_set_heap_perturbation(pattern) }
+            count += 1
+        }
+        defer {
+            users.withLock { count in
+                count -= 1
+                if count == 0 { filmstrip_set_heap_perturbation(0) }
+            }
+        }
+        return try body()
     }
 }
 
