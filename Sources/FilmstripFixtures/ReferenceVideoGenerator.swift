@@ -79,7 +79,7 @@ public enum ReferenceVideoGenerator {
     /// Encodes `spec` to `path` (container chosen by the spec, not the extension).
     public static func write(_ spec: ReferenceVideoSpec, to path: String) throws {
         // libx264 reads heap memory nobody wrote: made in a process that had made other videos
-        // first, 7-9 of the 38 quick and formats videos (all H.264) decoded to other pixels in
+        // first, 4-9 of the 38 quick and formats videos (all H.264) decoded to other pixels in
         // frames 1-9 from one make to the next (by up to 2 levels), with x264 on one thread, on
         // one CPU, without address randomisation, and with our frame buffers zeroed. With the
         // heap's new blocks filled with a fixed pattern (glibc's M_PERTURB), 3 makes of all 38
