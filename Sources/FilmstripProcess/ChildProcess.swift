@@ -222,7 +222,11 @@ package final class LiveChildren: Sendable {
     /// just as gnuplot started, seen once in CI on a loaded 2-core runner).
     package func endAll() {
         state.withLock { $0.ending = true }
-        for _ in 0..<1_000 where state.withLock({ $0.spawning }) > 0 { usleep(5_000) }
+        var waits = 0
+        while waits < 1_000, state.withLock({ $0.spawning }) > 0 {
+            usleep(5_000)
+            waits += 1
+        }
         let children = state.withLock { $0.children }
         for (pid, leadsGroup) in children { Self.kill(pid, leadsGroup: leadsGroup) }
     }

@@ -8,7 +8,8 @@ struct ReferenceVideoTests {
     /// own copy of the videos: a copy that decodes to other pixels, or a file whose bytes
     /// differ, changes checksums and bytes read between runs of the same code. libx264 read
     /// heap memory nobody wrote, and its threads, so H.264 videos made after others in one
-    /// process came out different (`h264-180p-2s-rot90` in 2 of 3 makes), and every Matroska
+    /// process came out different (three makes of `h264-180p-2s-rot90` were three different
+    /// files, one of them with other pixels), and every Matroska
     /// file carried a random segment UID. Made here, in the test process, after whatever the
     /// other tests allocated.
     @Test("made three times, a video is the same bytes each time",
