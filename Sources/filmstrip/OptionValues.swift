@@ -8,6 +8,8 @@ import FilmstripFixtures
 enum OptionValues {
     /// How times are written, for the messages that refuse one.
     static let timeForms = "seconds (12.5) or [hh:]mm:ss(.fff), at most \(TimeParsing.maximumSeconds) s"
+    /// How a point in a video is written, where shares of the duration and times before the end are taken too.
+    static let timePointForms = "seconds (12.5), [hh:]mm:ss(.fff), a share of the duration (10%) or a time before the end (-5s, -0:05)"
 
     static func accuracy(_ text: String) throws -> Accuracy {
         guard let value = Accuracy(parsing: text) else {
@@ -21,6 +23,18 @@ enum OptionValues {
     static func time(_ text: String) throws -> Rational {
         guard let seconds = TimeParsing.seconds(text) else { throw ValidationError("'\(text)' is not a time: \(timeForms).") }
         return seconds
+    }
+
+    /// `320` or `320,640`: thumbnail sides in pixels (their range is checked with the command's other options).
+    static func sides(_ text: String) throws -> [Int] {
+        let sides = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
+        guard !sides.isEmpty, sides.allSatisfy({ $0 != nil }) else { throw ValidationError("'\(text)' is not a number of pixels, or several separated by commas.") }
+        return sides.reduce(into: [Int]()) { if !$0.contains($1!) { $0.append($1!) } }
+    }
+
+    static func timePoint(_ text: String) throws -> TimePoint {
+        guard let point = TimePoint(parsing: text) else { throw ValidationError("'\(text)' is not a time: \(timePointForms).") }
+        return point
     }
 
     static func extractor(_ text: String) throws -> ExtractorChoice {

@@ -10,6 +10,8 @@ protocol ThumbnailDefaults {
     static var accuracy: Accuracy? { get }
     /// The default accuracy in words, for the help text.
     static var accuracyText: String { get }
+    /// True where one run makes several sizes from one decode (`sprite --width 320,640`).
+    static var takesSeveralSizes: Bool { get }
 }
 
 /// `strip`'s and `thumbnails`' defaults.
@@ -17,6 +19,7 @@ enum StripDefaults: ThumbnailDefaults {
     static let size = ThumbnailSize.height(64)
     static let accuracy: Accuracy? = .exact
     static let accuracyText = "exact"
+    static let takesSeveralSizes = false
 }
 
 /// `sprite`'s defaults: tiles as wide as web players show them, each cue's frame within half the interval.
@@ -24,16 +27,19 @@ enum SpriteDefaults: ThumbnailDefaults {
     static let size = ThumbnailSize.width(320)
     static let accuracy: Accuracy? = nil
     static let accuracyText = "a tolerance of half the interval"
+    static let takesSeveralSizes = true
 }
 
 /// The size and accuracy of each thumbnail: `--height` or `--width` (the other side follows
 /// the display aspect ratio) and `--accuracy`, declared once for every command that makes thumbnails.
 struct ThumbnailOptions<Defaults: ThumbnailDefaults>: ParsableArguments {
-    @Option(help: "Thumbnail height in pixels\(Self.defaultText(of: .height)); the width follows the display aspect ratio.")
-    var height: Int?
+    @Option(help: "Thumbnail height in pixels\(Self.defaultText(of: .height)); the width follows the display aspect ratio\(Self.severalText).",
+            transform: OptionValues.sides)
+    var height: [Int]?
 
-    @Option(help: "Thumbnail width in pixels\(Self.defaultText(of: .width)); the height follows the display aspect ratio.")
-    var width: Int?
+    @Option(help: "Thumbnail width in pixels\(Self.defaultText(of: .width)); the height follows the display aspect ratio\(Self.severalText).",
+            transform: OptionValues.sides)
+    var width: [Int]?
 
     @Option(help: "exact, keyframe, or tolerance:SEC (tolerance:BEFORE,AFTER); default: \(Defaults.accuracyText).",
             completion: .list(Accuracy.completions), transform: OptionValues.accuracy)
@@ -41,15 +47,23 @@ struct ThumbnailOptions<Defaults: ThumbnailDefaults>: ParsableArguments {
 
     func validate() throws {
         if height != nil && width != nil { throw ValidationError("Give --height or --width, not both.") }
-        try OptionRange.check(height, 1...ResourceLimits.maximumThumbnailSide, "--height")
-        try OptionRange.check(width, 1...ResourceLimits.maximumThumbnailSide, "--width")
+        for (name, sides) in [("--height", height), ("--width", width)] {
+            guard let sides else { continue }
+            if sides.count > 1 && !Defaults.takesSeveralSizes { throw ValidationError("\(name) takes one size here, got \(sides.map(String.init).joined(separator: ",")).") }
+            for side in sides { try OptionRange.check(side, 1...ResourceLimits.maximumThumbnailSide, name) }
+        }
     }
 
     /// True when either side was given.
     var isGiven: Bool { height != nil || width != nil }
 
-    /// The side given, or the command's default.
-    var size: ThumbnailSize { height.map { .height($0) } ?? width.map { .width($0) } ?? Defaults.size }
+    /// The side given (the first, where several are), or the command's default.
+    var size: ThumbnailSize { sizes[0] }
+
+    /// Every side given, in order, or the command's default.
+    var sizes: [ThumbnailSize] { height.map { $0.map { .height($0) } } ?? width.map { $0.map { .width($0) } } ?? [Defaults.size] }
+
+    private static var severalText: String { Defaults.takesSeveralSizes ? "; several separated by commas make one track each from one decode" : "" }
 
     /// The accuracy given, or the command's default (nil: the command decides).
     var chosenAccuracy: Accuracy? { accuracy ?? Defaults.accuracy }
@@ -64,16 +78,24 @@ struct ThumbnailOptions<Defaults: ThumbnailDefaults>: ParsableArguments {
     }
 }
 
-/// `--from` and `--to`: the part of the video the thumbnails are spread over, in seconds
-/// from the video's first frame.
+/// `--from` and `--to`: the part of the video the thumbnails are spread over: seconds from
+/// the video's first frame, a share of its duration (`10%`) or seconds before its end (`-5s`),
+/// resolved when the video is probed.
 struct RangeOptions: ParsableArguments {
-    @Option(help: "Start of the range (default: the start).", transform: OptionValues.time)
-    var from: Rational?
+    // Unconditional: `-5s` is a time here, not an option.
+    @Option(parsing: .unconditional, help: "Start of the range: seconds, [hh:]mm:ss, P% of the duration or -Ts before the end (default: the start).",
+            transform: OptionValues.timePoint)
+    var from: TimePoint?
 
-    @Option(help: "End of the range (default: the end).", transform: OptionValues.time)
-    var to: Rational?
+    @Option(parsing: .unconditional, help: "End of the range, as --from (default: the end).", transform: OptionValues.timePoint)
+    var to: TimePoint?
 
     var isGiven: Bool { from != nil || to != nil }
+
+    /// The range in seconds from the first frame of a video `duration` seconds long.
+    func resolved(duration: Rational) -> (from: Rational?, to: Rational?) {
+        (from?.resolved(duration: duration), to?.resolved(duration: duration))
+    }
 }
 
 /// `--jobs` and `--workers`: how a batch of videos shares the cores (`strip` with several videos, `sprite`).

@@ -110,7 +110,7 @@ extension FilmstripCommand {
         func settings(workersPerVideo: Int) -> SpriteSettings {
             SpriteSettings(
                 spacing: count.map { .count($0) } ?? .interval(milliseconds: Int64(((interval ?? 10) * 1000).rounded())),
-                columns: tile.columns, rows: tile.rows, size: thumbnail.size,
+                columns: tile.columns, rows: tile.rows, size: thumbnail.size, moreSizes: Array(thumbnail.sizes.dropFirst()),
                 accuracy: thumbnail.chosenAccuracy, formats: format,
                 image: image, quality: quality, html: html,
                 // Files at a time share the cores (`CoreBudget`); each file's extractor splits its GOPs over its share.
@@ -201,6 +201,8 @@ extension FilmstripCommand {
                     videoSeconds += report.durationSeconds
                     try progress.print(Sprite.line(target, report: report, seconds: seconds),
                                        event: ["event": "made", "video": .string(target.input), "thumbnails": .integer(report.timing.count),
+                                               "frames_decoded": .integer(report.framesDecoded),
+                                               "tiles": .string(report.grids.map { "\($0.tile.width)x\($0.tile.height)" }.joined(separator: ",")),
                                                "sheets": .integer(report.grid.sheetCount), "seconds": .number(seconds), "video_seconds": .number(report.durationSeconds)])
                 case .skipped:
                     skipped += 1
@@ -240,8 +242,9 @@ extension FilmstripCommand {
                 bound = before == after ? "tolerance ±\(before.doubleValue) s" : "tolerance -\(before.doubleValue)/+\(after.doubleValue) s"
             }
             let substituted = report.substituted > 0 ? ", \(report.substituted) shown by a neighbouring frame (damaged data)" : ""
-            return String(format: "%@: %d thumbnails %dx%d every %@ s on %d sheet(s), %@, worst offset %.3f s, %.2f s (x%.0f realtime)%@",
-                          target.input, report.timing.count, report.grid.tile.width, report.grid.tile.height,
+            let tiles = report.grids.map { "\($0.tile.width)x\($0.tile.height)" }.joined(separator: ", ")
+            return String(format: "%@: %d thumbnails %@ every %@ s on %d sheet(s), %@, worst offset %.3f s, %.2f s (x%.0f realtime)%@",
+                          target.input, report.timing.count, tiles,
                           "\(Double(report.timing.intervalMilliseconds) / 1000)", report.grid.sheetCount, bound,
                           report.worstErrorSeconds, seconds, report.durationSeconds / max(seconds, 1e-9), substituted)
         }

@@ -55,6 +55,12 @@ extension FilmstripCommand {
         @Option(help: "Thumbnails per row (a contact sheet); default: one row.")
         var columns: Int?
 
+        @Flag(help: "Draw each tile's time (of the frame it shows) in its bottom-right corner.")
+        var timestamps = false
+
+        @Flag(help: "Put a header above the tiles: file name, duration, file size, bit rate, codec, display size, frame rate.")
+        var header = false
+
         @Option(help: "Selected time range FROM..TO that stays bright; the rest is dimmed to 60 %.")
         var select: String?
 
@@ -213,7 +219,8 @@ extension FilmstripCommand {
                                             filter: filter, workers: batch?.workersPerVideo ?? cores.workers)
             let shared = cores.workers == nil ? batch.map { extractor.extractor.sharing($0.budget) } : nil
             job.pipeline = Pipeline(extractor: shared ?? extractor.extractor, destination: composer)
-            job.stripOptions = StripOptions(columns: columns, gap: gap, background: background, selection: select.flatMap(TimeParsing.range))
+            job.stripOptions = StripOptions(columns: columns, gap: gap, background: background, selection: select.flatMap(TimeParsing.range),
+                                           annotation: SheetAnnotation(timestamps: timestamps, header: header))
             job.memoryLimitBytes = limits.memory.bytes
             job.limits = limits.input.value
             job.output = output

@@ -26,7 +26,7 @@ extension FilmstripCommand {
         @Argument(help: "The video.", completion: .file())
         var video: String
 
-        @Option(help: "Times of the thumbnails, comma-separated (T[,T…]).")
+        @Option(help: "Times of the thumbnails, comma-separated (T[,T…]): seconds, [hh:]mm:ss, P% of the duration, or -Ts before the end (--at=-5s).")
         var at: String?
 
         @Option(help: "Number of thumbnails spread evenly over the range (--from, --to), as `strip --count` spreads them.")
@@ -90,7 +90,7 @@ extension FilmstripCommand {
             try OptionRange.check(decoders, 1...256, "--decoders")
             if coarseFirst && strategy != nil { throw ValidationError("Give --coarse-first or --strategy, not both.") }
             if quiet && json { throw ValidationError("Give --quiet or --json, not both.") }
-            if let at, at.split(separator: ",", omittingEmptySubsequences: false).contains(where: { TimeParsing.seconds(String($0)) == nil }) {
+            if let at, at.split(separator: ",", omittingEmptySubsequences: false).contains(where: { TimePoint(parsing: String($0)) == nil }) {
                 throw ValidationError("--at '\(at)' is not a comma-separated list of times.")
             }
         }
@@ -141,11 +141,16 @@ extension FilmstripCommand {
             let folder = URL(fileURLWithPath: outDir, isDirectory: true)
             do {
                 let generator = try ThumbnailGenerator(path: video, options: ThumbnailGeneratorOptions(strategy: chosen, decoders: decoders, limits: limits.value))
-                let times = at.map { $0.split(separator: ",").compactMap { TimeParsing.seconds(String($0)) } }
-                    ?? generator.evenlySpacedTimes(count: count ?? 1, from: range.from, to: range.to)
+                let duration = generator.probe.duration.seconds, (from, to) = range.resolved(duration: duration)
+                let times = at.map { $0.split(separator: ",").compactMap { TimePoint(parsing: String($0))?.resolved(duration: duration) } }
+                    ?? generator.evenlySpacedTimes(count: count ?? 1, from: from, to: to)
+                // A time before the end of a shorter video, or a share past 100 %, lies outside it.
+                if let outside = times.first(where: { $0 < .zero || $0 > duration }) {
+                    throw failWithMessage("\(video): --at \(outside.doubleValue) s lies outside the video (0–\(duration.doubleValue) s)")
+                }
                 if at == nil {
                     // The evenly spaced plan's own checks (an empty range, a range outside the video), worded as strip words them.
-                    _ = try SamplePlan(probe: generator.probe, count: times.count, from: range.from, to: range.to)
+                    _ = try SamplePlan(probe: generator.probe, count: times.count, from: from, to: to)
                 }
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = .withoutEscapingSlashes

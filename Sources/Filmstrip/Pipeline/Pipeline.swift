@@ -12,15 +12,19 @@ public struct StripOptions: Sendable, Hashable {
     public var selection: Range<Rational>?
     /// Brightness kept outside the selection, in 256ths (153 ≈ 60 %).
     public var dimFactor256: Int
+    /// Text drawn on the finished strip: tile times, a header above the tiles.
+    public var annotation: SheetAnnotation
 
-    /// Layout options; the defaults give one row of thumbnails on black with no gaps and no dimming.
+    /// Layout options; the defaults give one row of thumbnails on black with no gaps, no dimming and no text.
     public init(columns: Int? = nil, gap: Int = 0, background: RGBAColor = .black,
-                selection: Range<Rational>? = nil, dimFactor256: Int = Dimming.defaultFactor256) {
+                selection: Range<Rational>? = nil, dimFactor256: Int = Dimming.defaultFactor256,
+                annotation: SheetAnnotation = SheetAnnotation()) {
         self.columns = columns
         self.gap = gap
         self.background = background
         self.selection = selection
         self.dimFactor256 = dimFactor256
+        self.annotation = annotation
     }
 }
 
@@ -33,13 +37,17 @@ public struct StripResult: Sendable {
     public var strip: Image { pixels.rgbaImage() }
     /// In plan order; `image` is nil for fused pipelines.
     public let thumbnails: [Thumbnail]
-    /// Where each thumbnail lies in the strip, and the strip's size in pixels.
+    /// Where each thumbnail lies among the tiles, and the tiles' size in pixels.
     public let layout: StripLayout
+    /// Rows of the header above the tiles (`SheetAnnotation.header`), 0 without one: tile
+    /// rectangles in the image are `layout`'s moved down by this much.
+    public var headerHeight = 0
     /// Frames decoded, packets read and seeks made by the extractor.
     public let counters: DecodeCounters
     /// Wall-clock seconds of each phase (for fused pipelines extraction includes the scaling into the strip).
     public let extractSeconds: Double
-    /// Wall-clock seconds of the compose phase (only the dimming for fused pipelines).
+    /// Wall-clock seconds of the compose phase (only the dimming for fused pipelines), and
+    /// the drawing of any `SheetAnnotation`.
     public let composeSeconds: Double
 }
 
@@ -124,7 +132,7 @@ public struct Pipeline: Sendable {
         let clock = ContinuousClock()
         mark(.started)
         let extractStart = clock.now
-        let pixels: any PixelRows, thumbnails: [Thumbnail], counters: DecodeCounters, extracted: ContinuousClock.Instant
+        var pixels: any PixelRows, thumbnails: [Thumbnail], counters: DecodeCounters, extracted: ContinuousClock.Instant
         switch destination {
         case .canvas:
             let canvas = StripCanvas(layout: layout, for: request)
@@ -143,9 +151,15 @@ public struct Pipeline: Sendable {
             try await composer.compose(thumbnails.compactMap(\.image), layout: layout, into: &strip)
             pixels = strip
         }
+        let annotation = options.annotation
+        if !annotation.isEmpty {
+            pixels = annotation.apply(to: pixels, layout: layout, thumbnails: thumbnails, request: request)
+        }
         mark(.composed)
-        return StripResult(pixels: pixels, thumbnails: thumbnails, layout: layout, counters: counters,
-                           extractSeconds: (extracted - extractStart).seconds, composeSeconds: (clock.now - extracted).seconds)
+        var result = StripResult(pixels: pixels, thumbnails: thumbnails, layout: layout, counters: counters,
+                                 extractSeconds: (extracted - extractStart).seconds, composeSeconds: (clock.now - extracted).seconds)
+        result.headerHeight = annotation.headerHeight(stripWidth: layout.width)
+        return result
     }
 }
 

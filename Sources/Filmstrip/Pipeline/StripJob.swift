@@ -17,10 +17,11 @@ public struct StripJob: Sendable {
     public var video: String
     /// How many thumbnails.
     public var spacing: StripSpacing = .count(10)
-    /// Start of the range in seconds from the video's start; nil: the start.
-    public var from: Rational?
-    /// End of the range; nil: the end.
-    public var to: Rational?
+    /// Start of the range (seconds from the video's start, a share of its duration, or seconds
+    /// before its end, resolved against the probed duration); nil: the start.
+    public var from: TimePoint?
+    /// End of the range, as `from`; nil: the end.
+    public var to: TimePoint?
     /// Which frame may stand for each slot's time.
     public var accuracy: Accuracy = .exact
     /// One thumbnail's height or width in pixels (the other side follows the display aspect ratio).
@@ -56,13 +57,19 @@ public struct StripJob: Sendable {
     public func prepare(probe: VideoProbe? = nil) throws -> PreparedStrip {
         let limits = limits.started()
         let probe = try probe ?? VideoProbe(path: video, limits: limits)
-        let plan = try SamplePlan(probe: probe, count: try thumbnailCount(probe: probe), from: from, to: to, accuracy: accuracy)
+        let duration = probe.duration.seconds
+        let plan = try SamplePlan(probe: probe, count: try thumbnailCount(probe: probe), from: from?.resolved(duration: duration),
+                                  to: to?.resolved(duration: duration), accuracy: accuracy)
         let request = try ExtractionRequest(path: video, probe: probe, plan: plan, size: size, options: options, limits: limits)
         let layout = try Pipeline.layout(for: request, options: stripOptions)
         let jpeg = output.flatMap(StripFormat.init(path:)) == .jpeg
-        if jpeg, let output { try StripWriter.checkJPEGSize(width: layout.width, height: layout.height, file: output) }
+        let annotation = stripOptions.annotation, headerHeight = annotation.headerHeight(stripWidth: layout.width)
+        if jpeg, let output { try StripWriter.checkJPEGSize(width: layout.width, height: layout.height + headerHeight, file: output) }
         if let memoryLimitBytes {
-            try MemoryEstimate(request: request, layout: layout, fused: pipeline.destination.isCanvas, jpeg: jpeg)
+            // Text is drawn on an RGBA copy of the strip with the header's rows.
+            let annotated = annotation.isEmpty ? 0 : Image.alignedRowBytes(forWidth: layout.width).multipliedClamped(by: layout.height + headerHeight)
+            try MemoryEstimate(request: request, layout: layout, fused: pipeline.destination.isCanvas,
+                               writingBytes: { strip in (jpeg ? strip.multipliedClamped(by: 2) : 0).addingClamped(annotated.multipliedClamped(by: jpeg ? 2 : 1)) })
                 .check(limitBytes: memoryLimitBytes)
         }
         pipeline.destination.prepare()
@@ -78,7 +85,8 @@ public struct StripJob: Sendable {
         case .count(let count): return count
         case .interval(let seconds): interval = seconds
         }
-        let range = (to ?? probe.duration.seconds) - (from ?? .zero)
+        let duration = probe.duration.seconds
+        let range = (to?.resolved(duration: duration) ?? duration) - (from?.resolved(duration: duration) ?? .zero)
         let cues = (range.doubleValue / interval).rounded(.up), limit = ResourceLimits.maximumThumbnailCount
         guard cues <= Double(limit) else {
             throw .tooManyThumbnails(file: probe.path, interval: interval, count: cues, rangeSeconds: range.doubleValue, limit: limit)

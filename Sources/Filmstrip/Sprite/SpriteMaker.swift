@@ -6,8 +6,10 @@ public struct SpriteReport: Sendable {
     public let durationSeconds: Double
     /// The cue interval and count the sprites were made with.
     public let timing: SpriteTiming
-    /// Tile size and sheet geometry of the written sheets.
+    /// Tile size and sheet geometry of the written sheets (of the first size).
     public let grid: SpriteGrid
+    /// The grid of every size, in the order of `SpriteSettings.sizes`.
+    public let grids: [SpriteGrid]
     /// Which frames the tiles show (as set, or the timing's default).
     public let accuracy: Accuracy
     /// The largest distance between a cue's start and the start of the frame its tile shows.
@@ -52,18 +54,24 @@ public struct SpriteMaker: Sendable {
         let accuracy = settings.accuracy ?? timing.defaultAccuracy
         let plan = try SamplePlan(probe: probe, timing: timing, accuracy: accuracy)
         let options = ExtractionOptions(skipNonReferenceFrames: true, workers: settings.workers)
-        let request = try ExtractionRequest(path: target.input, probe: probe, plan: plan, size: settings.size, options: options, limits: limits)
-        let (width, height) = request.thumbnailPixels
-        let grid = SpriteGrid(tile: PixelSize(width: width, height: height), columns: settings.columns, rows: settings.rows, count: plan.count)
-        try checkSheetSides(grid)
+        let tracks = try settings.sizedTargets(of: target).map { sized in
+            let (width, height) = try ExtractionRequest(path: target.input, probe: probe, plan: plan, size: sized.size, options: options, limits: limits).thumbnailPixels
+            return (size: sized.size, target: sized.target,
+                    grid: SpriteGrid(tile: PixelSize(width: width, height: height), columns: settings.columns, rows: settings.rows, count: plan.count))
+        }
+        for track in tracks { try checkSheetSides(track.grid) }
+        // One decode for every size: at the largest, from whose tiles the others are scaled.
+        let decoded = tracks.indices.max { tracks[$0].grid.tile.width * tracks[$0].grid.tile.height < tracks[$1].grid.tile.width * tracks[$1].grid.tile.height }!
+        let grid = tracks[decoded].grid
         let extractor = TaskGroupExtractor()
         let pipeline = Pipeline(extractor: budget.map(extractor.sharing) ?? extractor, destination: .canvas)
         let sheetRequests = try (0..<grid.sheetCount).map { sheet in
-            try ExtractionRequest(path: target.input, probe: probe, plan: plan.slots(grid.thumbnails(onSheet: sheet)), size: settings.size,
+            try ExtractionRequest(path: target.input, probe: probe, plan: plan.slots(grid.thumbnails(onSheet: sheet)), size: tracks[decoded].size,
                                   options: options, limits: limits)
         }
         func run() async throws -> SpriteReport {
-            var writer = try SheetWriter(settings: settings, target: target, grid: grid)
+            var writers = try tracks.map { try SheetWriter(settings: settings, target: $0.target, grid: $0.grid) }
+            var scaler = Scaler(filter: .area)
             var worst = 0.0, substituted = 0, framesDecoded = 0
             for (sheet, sheetRequest) in sheetRequests.enumerated() {
                 let first = grid.thumbnails(onSheet: sheet).lowerBound, total = grid.count
@@ -71,17 +79,42 @@ public struct SpriteMaker: Sendable {
                 if let onProgress { progress = { @Sendable done, _ in onProgress(first + done, total) } }
                 let result = try await pipeline.run(sheetRequest, options: grid.stripOptions, onProgress: progress)
                 try Task.checkCancellation()
-                try writer.write(sheet: sheet, pixels: result.pixels)
+                for index in writers.indices {
+                    if index == decoded {
+                        try writers[index].write(sheet: sheet, pixels: result.pixels)
+                    } else {
+                        try writers[index].write(sheet: sheet, pixels: try Self.rescaled(result.pixels, from: grid, to: tracks[index].grid, sheet: sheet, scaler: &scaler))
+                    }
+                }
                 worst = result.thumbnails.reduce(worst) { max($0, abs(($1.actualTime.seconds - $1.requestedTime.seconds).doubleValue)) }
                 substituted += result.thumbnails.filter(\.substituted).count
                 framesDecoded += result.counters.framesDecoded
             }
-            try writer.finish(timing: timing, accuracy: accuracy)
-            return SpriteReport(durationSeconds: probe.durationSeconds, timing: timing, grid: grid, accuracy: accuracy,
+            for writer in writers { try writer.finish(timing: timing, accuracy: accuracy) }
+            return SpriteReport(durationSeconds: probe.durationSeconds, timing: timing, grid: tracks[0].grid, grids: tracks.map(\.grid), accuracy: accuracy,
                                 worstErrorSeconds: worst, substituted: substituted, framesDecoded: framesDecoded)
         }
         guard let memory else { return try await run() }
-        return try await memory.reserving(try memoryEstimate(sheetRequests[0], grid: grid), run)
+        let others = tracks.indices.filter { $0 != decoded }.map { tracks[$0].grid }
+        return try await memory.reserving(try memoryEstimate(sheetRequests[0], grid: grid, otherSizes: others), run)
+    }
+
+    /// Sheet `sheet` of a track of `target`'s size, made from the same sheet decoded at
+    /// `source`'s size (`pixels`, that sheet's tiles only): each tile scaled on its own, so no
+    /// pixel of a neighbour bleeds into it.
+    static func rescaled(_ pixels: some PixelRows, from source: SpriteGrid, to target: SpriteGrid, sheet: Int, scaler: inout Scaler) throws -> Image {
+        let count = source.thumbnails(onSheet: sheet).count
+        let sourceSheet = SpriteGrid(tile: source.tile, columns: source.columns, rows: source.rows, count: count)
+        let targetSheet = SpriteGrid(tile: target.tile, columns: target.columns, rows: target.rows, count: count)
+        let decoded = sourceSheet.sheet(0, from: pixels, padded: false)
+        let size = targetSheet.size(ofSheet: 0, padded: false)
+        var image = Image(width: size.width, height: size.height, fill: (0, 0, 0, 255))
+        for index in 0..<count {
+            let tile = try scaler.resized(decoded.cropped(to: sourceSheet.rectangle(ofThumbnail: index)), width: target.tile.width, height: target.tile.height)
+            let place = targetSheet.rectangle(ofThumbnail: index)
+            image.paste(tile, atX: place.x, y: place.y)
+        }
+        return image
     }
 
     /// The estimate `strip` uses (`MemoryEstimate`) for the first sheet's request (the largest:
@@ -89,13 +122,19 @@ public struct SpriteMaker: Sendable {
     /// takes instead of a JPEG strip: one sheet and its encoder's copy at a time, plus, for BIF
     /// and the page, every encoded image of the track until the index is written (JPEG and
     /// WebP tiles are far smaller than a quarter of their RGBA pixels).
-    func memoryEstimate(_ firstSheet: ExtractionRequest, grid: SpriteGrid) throws -> MemoryEstimate {
+    /// Each further size adds its sheet, its encoder's copy and its tiles' encoded images.
+    func memoryEstimate(_ firstSheet: ExtractionRequest, grid: SpriteGrid, otherSizes: [SpriteGrid] = []) throws -> MemoryEstimate {
         let layout = try Pipeline.layout(for: firstSheet, options: grid.stripOptions)
         let sheet = grid.sheetSize.width.multipliedClamped(by: grid.sheetSize.height).multipliedClamped(by: 4)
         let keepsImages = settings.formats.contains(.bif) || settings.html
         let encodedTrack = grid.tile.width.multipliedClamped(by: grid.tile.height).multipliedClamped(by: grid.count)
+        let others = otherSizes.reduce(0) { total, other in
+            let sheet = other.sheetSize.width.multipliedClamped(by: other.sheetSize.height).multipliedClamped(by: 4)
+            let encoded = other.tile.width.multipliedClamped(by: other.tile.height).multipliedClamped(by: other.count)
+            return total.addingClamped(sheet.multipliedClamped(by: 2)).addingClamped(keepsImages ? encoded : 0)
+        }
         return MemoryEstimate(request: firstSheet, layout: layout, fused: true) { _ in
-            sheet.multipliedClamped(by: 2).addingClamped(keepsImages ? encodedTrack : 0)
+            sheet.multipliedClamped(by: 2).addingClamped(keepsImages ? encodedTrack : 0).addingClamped(others)
         }
     }
 
@@ -129,6 +168,11 @@ public struct SpriteMaker: Sendable {
     /// ever renamed into place complete, images before their index, so an index that is
     /// there is whole and so are the images it names.
     public func outputsAreCurrent(for target: SpriteTarget) -> Bool {
+        settings.sizedTargets(of: target).allSatisfy { outputsAreCurrent(for: $0.target, size: $0.size) }
+    }
+
+    /// `outputsAreCurrent(for:)` for the track of one size.
+    private func outputsAreCurrent(for target: SpriteTarget, size: ThumbnailSize) -> Bool {
         guard let inputTime = Self.modificationTime(target.input) else { return false }
         func current(_ path: String) -> Bool { (Self.modificationTime(path) ?? .distantPast) >= inputTime }
         func namesExisting(_ index: String, folder: String, mustContain: String, reference: (Substring) -> Substring?) -> Bool {
@@ -149,7 +193,7 @@ public struct SpriteMaker: Sendable {
                 // The playlist's name holds the thumbnail width, known before probing only when --width is given.
                 let suffix = " - \(settings.columns)x\(settings.rows).m3u8"
                 let names: [String]
-                if case .width(let width) = settings.size {
+                if case .width(let width) = size {
                     names = ["\(SpriteTarget.trickplayResolution(width: width, columns: settings.columns, rows: settings.rows)).m3u8"]
                 } else {
                     names = ((try? FileManager.default.contentsOfDirectory(atPath: target.trickplayFolder)) ?? []).filter { $0.hasSuffix(suffix) }

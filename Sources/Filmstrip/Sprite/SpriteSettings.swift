@@ -39,8 +39,14 @@ public struct SpriteSettings: Sendable, Hashable {
     public var columns: Int
     /// Tiles down one sheet.
     public var rows: Int
-    /// The tiles' width or height in pixels; the other side follows the display aspect ratio.
-    public var size: ThumbnailSize
+    /// The tiles' widths or heights in pixels, one track per size (the other side follows the
+    /// display aspect ratio); every size is scaled from the same decoded frames.
+    public var sizes: [ThumbnailSize]
+    /// The first size; setting it makes it the only one.
+    public var size: ThumbnailSize {
+        get { sizes[0] }
+        set { sizes = [newValue] }
+    }
     /// nil: tolerance of half the interval.
     public var accuracy: Accuracy?
     /// The index formats to write, each from the same decoded tiles.
@@ -59,13 +65,13 @@ public struct SpriteSettings: Sendable, Hashable {
     /// Settings with the tool's defaults: a tile every 10 s, 10 × 10 tiles of 320 px wide per sheet, WebVTT with JPEG
     /// sheets.
     public init(spacing: SpriteSpacing = .interval(milliseconds: 10_000), columns: Int = 10, rows: Int = 10,
-                size: ThumbnailSize = .width(320), accuracy: Accuracy? = nil, formats: [SpriteFormat] = [.vtt],
+                size: ThumbnailSize = .width(320), moreSizes: [ThumbnailSize] = [], accuracy: Accuracy? = nil, formats: [SpriteFormat] = [.vtt],
                 image: SheetImageFormat = .jpeg, quality: Int? = nil, html: Bool = false, workers: Int? = nil,
                 limits: InputLimits = InputLimits()) {
         self.spacing = spacing
         self.columns = columns
         self.rows = rows
-        self.size = size
+        self.sizes = [size] + moreSizes.filter { $0 != size }
         self.accuracy = accuracy
         self.formats = formats
         self.image = image
@@ -88,6 +94,19 @@ public struct SpriteSettings: Sendable, Hashable {
         return "filmstrip sprite \(spacing) tile=\(columns)x\(rows) size=\(size) accuracy=\(accuracy.map { "\($0)" } ?? "half-interval") image=\(image.rawValue) quality=\(imageQuality)"
     }
     var jpegQuality: Int { image == .jpeg ? imageQuality : quality ?? SheetImageFormat.jpeg.defaultQuality }
+
+    /// The targets of `target`'s tracks, one per size: with one size, `target` itself; with
+    /// several, the WebVTT folder, the BIF and the page get the size in their names
+    /// (`NAME-w320/`, `NAME-h180.bif`), while Jellyfin's folder names each size itself.
+    public func sizedTargets(of target: SpriteTarget) -> [(size: ThumbnailSize, target: SpriteTarget)] {
+        guard sizes.count > 1 else { return [(size, target)] }
+        return sizes.map { size in
+            switch size {
+            case .width(let pixels): (size, target.sized("-w\(pixels)"))
+            case .height(let pixels): (size, target.sized("-h\(pixels)"))
+            }
+        }
+    }
 }
 
 /// One video of a library and where its outputs go.
@@ -100,6 +119,9 @@ public struct SpriteTarget: Sendable, Hashable {
     public let name: String
     /// The path relative to the input argument it was found under: the same on every host, whatever the mount point.
     public let shardKey: String
+    /// Added to `name` in the WebVTT folder's, the BIF's and the page's names when a run makes
+    /// several sizes (`SpriteSettings.sizedTargets(of:)`); Jellyfin's names carry the width anyway.
+    public private(set) var sizeSuffix = ""
 
     /// A target for the video at `input`, writing under `outputFolder` with file names from `name`.
     public init(input: String, outputFolder: String, name: String, shardKey: String) {
@@ -111,12 +133,22 @@ public struct SpriteTarget: Sendable, Hashable {
 
     func path(_ component: String) -> String { URL(fileURLWithPath: outputFolder).appendingPathComponent(component).path }
 
+    /// This target with `suffix` added to the names of its size's own outputs.
+    func sized(_ suffix: String) -> SpriteTarget {
+        var target = self
+        target.sizeSuffix = suffix
+        return target
+    }
+
+    /// The name of the WebVTT folder, the BIF and the page.
+    var sizedName: String { name + sizeSuffix }
+
     /// Folder of the WebVTT track's sheets and index: `OUTPUT/NAME`.
-    public var vttFolder: String { path(name) }
+    public var vttFolder: String { path(sizedName) }
     /// Path of the WebVTT index, `OUTPUT/NAME/thumbnails.vtt`.
-    public var vttIndex: String { path("\(name)/thumbnails.vtt") }
+    public var vttIndex: String { path("\(sizedName)/thumbnails.vtt") }
     /// Path of WebVTT sheet `sheet` (from 0) in `image` format: `OUTPUT/NAME/sheet-K.EXT`.
-    public func vttSheet(_ sheet: Int, image: SheetImageFormat) -> String { path("\(name)/\(Self.vttSheetName(sheet, image: image))") }
+    public func vttSheet(_ sheet: Int, image: SheetImageFormat) -> String { path("\(sizedName)/\(Self.vttSheetName(sheet, image: image))") }
     static func vttSheetName(_ sheet: Int, image: SheetImageFormat) -> String { "sheet-\(sheet).\(image.fileExtension)" }
 
     /// Jellyfin's trickplay folder, `OUTPUT/NAME.trickplay`.
@@ -145,7 +177,7 @@ public struct SpriteTarget: Sendable, Hashable {
     }
 
     /// Path of the Roku BIF archive, `OUTPUT/NAME.bif`.
-    public var bif: String { path("\(name).bif") }
+    public var bif: String { path("\(sizedName).bif") }
     /// Path of the HTML preview page, `OUTPUT/NAME.html`.
-    public var html: String { path("\(name).html") }
+    public var html: String { path("\(sizedName).html") }
 }
