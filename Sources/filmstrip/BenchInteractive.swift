@@ -17,7 +17,19 @@ extension FilmstripCommand {
         var benchArguments: [String] = []
 
         func run() async throws {
-            let bench = try Bench.parse(["--suite", "interactive"] + benchArguments)
+            let bench: Bench
+            do {
+                bench = try Bench.parse(["--suite", "interactive"] + benchArguments)
+            } catch {
+                // Worded by `bench` itself: the top level would take its help request for its own and print the top-level help.
+                let code = Bench.exitCode(for: error), message = Bench.fullMessage(for: error)
+                if code == .success {
+                    try Console.out(FilmstripCommand.helpMessage(for: Self.self) + "\nThe options of `bench` it passes on:\n\n" + message)
+                } else {
+                    Console.err(message)
+                }
+                throw code
+            }
             try await bench.run()
         }
     }

@@ -35,7 +35,8 @@ struct FilmstripCommand: AsyncParsableCommand {
             Console.err("filmstrip: \(failure)")
             Console.exit(ExitCode.failure.rawValue)
         } catch {
-            if let unknown = UnknownOption.message(instead: error, arguments: Array(CommandLine.arguments.dropFirst())) {
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            if let unknown = UnknownSubcommand.message(arguments: arguments) ?? UnknownOption.message(instead: error, arguments: arguments) {
                 Console.err(unknown)
                 Console.exit(ExitCode.validationFailure.rawValue)
             }
@@ -75,6 +76,20 @@ enum UnknownOption {
                 + "  See 'filmstrip \(name) --help' for more information."
         }
         return nil
+    }
+}
+
+/// A mistyped subcommand named as such: `filmstrip strp v.mp4 -o x.png` went on to blame
+/// `-o`, an option the top level does not have.
+enum UnknownSubcommand {
+    /// The message for a first argument that is no subcommand (nor an option), with the
+    /// closest subcommand; nil when the first argument is one.
+    static func message(arguments: [String]) -> String? {
+        guard let name = arguments.first, !name.hasPrefix("-") else { return nil }
+        let names = FilmstripCommand.configuration.subcommands.map { $0._commandName } + ["help"]
+        guard !names.contains(name) else { return nil }
+        let suggestion = Suggestion.closest(to: name, among: names).map { " Did you mean '\($0)'?" } ?? ""
+        return "Error: Unknown subcommand '\(name)'.\(suggestion)\nUsage: filmstrip <subcommand>\n  See 'filmstrip --help' for the subcommands."
     }
 }
 

@@ -37,6 +37,16 @@ enum OptionValues {
         return point
     }
 
+    /// `WxH`: a box in pixels, each side 1 to the largest thumbnail side.
+    static func box(_ text: String) throws -> PixelSize {
+        let sides = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        let maxSide = ResourceLimits.maximumThumbnailSide
+        guard sides.count == 2, let width = Int(sides[0]), let height = Int(sides[1]), (1...maxSide).contains(width), (1...maxSide).contains(height) else {
+            throw ValidationError("'\(text)' is not WxH with both sides 1 to \(maxSide) pixels.")
+        }
+        return PixelSize(width: width, height: height)
+    }
+
     static func extractor(_ text: String) throws -> ExtractorChoice {
         ExtractorChoice(extractor: try choice(text, kind: "extractor", among: Extractors.all.map { ($0.name, $0) }))
     }

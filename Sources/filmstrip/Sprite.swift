@@ -177,7 +177,7 @@ extension FilmstripCommand {
             let conflicts = SpriteLibrary.conflicts(in: targets, settings: settings)
             if !conflicts.isEmpty && !ignoreErrors {
                 for (index, conflict) in conflicts.sorted(by: { $0.key < $1.key }) { progress.printError("filmstrip: \(targets[index].input): \(conflict)") }
-                try progress.finish("sprite: \(targets.count) videos: 0 made, \(conflicts.count) failed before any work (outputs that collide; --ignore-errors makes the others)",
+                try progress.finish("sprite: \(Words.count(targets.count, "video")): 0 made, \(conflicts.count) failed before any work (outputs that collide; --ignore-errors makes the others)",
                                     tally: Tally(failed: conflicts.count))
                 throw ExitCode.failure
             }
@@ -222,7 +222,7 @@ extension FilmstripCommand {
                 let notStarted = videos - made - skipped - videosFailed
                 let stopped = notStarted > 0 ? ", \(notStarted) not made (stopped at the first failure; --ignore-errors goes on)" : ""
                 let unreadText = unread == 0 ? "" : ", \(unread) \(unread == 1 ? "path" : "paths") not read"
-                return "sprite: \(videos) videos: \(made) made, \(skipped) up to date, \(videosFailed) failed\(unreadText)\(stopped)\(speed)"
+                return "sprite: \(Words.count(videos, "video")): \(made) made, \(skipped) up to date, \(videosFailed) failed\(unreadText)\(stopped)\(speed)"
             }
         }
 
@@ -243,9 +243,9 @@ extension FilmstripCommand {
             }
             let substituted = report.substituted > 0 ? ", \(report.substituted) shown by a neighbouring frame (damaged data)" : ""
             let tiles = report.grids.map { "\($0.tile.width)x\($0.tile.height)" }.joined(separator: ", ")
-            return String(format: "%@: %d thumbnails %@ every %@ s on %d sheet(s), %@, worst offset %.3f s, %.2f s (x%.0f realtime)%@",
-                          target.input, report.timing.count, tiles,
-                          "\(Double(report.timing.intervalMilliseconds) / 1000)", report.grid.sheetCount, bound,
+            return String(format: "%@: %@ %@ every %@ s on %@, %@, worst offset %.3f s, %.2f s (x%.0f realtime)%@",
+                          target.input, Words.count(report.timing.count, "thumbnail"), tiles,
+                          "\(Double(report.timing.intervalMilliseconds) / 1000)", Words.count(report.grid.sheetCount, "sheet"), bound,
                           report.worstErrorSeconds, seconds, report.durationSeconds / max(seconds, 1e-9), substituted)
         }
 

@@ -8,12 +8,13 @@ extension FilmstripCommand {
             abstract: "Make a thumbnail strip of a video.",
             discussion: """
             Extractors (--extractor):
-            \(Extractors.all.map { "  \($0.name.padded(to: 11)) \($0.summary)" }.joined(separator: "\n"))
+            \(Words.list(Extractors.all.map { ($0.name, $0.summary) }, nameWidth: 11))
 
             Composers (--composer; `fused` is not a composer but the mode that scales straight into the strip):
-            \(StripDestination.all.map { "  \($0.name.padded(to: 11)) \($0.summary)" }.joined(separator: "\n"))
+            \(Words.list(StripDestination.all.map { ($0.name, $0.summary) }, nameWidth: 11))
 
-            Times are seconds (12.5) or [hh:]mm:ss(.fff) (1:02.250), counted from the video's first frame.
+            Times are seconds (12.5) or [hh:]mm:ss(.fff) (1:02.250), counted from the video's first frame;
+            --from and --to also take a share of the duration (10%) or a time before the end (-5s).
             Slot i of N shows the frame displayed at the centre of the i-th of N equal parts of the range.
             """)
 
@@ -24,7 +25,7 @@ extension FilmstripCommand {
                 completion: .file(extensions: StripFormat.allCases.flatMap(\.extensions)))
         var output: String?
 
-        @Option(help: "Folder for the strips, named VIDEO.strip.FORMAT (default with several videos: next to each video).", completion: .directory)
+        @Option(help: "Folder for the strips, named VIDEO.strip.FORMAT, made when missing (default with several videos: next to each video).", completion: .directory)
         var outDir: String?
 
         @Option(help: "Image format of strips named after their videos and of -o -: png, jpg or rgba (default: png).",
@@ -40,6 +41,9 @@ extension FilmstripCommand {
         @OptionGroup var quality: QualityOption
 
         @OptionGroup var thumbnail: ThumbnailOptions<StripDefaults>
+
+        @Option(help: "Fit each thumbnail in WxH pixels, aspect ratio kept, instead of --height or --width.", transform: OptionValues.box)
+        var maxSize: PixelSize?
 
         @OptionGroup var range: RangeOptions
 
@@ -113,6 +117,7 @@ extension FilmstripCommand {
             try OptionRange.check(gap, 0...ResourceLimits.maximumGap, "--gap")
             try OptionRange.check(columns, 1...ResourceLimits.maximumThumbnailCount, "--columns")
             try OptionRange.check(threads, 0...ResourceLimits.maximumThreads, "--threads")
+            if maxSize != nil && thumbnail.isGiven { throw ValidationError("Give one of --max-size, --height or --width.") }
             if let interval, !(interval > 0) { throw ValidationError("--interval must be positive, got \(interval).") }
             if let select, TimeParsing.range(select) == nil { throw ValidationError("--select '\(select)' is not a range FROM..TO of times: \(OptionValues.timeForms).") }
             if output != nil && outDir != nil { throw ValidationError("Give -o or --out-dir, not both.") }
@@ -183,7 +188,7 @@ extension FilmstripCommand {
             if reporting.json { try Console.jsonLine(["event": "done", "videos": .integer(jobs.count), "made": .integer(jobs.count - failed.count), "failed": .integer(failed.count)]) }
             if !failed.isEmpty {
                 let names = failed.sorted().map { jobs[$0].video }
-                throw failWithMessage("\(names.count) of \(jobs.count) videos failed: \(names.joined(separator: ", "))")
+                throw failWithMessage("\(names.count) of \(Words.count(jobs.count, "video")) failed: \(names.joined(separator: ", "))")
             }
         }
 
@@ -191,7 +196,11 @@ extension FilmstripCommand {
         /// and that no strip is another video, nor two videos' strips one file (a.mp4 and
         /// b/a.mkv into one --out-dir).
         func checkBeforeWork(_ jobs: [(video: String, output: String)]) throws {
-            if let outDir, !System.isDirectory(outDir) { throw failWithMessage("\(outDir): --out-dir is not an existing folder") }
+            // Made when missing, as `thumbnails --out-dir` and `sprite -o` are; a file in its place is refused.
+            if let outDir {
+                do { try System.createDirectories(outDir) } catch { throw failWithMessage("--out-dir: \(oneLineMessage(error))") }
+                guard System.isDirectory(outDir) else { throw failWithMessage("\(outDir): --out-dir is not a folder") }
+            }
             guard !writesToStandardOutput else { return }
             do {
                 let option = { (video: String) in output == nil ? "the strip of \(video)" : "--output" }
@@ -215,6 +224,7 @@ extension FilmstripCommand {
             job.to = range.to
             job.accuracy = thumbnail.chosenAccuracy ?? .exact
             job.size = thumbnail.size
+            job.maximumSize = maxSize
             job.options = ExtractionOptions(decoder: DecoderOptions(threads: threads, skipLoopFilter: skipLoopFilter), skipNonReferenceFrames: skipNonReference,
                                             filter: filter, workers: batch?.workersPerVideo ?? cores.workers)
             let shared = cores.workers == nil ? batch.map { extractor.extractor.sharing($0.budget) } : nil
@@ -308,7 +318,7 @@ extension FilmstripCommand {
                                       "substituted": .integer(substituted)])
             } else if !reporting.quiet && !writesToStandardOutput {
                 let note = substituted > 0 ? ", \(substituted) shown by a neighbouring frame (damaged data)" : ""
-                try Console.out("\(FileSystemName.display(output)): \(result.pixels.width)x\(result.pixels.height), \(prepared.plan.count) thumbnails via \(pipeline.name)\(note)")
+                try Console.out("\(FileSystemName.display(output)): \(result.pixels.width)x\(result.pixels.height), \(Words.count(prepared.plan.count, "thumbnail")) via \(pipeline.name)\(note)")
             }
         }
     }

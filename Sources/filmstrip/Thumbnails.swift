@@ -18,7 +18,7 @@ extension FilmstripCommand {
             frame asked for, written over the same file; every slot ends with a "final":true line.
 
             Strategies (--strategy):
-            \(InteractiveStrategies.all.map { "  \($0.name.padded(to: 15)) \($0.summary)" }.joined(separator: "\n"))
+            \(Words.list(InteractiveStrategies.all.map { ($0.name, $0.summary) }, nameWidth: 15))
 
             Times are seconds (12.5) or [hh:]mm:ss(.fff) (1:02.250), counted from the video's first frame.
             """)

@@ -35,6 +35,14 @@ public struct Rational: Hashable, Sendable, Codable, Comparable, CustomStringCon
         self.init(Int64(n), Int64(d))
     }
 
+    /// `seconds` to the nearest nanosecond, reduced (`Rational(seconds: 12.5)` is 25/2, `0.1`
+    /// is exactly 1/10); nil for a value that is not finite or lies beyond
+    /// ±`TimeParsing.maximumSeconds`, whose nanoseconds would not fit 64 bits.
+    public init?(seconds: Double) {
+        guard seconds.isFinite, seconds.magnitude <= Double(TimeParsing.maximumSeconds) else { return nil }
+        self.init(Int64((seconds * 1e9).rounded()), 1_000_000_000)
+    }
+
     /// Zero (0/1).
     public static let zero = Rational(0, 1)
 

@@ -16,6 +16,12 @@ public enum ThumbnailSize: Hashable, Sendable, Codable, CustomStringConvertible 
         }
     }
 
+    /// The side that makes a thumbnail of `ratio` (width / height) fit in `box`: the box's
+    /// width when the picture is wider than the box, else its height.
+    public static func fitting(in box: PixelSize, displayAspectRatio ratio: Rational) -> ThumbnailSize {
+        ratio > Rational(Int64(box.width), Int64(box.height)) ? .width(box.width) : .height(box.height)
+    }
+
     /// `hN` or `wN`, as written in CSV rows and manifests.
     public var description: String {
         switch self {

@@ -111,7 +111,9 @@ public enum StripWriter {
             }
             let key = identity.map(Key.file) ?? .path(resolvedPath(output.path))
             if let same = earlier[key] {
-                throw OutputError(file: output.path, reason: "\(output.option) is the same file as \(same.option) \(same.path)")
+                // The message starts with the path: name the earlier one only where it is written differently.
+                let earlierPath = same.path == output.path ? "" : " \(same.path)"
+                throw OutputError(file: output.path, reason: "\(output.option) is the same file as \(same.option)\(earlierPath)")
             }
             earlier[key] = output
         }

@@ -26,6 +26,9 @@ public struct StripJob: Sendable {
     public var accuracy: Accuracy = .exact
     /// One thumbnail's height or width in pixels (the other side follows the display aspect ratio).
     public var size: ThumbnailSize = .height(64)
+    /// A box each thumbnail must fit in, aspect ratio kept (`--max-size WxH`): instead of
+    /// `size`, the box's width for a video wider than the box, else its height.
+    public var maximumSize: PixelSize?
     /// Decoder and worker settings.
     public var options = ExtractionOptions(skipNonReferenceFrames: Pipeline.defaultSkipsNonReferenceFrames)
     /// The extractor and the destination.
@@ -60,6 +63,7 @@ public struct StripJob: Sendable {
         let duration = probe.duration.seconds
         let plan = try SamplePlan(probe: probe, count: try thumbnailCount(probe: probe), from: from?.resolved(duration: duration),
                                   to: to?.resolved(duration: duration), accuracy: accuracy)
+        let size = maximumSize.map { ThumbnailSize.fitting(in: $0, displayAspectRatio: probe.displayAspectRatio) } ?? self.size
         let request = try ExtractionRequest(path: video, probe: probe, plan: plan, size: size, options: options, limits: limits)
         let layout = try Pipeline.layout(for: request, options: stripOptions)
         let jpeg = output.flatMap(StripFormat.init(path:)) == .jpeg
