@@ -11,13 +11,21 @@ public struct ReferenceVideoCache: Sendable {
     /// The folder the encoded reference videos are cached in.
     public let directory: URL
 
-    /// `FILMSTRIP_FIXTURES` if set, else `fixtures-cache/` in the current directory (git-ignored).
+    /// `FILMSTRIP_FIXTURES` if set, else the user's cache folder, `$XDG_CACHE_HOME/filmstrip/fixtures`
+    /// (`~/.cache/filmstrip/fixtures` without it): not a folder of whatever directory a run
+    /// starts in. Only without a home folder, `fixtures-cache/` in the current directory.
     public static var defaultDirectory: URL {
-        if let path = ProcessInfo.processInfo.environment["FILMSTRIP_FIXTURES"], !path.isEmpty {
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["FILMSTRIP_FIXTURES"], !path.isEmpty {
             return URL(fileURLWithPath: path, isDirectory: true)
         }
-        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-            .appendingPathComponent("fixtures-cache", isDirectory: true)
+        // The XDG base directory rule: a relative XDG_CACHE_HOME is ignored.
+        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0, isDirectory: true) : nil }
+            ?? environment["HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0, isDirectory: true).appendingPathComponent(".cache", isDirectory: true) : nil }
+        guard let cache else {
+            return URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true).appendingPathComponent("fixtures-cache", isDirectory: true)
+        }
+        return cache.appendingPathComponent("filmstrip/fixtures", isDirectory: true)
     }
 
     /// A cache in `directory`, created on first use.

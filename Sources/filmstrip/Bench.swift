@@ -25,7 +25,7 @@ extension FilmstripCommand {
         @Option(help: "Output name: writes NAME-raw.csv and NAME-summary.csv (default results/SUITE-MACHINE).")
         var out: String?
 
-        @Option(name: .customLong("fixtures-dir"), help: "Reference video cache (default: $FILMSTRIP_FIXTURES or ./fixtures-cache).")
+        @Option(name: .customLong("fixtures-dir"), help: "Reference video cache (default: $FILMSTRIP_FIXTURES, else $XDG_CACHE_HOME/filmstrip/fixtures or ~/.cache/filmstrip/fixtures).")
         var fixturesDir: String?
 
         @Flag(help: "Also time real tools on the same videos: the ffmpeg CLI (exact and keyframe strips, decode floors) and ffmpegthumbnailer (one process per thumbnail).")

@@ -12,7 +12,7 @@ extension FilmstripCommand {
                 completion: .list(ReferenceSuite.allCases.map(\.rawValue)), transform: OptionValues.suite)
         var suite: ReferenceSuite = .quick
 
-        @Option(help: "Cache folder (default: $FILMSTRIP_FIXTURES or ./fixtures-cache).", completion: .directory)
+        @Option(help: "Cache folder (default: $FILMSTRIP_FIXTURES, else $XDG_CACHE_HOME/filmstrip/fixtures or ~/.cache/filmstrip/fixtures).", completion: .directory)
         var dir: String?
 
         @Flag(help: "List the suite's videos and their properties without generating anything.")

@@ -25,7 +25,7 @@ extension FilmstripCommand {
         @Flag(help: "A two-video library of 30 s each, to check the command end to end.")
         var smoke = false
 
-        @Option(help: "Cache folder for the reference videos (default: $FILMSTRIP_FIXTURES or ./fixtures-cache).")
+        @Option(help: "Cache folder for the reference videos (default: $FILMSTRIP_FIXTURES, else $XDG_CACHE_HOME/filmstrip/fixtures or ~/.cache/filmstrip/fixtures).")
         var fixturesDir: String?
 
         @Option(help: "Output name: the runs are appended to NAME-raw.csv and NAME-summary.csv.")

@@ -126,6 +126,76 @@ struct CommandLineConsistencyTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
     } }
 
+    /// One meaning per flag: a folder flag (`strip --out-dir`, `thumbnails --out-dir`,
+    /// `sprite -o`) makes a missing folder on every command and refuses a file in its place;
+    /// `strip -o` is a file, `sprite -o` a folder; `--max-size WxH` fits a box on `strip` as on
+    /// `thumbnails`; `--width` lists are `sprite`'s only.
+    @Test("a folder flag makes its folder on every command; -o is a file for strip and a folder for sprite")
+    func folderFlags() throws { try Self.withScratchFolder { folder, video in
+        let copy = folder.appendingPathComponent("b.mp4").path
+        try FileManager.default.copyItem(atPath: video, toPath: copy)
+        let made: [(command: [String], folder: String, file: String)] = [
+            (["strip", video, copy, "--out-dir", "new/strips", "--count", "2"], "new/strips", "b.strip.png"),
+            (["thumbnails", video, "--count", "2", "--out-dir", "new/thumbs"], "new/thumbs", "thumbnail-0001.png"),
+            (["sprite", video, "-o", "new/sprites", "--interval", "1"], "new/sprites", "h264-180p-3s/thumbnails.vtt"),
+        ]
+        for case let (command, subfolder, file) in made {
+            let arguments = command.map { $0.hasPrefix("new/") ? folder.appendingPathComponent($0).path : $0 }
+            let outcome = try TestSupport.runCLI(arguments)
+            #expect(outcome.status == 0, "\(command): \(outcome.standardError)")
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(subfolder)/\(file)").path), "\(command)")
+        }
+        // A file where the folder should be is refused by each, naming it, and left alone.
+        let blocker = folder.appendingPathComponent("file")
+        try Data("x".utf8).write(to: blocker)
+        for command in [["strip", video, copy, "--out-dir", blocker.path], ["thumbnails", video, "--count", "1", "--out-dir", blocker.path],
+                        ["sprite", video, "-o", blocker.path]] {
+            let outcome = try TestSupport.runCLI(command)
+            #expect(outcome.status == 1 && outcome.standardError.contains(blocker.path), "\(command): \(outcome.standardError)")
+            #expect(try Data(contentsOf: blocker) == Data("x".utf8))
+        }
+        // strip -o names a file (an image's extension), sprite -o a folder (a file's extension is refused).
+        let stripFolder = try TestSupport.runCLI(["strip", video, "-o", folder.appendingPathComponent("strips").path])
+        #expect(stripFolder.status == 64 && stripFolder.standardError.contains("--output must end in .png"), "\(stripFolder.standardError)")
+        let spriteFile = try TestSupport.runCLI(["sprite", video, "-o", folder.appendingPathComponent("x.vtt").path])
+        #expect(spriteFile.status == 64 && spriteFile.standardError.contains("-o is the output folder"), "\(spriteFile.standardError)")
+        // --max-size fits the box on strip as on thumbnails: a 16:9 video in 100x100 is 100 wide.
+        let fitted = try TestSupport.runCLI(["strip", video, "-o", folder.appendingPathComponent("fit.png").path, "--count", "2", "--max-size", "100x100", "--json"])
+        #expect(fitted.status == 0, "\(fitted.standardError)")
+        #expect(try Self.objects(fitted.standardOutput).last?["width"] as? Int == 200, "\(fitted.standardOutput)")
+        let both = try TestSupport.runCLI(["strip", video, "-o", "s.png", "--max-size", "100x100", "--height", "50"])
+        #expect(both.status == 64 && both.standardError.contains("Give one of --max-size, --height or --width"), "\(both.standardError)")
+    } }
+
+    @Test("words: did-you-mean for subcommands, each command's own help, help lists wrapped under their column, singular counts, a path said once")
+    func words() throws { try Self.withScratchFolder { folder, video in
+        let mistyped = try TestSupport.runCLI(["strp", video, "-o", "x.png"])
+        #expect(mistyped.status == 64 && mistyped.standardError.contains("Unknown subcommand 'strp'. Did you mean 'strip'?"), "\(mistyped.standardError)")
+        #expect(!mistyped.standardError.contains("'-o'"), "\(mistyped.standardError)")
+        let help = try TestSupport.runCLI(["bench-interactive", "--help"])
+        #expect(help.status == 0 && help.standardOutput.contains("bench-interactive") && help.standardOutput.contains("--repetitions"), "\(help.standardOutput)")
+        #expect(!help.standardOutput.contains("SUBCOMMANDS"), "the top-level help")
+        // No help line starts at column 0 in the middle of an indented list.
+        for command in ["strip", "thumbnails", "sprite"] {
+            let lines = try TestSupport.runCLI([command, "--help"]).standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+            for (line, next) in zip(lines, lines.dropFirst()) where line.hasPrefix("  ") && !line.hasPrefix("  -") && next.first?.isLowercase == true {
+                Issue.record("\(command) --help: '\(next)' wraps to column 0 after '\(line)'")
+            }
+        }
+        let one = try TestSupport.runCLI(["strip", video, "-o", folder.appendingPathComponent("one.png").path, "--count", "1"])
+        #expect(one.standardOutput.contains("1 thumbnail via"), "\(one.standardOutput)")
+        let sprite = try TestSupport.runCLI(["sprite", video, "-o", folder.appendingPathComponent("sprites").path, "--count", "1"])
+        #expect(sprite.standardOutput.contains("1 thumbnail ") && sprite.standardOutput.contains("sprite: 1 video:") && sprite.standardOutput.contains("on 1 sheet,"),
+                "\(sprite.standardOutput)")
+        // Two videos whose strips are one file: the path once, at the start.
+        let other = folder.appendingPathComponent("sub").appendingPathComponent("h264-180p-3s.mkv")
+        try FileManager.default.createDirectory(at: other.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: video, toPath: other.path)
+        let collision = try TestSupport.runCLI(["strip", video, other.path, "--out-dir", folder.appendingPathComponent("o").path])
+        let path = folder.appendingPathComponent("o/h264-180p-3s.strip.png").path
+        #expect(collision.status == 1 && collision.standardError.components(separatedBy: path).count == 2, "\(collision.standardError)")
+    } }
+
     /// Three 3 s videos done and a 180 s one just started: by count three quarters were done
     /// and the ETA read 0:00:00; weighed by size most of the batch is still to come.
     @Test("sprite's ETA weighs each video by its size")

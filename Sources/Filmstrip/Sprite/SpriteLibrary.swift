@@ -64,7 +64,8 @@ public enum SpriteLibrary {
         var claimed: [String: String] = [:], conflicts: [Int: SpriteError] = [:]
         let videos = Dictionary(targets.map { (resolved($0.input), $0.input) }) { first, _ in first }
         for (index, target) in targets.enumerated() {
-            let paths = Set(settings.sizedTargets(of: target).flatMap { $0.target.outputPaths(formats: settings.formats, html: settings.html) }.map(resolved)
+            // Every size's outputs, once each (the sizes share Jellyfin's folder).
+            let paths = settings.sizedTargets(of: target).flatMap { $0.target.outputPaths(formats: settings.formats, html: settings.html) }.map(resolved)
                 .reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
             if let video = paths.lazy.compactMap({ videos[$0] }).first {
                 conflicts[index] = .outputIsVideo(video)
