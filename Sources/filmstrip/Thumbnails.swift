@@ -145,9 +145,7 @@ extension FilmstripCommand {
                 let times = at.map { $0.split(separator: ",").compactMap { TimePoint(parsing: String($0))?.resolved(duration: duration) } }
                     ?? generator.evenlySpacedTimes(count: count ?? 1, from: from, to: to)
                 // A time before the end of a shorter video, or a share past 100 %, lies outside it.
-                if let outside = times.first(where: { $0 < .zero || $0 > duration }) {
-                    throw failWithMessage("\(video): --at \(outside.doubleValue) s lies outside the video (0–\(duration.doubleValue) s)")
-                }
+                if let outside = times.first(where: { $0 < .zero || $0 > duration }) { throw TimeOutsideVideo(seconds: outside, duration: duration) }
                 if at == nil {
                     // The evenly spaced plan's own checks (an empty range, a range outside the video), worded as strip words them.
                     _ = try SamplePlan(probe: generator.probe, count: times.count, from: from, to: to)
@@ -167,6 +165,12 @@ extension FilmstripCommand {
                 let message = oneLineMessage(error)
                 throw failWithMessage(message.contains(video) ? message : "\(video): \(message)")
             }
+        }
+
+        /// A time of `--at` that, resolved against the duration, lies outside the video.
+        struct TimeOutsideVideo: Error, CustomStringConvertible {
+            var seconds: Rational, duration: Rational
+            var description: String { "--at \(seconds.doubleValue) s lies outside the video (0–\(duration.doubleValue) s)" }
         }
 
         /// Seconds with six decimals, as JSON numbers.

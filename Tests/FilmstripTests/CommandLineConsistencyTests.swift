@@ -137,7 +137,7 @@ struct CommandLineConsistencyTests {
         let made: [(command: [String], folder: String, file: String)] = [
             (["strip", video, copy, "--out-dir", "new/strips", "--count", "2"], "new/strips", "b.strip.png"),
             (["thumbnails", video, "--count", "2", "--out-dir", "new/thumbs"], "new/thumbs", "thumbnail-0001.png"),
-            (["sprite", video, "-o", "new/sprites", "--interval", "1"], "new/sprites", "h264-180p-3s/thumbnails.vtt"),
+            (["sprite", video, "-o", "new/sprites", "--interval", "1"], "new/sprites", URL(fileURLWithPath: video).deletingPathExtension().lastPathComponent + "/thumbnails.vtt"),
         ]
         for case let (command, subfolder, file) in made {
             let arguments = command.map { $0.hasPrefix("new/") ? folder.appendingPathComponent($0).path : $0 }
@@ -188,11 +188,12 @@ struct CommandLineConsistencyTests {
         #expect(sprite.standardOutput.contains("1 thumbnail ") && sprite.standardOutput.contains("sprite: 1 video:") && sprite.standardOutput.contains("on 1 sheet,"),
                 "\(sprite.standardOutput)")
         // Two videos whose strips are one file: the path once, at the start.
-        let other = folder.appendingPathComponent("sub").appendingPathComponent("h264-180p-3s.mkv")
+        let stem = URL(fileURLWithPath: video).deletingPathExtension().lastPathComponent
+        let other = folder.appendingPathComponent("sub").appendingPathComponent("\(stem).mkv")
         try FileManager.default.createDirectory(at: other.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: video, toPath: other.path)
         let collision = try TestSupport.runCLI(["strip", video, other.path, "--out-dir", folder.appendingPathComponent("o").path])
-        let path = folder.appendingPathComponent("o/h264-180p-3s.strip.png").path
+        let path = folder.appendingPathComponent("o/\(stem).strip.png").path
         #expect(collision.status == 1 && collision.standardError.components(separatedBy: path).count == 2, "\(collision.standardError)")
     } }
 

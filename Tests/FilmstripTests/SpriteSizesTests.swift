@@ -28,7 +28,7 @@ struct SpriteSizesTests {
         let decoded = try #require(both.made["frames_decoded"] as? Int), decodedOnce = try #require(single.made["frames_decoded"] as? Int)
         #expect(decoded == decodedOnce && decoded > 0, "several widths decoded \(decoded) frames, one width \(decodedOnce)")
         #expect(both.made["tiles"] as? String == "128x72,256x144")
-        let name = "h264-360p-20s", count = 14
+        let name = URL(fileURLWithPath: video).deletingPathExtension().lastPathComponent, count = 14
         let trickplay = both.folder.appendingPathComponent("\(name).trickplay")
         for (width, height) in [(128, 72), (256, 144)] {
             let entries = try SpriteParsers.playlist(String(contentsOf: trickplay.appendingPathComponent("\(width) - 3x2.m3u8"), encoding: .utf8))
@@ -59,8 +59,9 @@ struct SpriteSizesTests {
         let video = try TestSupport.video("h264-180p-3s")
         let run = try Self.run(video, ["--height", "36,72", "--interval", "1", "--tile", "2x2"])
         defer { try? FileManager.default.removeItem(at: run.folder) }
+        let name = URL(fileURLWithPath: video).deletingPathExtension().lastPathComponent
         for height in [36, 72] {
-            let sheet = try SpriteParsers.decodeImage(run.folder.appendingPathComponent("h264-180p-3s-h\(height)/sheet-0.jpg").path)
+            let sheet = try SpriteParsers.decodeImage(run.folder.appendingPathComponent("\(name)-h\(height)/sheet-0.jpg").path)
             #expect(sheet.height == 2 * height)
         }
         let folder = try TestSupport.scratchDirectory()

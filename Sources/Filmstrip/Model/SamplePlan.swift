@@ -81,10 +81,12 @@ public struct SamplePlan: Sendable, Hashable {
         if case .tolerance(let before, let after) = accuracy, before < .zero || after < .zero { throw .negativeTolerance }
         let duration = probe.duration.seconds
         let start = from ?? .zero, end = to ?? duration
-        guard start < end else { throw .emptyRange(from: start.doubleValue, to: end.doubleValue) }
-        guard start >= .zero, end <= duration else {
+        // Outside first: a time before the end of a shorter video (`--to -30s`) ends before the
+        // start, and "outside the video" says why.
+        guard start >= .zero, end <= duration, start <= duration, end >= .zero else {
             throw .rangeOutsideVideo(from: start.doubleValue, to: end.doubleValue, duration: duration.doubleValue)
         }
+        guard start < end else { throw .emptyRange(from: start.doubleValue, to: end.doubleValue) }
         self.accuracy = accuracy
         self.from = start
         self.to = end

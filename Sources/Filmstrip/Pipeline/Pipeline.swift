@@ -132,7 +132,7 @@ public struct Pipeline: Sendable {
         let clock = ContinuousClock()
         mark(.started)
         let extractStart = clock.now
-        var pixels: any PixelRows, thumbnails: [Thumbnail], counters: DecodeCounters, extracted: ContinuousClock.Instant
+        let pixels: any PixelRows, thumbnails: [Thumbnail], counters: DecodeCounters, extracted: ContinuousClock.Instant
         switch destination {
         case .canvas:
             let canvas = StripCanvas(layout: layout, for: request)
@@ -152,11 +152,9 @@ public struct Pipeline: Sendable {
             pixels = strip
         }
         let annotation = options.annotation
-        if !annotation.isEmpty {
-            pixels = annotation.apply(to: pixels, layout: layout, thumbnails: thumbnails, request: request)
-        }
+        let annotated: any PixelRows = annotation.isEmpty ? pixels : annotation.apply(to: pixels, layout: layout, thumbnails: thumbnails, request: request)
         mark(.composed)
-        var result = StripResult(pixels: pixels, thumbnails: thumbnails, layout: layout, counters: counters,
+        var result = StripResult(pixels: annotated, thumbnails: thumbnails, layout: layout, counters: counters,
                                  extractSeconds: (extracted - extractStart).seconds, composeSeconds: (clock.now - extracted).seconds)
         result.headerHeight = annotation.headerHeight(stripWidth: layout.width)
         return result
