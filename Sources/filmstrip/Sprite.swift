@@ -9,13 +9,16 @@ extension FilmstripCommand {
             abstract: "Make seek-bar preview thumbnails for web players and media servers, for one video or a whole library.",
             discussion: """
             Formats (--format, comma-separated; all come from one decode per video):
-              vtt       DIR/NAME/sheet-K.EXT and DIR/NAME/thumbnails.vtt (video.js, Plyr, JW Player, Vidstack)
-              jellyfin  DIR/NAME.trickplay/W - CxR/K.jpg and DIR/NAME.trickplay/W - CxR.m3u8 (Jellyfin 10.9+)
-              bif       DIR/NAME.bif (Roku, Plex, Emby)
-            Cue i covers [i·interval, (i+1)·interval) and its tile shows the frame displayed at the cue's start,
-            exactly, within the tolerance (default: half the interval), or the nearest keyframe.
-            Folders are scanned for video files (into subfolders with --recursive); outputs keep their relative folders.
-            A video whose outputs are complete and newer than it is skipped (--force remakes it).
+            \(Words.list([("vtt", "DIR/NAME/sheet-K.EXT and DIR/NAME/thumbnails.vtt (video.js, Plyr, JW Player, Vidstack)"),
+                          ("jellyfin", "DIR/NAME.trickplay/W - CxR/K.jpg and DIR/NAME.trickplay/W - CxR.m3u8 (Jellyfin 10.9+; -o the library folder, as Jellyfin looks beside each video)"),
+                          ("bif", "DIR/NAME.bif (Roku, Plex, Emby)")], nameWidth: 9))
+
+            Cue i covers [i·interval, (i+1)·interval) and its tile shows the frame displayed at the cue's start, \
+            exactly, within the tolerance (default: half the interval), or the nearest keyframe. \
+            Folders are scanned for video files (into subfolders with --recursive); outputs keep their relative folders. \
+            A video whose outputs are complete and newer than it is skipped (--force remakes it). \
+            Several sizes (--width 320,640) come from one decode: one Jellyfin folder per width, \
+            and NAME-w320/, NAME-w640.bif, … for the other formats.
             """)
 
         @Argument(help: "Videos and folders of videos.", completion: .file())

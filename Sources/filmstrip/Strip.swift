@@ -13,7 +13,7 @@ extension FilmstripCommand {
             Composers (--composer; `fused` is not a composer but the mode that scales straight into the strip):
             \(Words.list(StripDestination.all.map { ($0.name, $0.summary) }, nameWidth: 11))
 
-            Times are seconds (12.5) or [hh:]mm:ss(.fff) (1:02.250), counted from the video's first frame;
+            Times are seconds (12.5) or [hh:]mm:ss(.fff) (1:02.250), counted from the video's first frame; \
             --from and --to also take a share of the duration (10%) or a time before the end (-5s).
             Slot i of N shows the frame displayed at the centre of the i-th of N equal parts of the range.
             """)

@@ -20,7 +20,8 @@ extension FilmstripCommand {
             Strategies (--strategy):
             \(Words.list(InteractiveStrategies.all.map { ($0.name, $0.summary) }, nameWidth: 15))
 
-            Times are seconds (12.5) or [hh:]mm:ss(.fff) (1:02.250), counted from the video's first frame.
+            Times are seconds (12.5) or [hh:]mm:ss(.fff) (1:02.250), counted from the video's first frame, \
+            a share of the duration (25%) or a time before the end (-5s; --at=-5s when the list starts with it).
             """)
 
         @Argument(help: "The video.", completion: .file())

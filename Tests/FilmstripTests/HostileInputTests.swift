@@ -254,7 +254,7 @@ final class HostileInputTests: Sendable {
         let output = folder.appendingPathComponent("o")
         let twice = try BoundedCLI.run(["sprite", video, video, folder.appendingPathComponent("./link.mp4").path, "-o", output.path])
         #expect(twice.status == 0, "\(twice.standardError)")
-        #expect(twice.standardOutput.contains("sprite: 1 videos: 1 made"), "\(twice.standardOutput)")
+        #expect(twice.standardOutput.contains("sprite: 1 video: 1 made"), "\(twice.standardOutput)")
         // x.mp4 writes the file x.bif, which x.bif.mp4 wants as its WebVTT folder.
         let other = folder.appendingPathComponent("x.bif.mp4").path
         try FileManager.default.copyItem(atPath: video, toPath: other)

@@ -53,7 +53,7 @@ struct LibraryScanTests {
 
         let sprite = try BoundedCLI.run(["sprite", library.path, "-o", folder.appendingPathComponent("out").path, "--recursive", "--format", "vtt"])
         #expect(sprite.status == 0, "\(sprite.standardError)")
-        #expect(sprite.standardOutput.contains("1 videos: 1 made"), "\(sprite.standardOutput)")
+        #expect(sprite.standardOutput.contains("1 video: 1 made"), "\(sprite.standardOutput)")
         #expect(sprite.standardOutput.contains("caf\\xE9.mp4"), "named with its byte shown: \(sprite.standardOutput)")
         // WebVTT names its sheets in UTF-8 text: the outputs' name is the repaired one.
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/sub/caf\u{FFFD}/thumbnails.vtt").path))
@@ -107,7 +107,7 @@ struct LibraryScanTests {
                 #expect(outcome.standardError.contains("\(unread): opendir failed: Permission denied"), "\(outcome.standardError)")
                 #expect(outcome.standardOutput.contains("1 path not read"), "\(outcome.standardOutput)")
                 if ignoreErrors && input == library.path {
-                    #expect(outcome.standardOutput.contains("1 videos: 1 made"), "the readable video is still made: \(outcome.standardOutput)")
+                    #expect(outcome.standardOutput.contains("1 video: 1 made"), "the readable video is still made: \(outcome.standardOutput)")
                 }
             }
         }
