@@ -15,7 +15,11 @@ public struct ReferenceVideoCache: Sendable {
     /// (`~/.cache/filmstrip/fixtures` without it): not a folder of whatever directory a run
     /// starts in. Only without a home folder, `fixtures-cache/` in the current directory.
     public static var defaultDirectory: URL {
-        let environment = ProcessInfo.processInfo.environment
+        defaultDirectory(environment: ProcessInfo.processInfo.environment, currentDirectory: FileManager.default.currentDirectoryPath)
+    }
+
+    /// `defaultDirectory` for a process with `environment` started in `currentDirectory`.
+    static func defaultDirectory(environment: [String: String], currentDirectory: String) -> URL {
         if let path = environment["FILMSTRIP_FIXTURES"], !path.isEmpty {
             return URL(fileURLWithPath: path, isDirectory: true)
         }
@@ -23,7 +27,7 @@ public struct ReferenceVideoCache: Sendable {
         let cache = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0, isDirectory: true) : nil }
             ?? environment["HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0, isDirectory: true).appendingPathComponent(".cache", isDirectory: true) : nil }
         guard let cache else {
-            return URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true).appendingPathComponent("fixtures-cache", isDirectory: true)
+            return URL(fileURLWithPath: currentDirectory, isDirectory: true).appendingPathComponent("fixtures-cache", isDirectory: true)
         }
         return cache.appendingPathComponent("filmstrip/fixtures", isDirectory: true)
     }

@@ -19,6 +19,15 @@ struct TimePointTests {
         }
     }
 
+    @Test("Rational(seconds:) to the nanosecond; nil where no 64-bit count of nanoseconds holds it")
+    func rationalFromSeconds() {
+        #expect(Rational(seconds: 12.5) == Rational(25, 2))
+        #expect(Rational(seconds: 0.1) == Rational(1, 10))
+        #expect(Rational(seconds: -1.25) == Rational(-5, 4))
+        #expect(Rational(seconds: 1.0 / 3.0) == Rational(333_333_333, 1_000_000_000))
+        #expect(Rational(seconds: .nan) == nil && Rational(seconds: .infinity) == nil && Rational(seconds: 2e9) == nil)
+    }
+
     @Test func resolving() {
         let duration = Rational(20)
         #expect(TimePoint.fraction(Rational(1, 4)).resolved(duration: duration) == Rational(5))
