@@ -100,7 +100,7 @@ struct CompareReportTests {
     @Test func badInputIsJSONToo() throws {
         let report = RegressionGate().comparePaired(Fixtures.rows([1, 1, 1]), path: "x.csv")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])
-        #expect(object["outcome"] as? String == "bad_input" && object["exit_status"] as? Int == 3)
+        #expect(object["outcome"] as? String == "bad_input" && object["exit_status"] as? Int == 1)
         #expect((object["error"] as? String)?.hasPrefix("x.csv: ") == true)
     }
 }

@@ -166,7 +166,7 @@ public struct GateReport: Sendable {
         case .undecided:
             return "undecided: \(undecided.count) configuration(s) could not be decided with the pairs measured, none slower so far; not a pass (add pairs: `bench --until-decided`, or more --repetitions) (exit 3)"
         case .badInput(let reason):
-            return "bad input: \(reason) (exit 3)"
+            return "bad input: \(reason) (exit 1)"
         }
     }
 

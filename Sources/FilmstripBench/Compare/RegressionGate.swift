@@ -102,6 +102,10 @@ public struct RegressionGate: Sendable {
             report.outcome = .badInput("\(path): no rows of both builds (the `build` column); a one-file comparison needs a two-build run (`bench --baseline-binary` or `--baseline-rev`); give two files to compare separate runs")
             return report
         }
+        if let failed = Self.everyRunFailed(baseline, side: "baseline", path: path) ?? Self.everyRunFailed(candidate, side: "candidate", path: path) {
+            report.outcome = .badInput(failed)
+            return report
+        }
         let baselineBuilds = Set(baseline.map(\.run.machine.buildConfiguration)), candidateBuilds = Set(candidate.map(\.run.machine.buildConfiguration))
         if baselineBuilds != candidateBuilds {
             report.warnings.append("build configurations differ: baseline \(baselineBuilds.sorted().joined(separator: ",")), candidate \(candidateBuilds.sorted().joined(separator: ",")); the ratios measure the compiler settings too")
@@ -240,6 +244,10 @@ public struct RegressionGate: Sendable {
         }
         // A two-build file given as one side: its candidate rows are the run's code.
         let baseline = baseline.filter { $0.build != .baseline }, candidate = candidate.filter { $0.build != .baseline }
+        if let failed = Self.everyRunFailed(baseline, side: "baseline", path: baselinePath) ?? Self.everyRunFailed(candidate, side: "candidate", path: candidatePath) {
+            report.outcome = .badInput(failed)
+            return report
+        }
 
         let baselineBuilds = Set(baseline.map(\.run.machine.buildConfiguration))
         let candidateBuilds = Set(candidate.map(\.run.machine.buildConfiguration))
@@ -279,7 +287,7 @@ public struct RegressionGate: Sendable {
         report.onlyInBaseline = Set(baselineSamples.keys).subtracting(candidateSamples.keys).sorted()
         report.onlyInCandidate = Set(candidateSamples.keys).subtracting(baselineSamples.keys).sorted()
         guard !shared.isEmpty else {
-            report.outcome = .badInput("the runs have no configuration with \(metric.rawValue) samples in common")
+            report.outcome = .badInput("\(baselinePath) and \(candidatePath): the runs have no configuration with \(metric.rawValue) samples in common")
             return report
         }
         for key in shared.sorted() {
@@ -326,6 +334,15 @@ public struct RegressionGate: Sendable {
         if ratio < 1 - threshold && high < 1 - threshold { return metric.lowerIsBetter ? .faster : .slower }
         if low > 1 - threshold && high < 1 + threshold { return .same }
         return .undecided
+    }
+
+    /// Why `rows` (one build's, or one run's) hold nothing to judge: none of them, or every run
+    /// failed (quoting the first failure, e.g. valgrind refusing an executable); nil when some ran.
+    static func everyRunFailed(_ rows: [RawResultRow], side: String, path: String) -> String? {
+        if rows.isEmpty { return "\(path): no \(side) rows" }
+        guard !rows.contains(where: { $0.status == .ok }) else { return nil }
+        let reason = rows.first { !$0.error.isEmpty }.map { ": the first says \"\($0.error.prefix(200).split(whereSeparator: \.isNewline).joined(separator: " "))\"" } ?? ""
+        return "\(path): every one of the \(rows.count) \(side) run(s) failed, nothing to compare\(reason)"
     }
 
     /// The first `ok` row whose metric value cannot be a measurement: bad input, never a "same".
