@@ -177,7 +177,9 @@ public struct GateReport: Sendable {
             var legend: [String] = []
             for index in rows.indices where rows[index][1].count > widths[1] {
                 rows[index][1] = String(rows[index][1].prefix(widths[1] - 1)) + "…"
-                legend.append("  \(rows[index][0])  \(full[index])")
+                // A configuration's metrics share one row id: named once.
+                let line = "  \(rows[index][0])  \(full[index])"
+                if legend.last != line { legend.append(line) }
             }
             let render = { (cells: [String]) in
                 zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }

@@ -458,7 +458,7 @@ public struct RegressionGate: Sendable {
     /// counters at once by e-Benjamini–Hochberg at the gate's level; a change without that
     /// evidence is shown, not gated. Separate runs have no pairs, so there such a change is shown
     /// only. Counters of work done by one worker stay exact.
-    func workChanges(baseline: [RawResultRow], candidate: [RawResultRow], paired: Bool) -> [WorkChange] {
+    func workChanges(baseline: [RawResultRow], candidate: [RawResultRow], paired: Bool = true) -> [WorkChange] {
         let before = Dictionary(grouping: baseline.filter { $0.status == .ok }, by: \.configurationKey)
         let after = Dictionary(grouping: candidate.filter { $0.status == .ok }, by: \.configurationKey)
         var changes: [WorkChange] = []
