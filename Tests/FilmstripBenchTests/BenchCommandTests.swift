@@ -109,7 +109,7 @@ import Testing
         #expect(!partials.contains { $0.hasSuffix(".partial") && $0.contains(".\(process.processIdentifier).") })
     }
 
-    @Test func compareExitsZeroTwoOrThree() throws {
+    @Test func compareExitsZeroTwoThreeOrOne() throws {
         let folder = try CLISupport.scratchDirectory()
         func write(_ rows: [RawResultRow], _ file: String) throws -> String {
             let path = folder.appendingPathComponent(file).path
