@@ -463,7 +463,7 @@ public struct RegressionGate: Sendable {
         let after = Dictionary(grouping: candidate.filter { $0.status == .ok }, by: \.configurationKey)
         var changes: [WorkChange] = []
         // Scheduled counters: every one tested is a member of the e-BH family, changed or not.
-        var scheduled: [(change: WorkChange, evidence: Double)] = []
+        var scheduled: [(change: WorkChange, evidence: Double, visible: Bool)] = []
         // An interactive step's counts race with its clock (which requests a drag supersedes,
         // which pool decoder takes which frame): shown in its rows, never gated.
         for key in Set(before.keys).intersection(after.keys).sorted() where key.kind != .interactive {
@@ -478,15 +478,16 @@ public struct RegressionGate: Sendable {
                 let old = before[key]!.compactMap(counter.value(in:)), new = after[key]!.compactMap(counter.value(in:))
                 guard let oldLow = old.min(), let oldHigh = old.max(), let newLow = new.min(), let newHigh = new.max() else { continue }
                 var change = WorkChange(key: key, counter: counter, baseline: oldLow...oldHigh, candidate: newLow...newHigh)
+                let spread = max(oldHigh - oldLow, newHigh - newLow, counter.tolerance(baseline: before[key]!, candidate: after[key]!))
+                let visible = newLow > oldHigh + spread || newHigh < oldLow - spread
                 if isScheduled {
                     change.gated = false
                     change.scheduled = true
                     let evidence = paired ? Self.counterEvidence(counter, before: before[key]!, after: after[key]!) : 1
-                    scheduled.append((change, evidence))
-                    continue
+                    scheduled.append((change, evidence, visible))
+                } else if visible {
+                    changes.append(change)
                 }
-                let spread = max(oldHigh - oldLow, newHigh - newLow, counter.tolerance(baseline: before[key]!, candidate: after[key]!))
-                if newLow > oldHigh + spread || newHigh < oldLow - spread { changes.append(change) }
             }
         }
         let evidenced = BettingEvidence.rejected(eValues: scheduled.map(\.evidence), alpha: 1 - level)
@@ -495,7 +496,7 @@ public struct RegressionGate: Sendable {
             if evidenced.contains(index) {
                 change.gated = true
                 change.grew = true
-            } else if !(change.candidate.lowerBound > change.baseline.upperBound || change.candidate.upperBound < change.baseline.lowerBound) {
+            } else if !entry.visible {
                 continue
             }
             changes.append(change)
