@@ -63,10 +63,10 @@ extension FilmstripCommand {
         @Option(name: .customLong("max-pairs"), help: "With --until-decided: the most pairs of one configuration (the budget is --max-minutes; this bounds a configuration that will never be decided).")
         var maxPairs = UntilDecided.defaultMaxPairs
 
-        @Option(name: .customLong("gate-metric"), help: "The metric --until-decided decides on; give `compare` the same (default: cpu_s).")
-        var gateMetric: Metric = .cpuSeconds
+        @Option(name: .customLong("gate-metric"), help: "The one metric --until-decided decides on (default: cpu_s and wall_s, both decided). Recorded in NAME-gate.json beside the raw file, which `compare` reads.")
+        var gateMetric: Metric?
 
-        @Option(help: "The threshold --until-decided decides on, e.g. 5% (give `compare` the same).")
+        @Option(help: "The threshold --until-decided decides on, e.g. 5% (recorded with the metrics for `compare`).")
         var threshold: GateThreshold?
 
         /// `--quiet`: no progress line or round milestones, no table of the fastest pipelines, only
@@ -94,7 +94,7 @@ extension FilmstripCommand {
             if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
             guard maxMinutes > 0, maxMinutes.isFinite else { throw ValidationError("--max-minutes must be positive.") }
             try OptionRange.check(maxPairs, 2...100_000, "--max-pairs")
-            if gateMetric == .instructions { throw ValidationError("--gate-metric takes a time (cpu_s, wall_s, …); instruction runs are decided exactly (--measure instructions).") }
+            if gateMetric == .some(.instructions) { throw ValidationError("--gate-metric takes a time (cpu_s, wall_s, …); instruction runs are decided exactly (--measure instructions).") }
             if jobs != nil && measure != .instructions { throw ValidationError("--jobs applies to --measure instructions (time runs go one at a time).") }
         }
 
@@ -157,11 +157,14 @@ extension FilmstripCommand {
                                            cache: cache, builds: try builds(progress: progress, callgrind: callgrind, scratch: scratch))
                 if measure == .instructions { session.measure = .instructions(parallel: jobs ?? machine.logicalCores) }
                 if measure == .time, untilDecided, session.builds.count > 1 {
-                    session.untilDecided = UntilDecided(gate: RegressionGate(metric: gateMetric, threshold: threshold?.fraction),
-                                                        maxSeconds: maxMinutes * 60, maxPairs: maxPairs)
+                    let gate = gateMetric.map { RegressionGate(metric: $0, threshold: threshold?.fraction) }
+                        ?? .elapsedAndCPU(threshold: threshold?.fraction)
+                    session.untilDecided = UntilDecided(gate: gate, maxSeconds: maxMinutes * 60, maxPairs: maxPairs)
                 }
                 try FileManager.default.createDirectory(at: URL(fileURLWithPath: rawPath).deletingLastPathComponent(),
                                                         withIntermediateDirectories: true)
+                // Before the first pair, so an interrupted run's rows are judged as it would have judged them.
+                try session.untilDecided.map { try GateSettings(runID: context.runID, gate: $0.gate).write(besideRaw: rawPath) }
                 result = try session.run(interruption: interruption, progress: progress)
             } catch {
                 throw failWithMessage(error)

@@ -14,9 +14,14 @@ extension FilmstripCommand {
                 read, seeks, heap allocations) is reported as work changed; more work fails the gate. A file of \
                 `bench --measure instructions` is compared on instruction counts per phase, exactly, naming the \
                 functions behind each change. A configuration without enough evidence either way is undecided, \
-                never "same". Exit status: 0 every gated configuration decided and none slower, 2 a configuration \
-                got slower beyond the threshold (or does more work), 3 some configurations undecided (listed) or \
-                the input cannot be compared. Warnings and errors go to stderr.
+                never "same". A time file is judged on CPU time and wall time at once (`--metric` names one): a \
+                configuration is slower when either is decided slower, so a worker waiting on a lock (wall time \
+                only) fails too. The metrics and threshold `bench --until-decided` decided on are read from \
+                NAME-gate.json beside NAME-raw.csv unless --metric or --threshold say otherwise. Exit status, one \
+                per meaning: 0 every gated configuration decided and none slower, 2 a configuration got slower \
+                beyond the threshold (or does more work), 3 some configurations undecided (listed), 1 the input \
+                cannot be judged (a missing or unreadable file, not a results file, no rows of both builds, every \
+                run of a build failed; one line on stderr names the file). Warnings and errors go to stderr.
                 """)
 
         enum Format: String, CaseIterable, ExpressibleByArgument {
@@ -29,10 +34,10 @@ extension FilmstripCommand {
         @Argument(help: "The candidate run's raw results file, when comparing two separate runs.")
         var new: String?
 
-        @Option(help: "Relative change treated as noise, e.g. 5% or 0.05, below 100% (default 5% for times, 0.5% for instructions).")
+        @Option(help: "Relative change treated as noise, e.g. 5% or 0.05, below 100% (default: the one `bench --until-decided` recorded, else 5% for times, 0.5% for instructions).")
         var threshold: GateThreshold?
 
-        @Option(help: "Metric compared: \(Metric.allCases.map(\.rawValue).joined(separator: ", ")) (default: instructions for a file measured with `bench --measure instructions`, else cpu_s).")
+        @Option(help: "Metric compared: \(Metric.allCases.map(\.rawValue).joined(separator: ", ")) (default: the ones `bench --until-decided` recorded; else instructions for a file measured with `bench --measure instructions`, else cpu_s and wall_s together).")
         var metric: Metric?
 
         @Option(help: "Report format: text, markdown (pull-request comments) or json (the README documents its keys).")
@@ -49,10 +54,18 @@ extension FilmstripCommand {
         }
 
         func run() throws {
-            let metric = metric ?? RegressionGate.automaticMetric(for: (try? ResultsFileReader.read(RawResultRow.self, from: baseline)) ?? [])
-            let gate = RegressionGate(metric: metric, threshold: threshold?.fraction)
+            let rows = (try? ResultsFileReader.read(RawResultRow.self, from: baseline)) ?? []
+            let recorded: GateSettings?
+            do {
+                recorded = new == nil ? try GateSettings.read(besideRaw: baseline) : nil
+            } catch {
+                Console.err("filmstrip: bad input: \(TerminalText.visible(error.description)) (exit 1)")
+                throw ExitCode(GateOutcome.badInput("").exitCode)
+            }
+            let (gate, settingsNote) = Self.gate(metric: metric, threshold: threshold?.fraction, recorded: recorded, rows: rows)
             var report = new.map { gate.compareFiles(baselinePath: baseline, candidatePath: $0) }
                 ?? gate.compareFile(path: baseline)
+            if let settingsNote { report.settingsNote = settingsNote }
             report.onlyChanged = onlyChanged
             for warning in report.warnings { Console.err("filmstrip: warning: \(TerminalText.visible(warning))") }
             if case .badInput = report.outcome {
@@ -73,6 +86,27 @@ extension FilmstripCommand {
 }
 
 extension FilmstripCommand.Compare {
+    /// The gate to judge with: each of metric and threshold as given, else as recorded by
+    /// `bench --until-decided` for a run in the file, else the defaults for the file's kind; and
+    /// the line that says where recorded settings came from.
+    static func gate(metric: Metric?, threshold: Double?, recorded: GateSettings?, rows: [RawResultRow]) -> (RegressionGate, String?) {
+        let automatic = RegressionGate.automatic(for: rows)
+        let usable = recorded.flatMap { settings in rows.contains { $0.run.runID == settings.runID } ? settings : nil }
+        var gate = metric.map { RegressionGate(metric: $0) } ?? usable?.gate ?? automatic
+        if let threshold {
+            gate.threshold = threshold
+        } else if let usable, metric != nil, gate.metric != .instructions {
+            gate.threshold = usable.threshold
+        }
+        guard let usable else {
+            return (gate, recorded.map { "gate settings beside the file are of run \($0.runID), which it does not hold: not used" })
+        }
+        let used = [metric == nil ? "metrics" : nil, threshold == nil ? "threshold" : nil].compactMap { $0 }
+        let note = "gate settings recorded by `bench --until-decided` (run \(usable.runID)): \(usable.metrics.map(\.rawValue).joined(separator: " and ")) at \(String(format: "%g", usable.threshold * 100)) %"
+            + (used.isEmpty ? "; overridden by --metric and --threshold" : "; used: \(used.joined(separator: ", "))")
+        return (gate, note)
+    }
+
     /// The same file under two names (a link, `./`): compared by device and inode.
     static func sameFile(_ first: String, _ second: String) -> Bool {
         var a = stat(), b = stat()

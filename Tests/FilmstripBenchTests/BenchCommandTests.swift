@@ -109,7 +109,7 @@ import Testing
         #expect(!partials.contains { $0.hasSuffix(".partial") && $0.contains(".\(process.processIdentifier).") })
     }
 
-    @Test func compareExitsZeroTwoOrThree() throws {
+    @Test func compareExitsZeroTwoThreeOrOne() throws {
         let folder = try CLISupport.scratchDirectory()
         func write(_ rows: [RawResultRow], _ file: String) throws -> String {
             let path = folder.appendingPathComponent(file).path
@@ -139,12 +139,12 @@ import Testing
         #expect(object["outcome"] as? String == "regressed" && object["only_changed"] as? Bool == true)
         #expect((object["configurations"] as? [[String: Any]])?.first?["verdict"] as? String == "slower")
         let unreadable = try CLISupport.run(["compare", baseline, garbage, "--format", "json"])
-        #expect(unreadable.status == 3 && !unreadable.standardError.isEmpty)
+        #expect(unreadable.status == 1 && !unreadable.standardError.isEmpty)
         let error = try #require(try JSONSerialization.jsonObject(with: Data(unreadable.standardOutput.utf8)) as? [String: Any])
         #expect(error["outcome"] as? String == "bad_input" && error["error"] is String)
 
-        #expect(try CLISupport.run(["compare", baseline, garbage]).status == 3)
-        #expect(try CLISupport.run(["compare", baseline, folder.appendingPathComponent("missing.csv").path]).status == 3)
+        #expect(try CLISupport.run(["compare", baseline, garbage]).status == 1)
+        #expect(try CLISupport.run(["compare", baseline, folder.appendingPathComponent("missing.csv").path]).status == 1)
         // Argument errors are not gate outcomes: ArgumentParser's usage error.
         #expect(try CLISupport.run(["compare", baseline, same, "--threshold", "lots"]).status == 64)
         // A file compared with itself (here through a link) shows nothing: a usage error, not a pass.

@@ -100,7 +100,57 @@ struct CompareReportTests {
     @Test func badInputIsJSONToo() throws {
         let report = RegressionGate().comparePaired(Fixtures.rows([1, 1, 1]), path: "x.csv")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])
-        #expect(object["outcome"] as? String == "bad_input" && object["exit_status"] as? Int == 3)
+        #expect(object["outcome"] as? String == "bad_input" && object["exit_status"] as? Int == 1)
         #expect((object["error"] as? String)?.hasPrefix("x.csv: ") == true)
+    }
+}
+
+/// `bench --until-decided` records the metrics and threshold it decided on beside its raw file
+/// (`NAME-gate.json`); `compare` of that file judges with them unless told otherwise.
+@Suite struct GateSettingsTests {
+    @Test func sidecarPath() {
+        #expect(GateSettings.path(besideRaw: "results/ci-time-raw.csv") == "results/ci-time-gate.json")
+        #expect(GateSettings.path(besideRaw: "runs/a.csv") == "runs/a.csv.gate.json")
+    }
+
+    /// A candidate 7 % slower in every pair: at compare's default 5 % it is slower (exit 2); with
+    /// the 10 % bench recorded, within the threshold (exit 0), and said where the 10 % came from.
+    @Test func compareUsesTheRecordedSettings() throws {
+        let folder = try CLISupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("gate-raw.csv").path
+        do {
+            let writer = try ResultsFileWriter<RawResultRow>(path: path, durable: false)
+            for row in PairedGateTests.twoBuildRows(PairedGateTests.drift + PairedGateTests.drift + PairedGateTests.drift, ratio: 1.07) {
+                try writer.append(row)
+            }
+        }
+        let unrecorded = try CLISupport.run(["compare", path])
+        #expect(unrecorded.status == 2, "\(unrecorded.standardOutput)")
+        #expect(unrecorded.standardOutput.contains("wall +7.0 %") && unrecorded.standardOutput.contains("cpu +"))
+
+        // The run of the rows (Fixtures' run id) decided on CPU and wall time at 10 %.
+        try GateSettings(runID: "run-1", gate: .elapsedAndCPU(threshold: 0.10)).write(besideRaw: path)
+        let recorded = try CLISupport.run(["compare", path])
+        #expect(recorded.status == 0, "\(recorded.standardOutput)\(recorded.standardError)")
+        #expect(recorded.standardOutput.contains("gate settings recorded by `bench --until-decided` (run run-1): cpu_s and wall_s at 10 %"))
+        #expect(recorded.standardOutput.contains("no configuration slower by more than 10 %"))
+        // Told otherwise: the command line wins, each setting on its own.
+        #expect(try CLISupport.run(["compare", path, "--threshold", "5%"]).status == 2)
+        let wallOnly = try CLISupport.run(["compare", path, "--metric", "wall_s", "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(wallOnly.standardOutput.utf8)) as? [String: Any])
+        #expect(object["metrics"] as? [String] == ["wall_s"] && object["threshold"] as? Double == 0.10 && wallOnly.status == 0)
+
+        // Settings of a run the file does not hold are not used, and said so.
+        try GateSettings(runID: "another-run", gate: .elapsedAndCPU(threshold: 0.10)).write(besideRaw: path)
+        let stale = try CLISupport.run(["compare", path])
+        #expect(stale.status == 2 && stale.standardOutput.contains("of run another-run, which it does not hold: not used"))
+
+        // A sidecar no gate can use is input that cannot be judged: exit 1, one line naming it.
+        let sidecar = GateSettings.path(besideRaw: path)
+        try "{\"run_id\": \"run-1\", \"metrics\": [\"cpu_s\"], \"threshold\": 7}".write(toFile: sidecar, atomically: true, encoding: .utf8)
+        let broken = try CLISupport.run(["compare", path])
+        #expect(broken.status == 1 && broken.standardError.contains(sidecar) && broken.standardError.split(separator: "\n").count == 1,
+                "\(broken.standardError)")
     }
 }

@@ -107,3 +107,58 @@ import Testing
         if running { kill(child, SIGKILL) }
     }
 }
+
+/// `compare` of input that cannot be judged exits 1 (never 3, which CI files let through as
+/// "undecided"), with one line on stderr naming the file and the reason, and nothing on stdout.
+@Suite struct UnusableGateInputTests {
+    enum Unusable: String, CaseIterable, CustomTestStringConvertible {
+        case missing, notResults, oneBuild, everyCandidateFailed, everyBaselineFailed
+        var testDescription: String { rawValue }
+    }
+
+    /// The file for each kind of unusable input, and the words its reason must hold.
+    private func file(_ kind: Unusable, in folder: URL) throws -> (path: String, reason: String) {
+        let path = folder.appendingPathComponent("\(kind.rawValue)-raw.csv").path
+        // A 24-repetition two-build run of one configuration, as `bench --baseline-binary` writes.
+        var rows = PairedGateTests.twoBuildRows(Array(repeating: 1.0, count: 24), ratio: 1.0)
+        switch kind {
+        case .missing:
+            return (path, "No such file")
+        case .notResults:
+            let notes = folder.appendingPathComponent("notes.txt").path
+            try "Gate notes\nnothing in columns here\n".write(toFile: notes, atomically: true, encoding: .utf8)
+            return (notes, "header does not match")
+        case .oneBuild:
+            rows = rows.filter { $0.build == .candidate }
+        case .everyCandidateFailed, .everyBaselineFailed:
+            let failing: BuildRole = kind == .everyCandidateFailed ? .candidate : .baseline
+            for index in rows.indices where rows[index].build == failing {
+                rows[index].status = .error
+                rows[index].error = "valgrind: cannot read debug info of\nfilmstrip"
+                rows[index].wallSeconds = nil
+                rows[index].cpuUserSeconds = nil
+                rows[index].cpuSysSeconds = nil
+            }
+        }
+        let writer = try ResultsFileWriter<RawResultRow>(path: path, durable: false)
+        for row in rows { try writer.append(row) }
+        switch kind {
+        case .oneBuild: return (path, "no rows of both builds")
+        case .everyCandidateFailed: return (path, "every one of the 24 candidate run(s) failed")
+        default: return (path, "every one of the 24 baseline run(s) failed")
+        }
+    }
+
+    @Test(arguments: Unusable.allCases)
+    func exitsOneNamingTheFile(kind: Unusable) throws {
+        let folder = try CLISupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (path, reason) = try file(kind, in: folder)
+        let result = try CLISupport.run(["compare", path])
+        let lines = result.standardError.split(separator: "\n")
+        #expect(result.status == 1, "\(kind): exit \(result.status): \(result.standardError)")
+        #expect(lines.count == 1 && lines[0].contains(path) && lines[0].contains(reason) && lines[0].hasSuffix("(exit 1)"),
+                "\(kind): \(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+    }
+}

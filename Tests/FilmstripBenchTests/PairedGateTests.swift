@@ -83,7 +83,7 @@ struct PairedGateTests {
 
     @Test func oneFileWithoutBuildsIsBadInput() {
         let report = RegressionGate().comparePaired(Fixtures.rows([1, 1, 1]))
-        #expect(report.outcome.exitCode == 3)
+        #expect(report.outcome.exitCode == 1)
     }
 
     @Test func changedWorkIsReportedWhateverTheNoise() {
@@ -108,10 +108,10 @@ struct PairedGateTests {
         }
         #expect(reason.hasPrefix("x.csv: ") && reason.contains("wall_s"))
         let separate = RegressionGate().compare(baseline: Fixtures.rows([1, 1, 1]), candidate: [rows[3]])
-        #expect(separate.outcome.exitCode == 3)
+        #expect(separate.outcome.exitCode == 1)
     }
 
-    @Test func nanInAFileIsExitThree() throws {
+    @Test func nanInAFileIsExitOne() throws {
         let path = Fixtures.temporaryPath("nan-raw.csv")
         do {
             let writer = try ResultsFileWriter<RawResultRow>(path: path, durable: false)
@@ -122,7 +122,7 @@ struct PairedGateTests {
             let writer = try ResultsFileWriter<RawResultRow>(path: nanPath, durable: false)
             for row in Fixtures.rows([.nan, .nan, .nan, .nan, .nan, .nan]) { try writer.append(row) }
         }
-        #expect(RegressionGate().compareFiles(baselinePath: path, candidatePath: nanPath).outcome.exitCode == 3)
+        #expect(RegressionGate().compareFiles(baselinePath: path, candidatePath: nanPath).outcome.exitCode == 1)
     }
 }
 

@@ -79,8 +79,8 @@ struct RegressionGateTests {
             return
         }
         #expect(reason.contains("missing columns") && reason.contains("git_commit"))
-        #expect(mismatch.outcome.exitCode == 3)
-        #expect(RegressionGate().compareFiles(baselinePath: good, candidatePath: good + ".missing").outcome.exitCode == 3)
+        #expect(mismatch.outcome.exitCode == 1)
+        #expect(RegressionGate().compareFiles(baselinePath: good, candidatePath: good + ".missing").outcome.exitCode == 1)
         #expect(RegressionGate().compareFiles(baselinePath: good, candidatePath: good).outcome == .passed)
     }
 
@@ -89,7 +89,7 @@ struct RegressionGateTests {
             baseline: Fixtures.rows(Self.samples(1.0)),
             candidate: Fixtures.rows(Self.samples(1.0), pipeline: "forward+simd")
         )
-        #expect(report.outcome.exitCode == 3)
+        #expect(report.outcome.exitCode == 1)
         #expect(report.onlyInBaseline.count == 1 && report.onlyInCandidate.count == 1)
     }
 
@@ -123,7 +123,7 @@ struct RegressionGateTests {
             baseline: Fixtures.rows(Self.samples(2.0), machine: fast),
             candidate: Fixtures.rows(Self.samples(4.0), machine: slow)
         )
-        #expect(uncalibrated.outcome.exitCode == 3)
+        #expect(uncalibrated.outcome.exitCode == 1)
     }
 
     @Test func renderings() {

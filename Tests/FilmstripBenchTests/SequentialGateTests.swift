@@ -157,4 +157,108 @@ struct SequentialGateTests {
             return
         }
     }
+
+    // MARK: CPU and wall time together (issue 37)
+
+    /// Rows of a two-build run like ``rows(configurations:pairs:ratio:sd:seed:)``, with CPU time and
+    /// wall time apart: the first configuration's candidate waits `wallRatio` longer at the same CPU
+    /// time (a lock), and wall time has its own noise `wallSD` beside the CPU time's `sd`.
+    static func twoMetricRows(configurations: Int, pairs: Int, wallRatio: Double, sd: Double, wallSD: Double, seed: UInt64 = 3) -> [RawResultRow] {
+        var random = Random(state: seed)
+        var rows: [RawResultRow] = []
+        for repetition in 0..<pairs {
+            for index in 0..<configurations {
+                let speed = 0.2 * (1 + 0.3 * random.next())
+                for build in [BuildRole.baseline, .candidate] {
+                    let cpu = build == .baseline ? speed : speed * exp(random.noise(sd: sd))
+                    let wait = build == .candidate && index == 0 ? wallRatio : 1
+                    var row = Fixtures.row(pipeline: "p\(index)+rowcopy", repetition: repetition, wall: cpu * wait * exp(random.noise(sd: wallSD)))
+                    row.cpuUserSeconds = cpu
+                    row.cpuSysSeconds = 0
+                    row.build = build
+                    rows.append(row)
+                }
+            }
+        }
+        return rows
+    }
+
+    /// The lock of issue 37: 1.31× the wall time at 1.00× the CPU time. The CPU-time gate passes
+    /// it; the default time gate calls it slower, naming the wall change and the CPU estimate.
+    @Test func aWallOnlySlowdownIsCaught() {
+        let rows = Self.twoMetricRows(configurations: 5, pairs: 40, wallRatio: 1.31, sd: 0.02, wallSD: 0.015)
+        #expect(RegressionGate(metric: .cpuSeconds).comparePaired(rows).outcome == .passed)
+        let report = RegressionGate.elapsedAndCPU().comparePaired(rows)
+        #expect(report.outcome == .regressed)
+        let locked = report.comparisons.filter { $0.key.pipeline == "p0+rowcopy" }
+        #expect(locked.map(\.metric) == [.cpuSeconds, .wallSeconds] && locked.map(\.verdict) == [.same, .slower])
+        #expect(report.comparisons.filter { $0.key.pipeline != "p0+rowcopy" }.allSatisfy { $0.verdict == .same }, "\(report.text)")
+        #expect(report.familySize == 10 && report.slowerConfigurations.count == 1)
+        let headline = report.text.split(separator: "\n").filter { $0.hasPrefix("slower: ") }
+        #expect(headline.count == 1 && headline[0].contains("p0+rowcopy") && headline[0].contains(" cpu ") && headline[0].contains(") same, wall +")
+                && headline[0].hasSuffix("slower"), "\(headline)")
+        #expect(report.text.contains("regressed: 1 configuration(s) slower"))
+        #expect(report.markdown.contains("| metric |") && report.markdown.contains("| wall |"))
+        // Every entry names its metric in JSON.
+        #expect(report.json.contains("\"metric\" : \"wall_s\"") && report.json.contains("\"metrics\" : ["))
+    }
+
+    /// `bench --until-decided` adds pairs until both metrics of a configuration are decided: here
+    /// CPU time is (within ±5 %) and the noisier wall time is not yet.
+    @Test func untilDecidedWaitsForBothMetrics() {
+        let rows = Self.twoMetricRows(configurations: 2, pairs: 12, wallRatio: 1, sd: 0.005, wallSD: 0.25)
+        var positions: [ConfigurationKey: Int] = [:]
+        for row in rows { positions[row.configurationKey] = Int(row.pipeline.dropFirst().prefix { $0.isNumber })! }
+        let cpuOnly = UntilDecided(gate: RegressionGate(metric: .cpuSeconds), maxSeconds: 600)
+        #expect(cpuOnly.nextRound(rows: rows, positionOfKey: positions, dropped: [], pairsSoFar: 12, elapsed: 1) == .decided)
+        let both = UntilDecided(gate: .elapsedAndCPU(), maxSeconds: 600)
+        #expect(both.nextRound(rows: rows, positionOfKey: positions, dropped: [], pairsSoFar: 12, elapsed: 1) == .more([0, 1]))
+        let report = RegressionGate.elapsedAndCPU().comparePaired(rows)
+        #expect(report.outcome == .undecided && report.undecidedConfigurations.count == 2 && report.undecided.allSatisfy { $0.metric == .wallSeconds })
+        #expect(report.text.contains("undecided: 2 configuration(s)"))
+    }
+
+    /// The error rate with two metrics per configuration under `--until-decided`'s optional
+    /// stopping: unchanged code, CPU-time log ratios and wall-time ones that share their noise
+    /// and add the machine's own (heavy-tailed, twice as wide), looked at after every round; a
+    /// configuration stops getting pairs once both its metrics are decided `same` (its wealth
+    /// frozen there), and the gate fails wrongly if the e-BH over all 2m "grew" e-values rejects
+    /// at any round. One family of 2m keeps the level (e-BH holds under any dependence): failed in
+    /// at most about α of gates. The paths are computed once per series: stopping only truncates.
+    @Test func aTwoMetricGateOfUnchangedCodeKeepsItsLevelUnderOptionalStopping() {
+        var random = Random(state: 37)
+        let gates = 200, configurations = 10, rounds = 60, alpha = 0.05
+        let up = log(1.05), down = log(0.95)
+        var failed = 0
+        for _ in 0..<gates {
+            var cpu: [[Double]] = [], wall: [[Double]] = []
+            for _ in 0..<configurations {
+                let shared = (0..<rounds).map { _ in random.noise(sd: 0.08) }
+                cpu.append(shared)
+                wall.append(shared.map { $0 + random.noise(sd: 0.15) })
+            }
+            let series = cpu + wall
+            let grew = series.map { BettingEvidence.wealthPath($0, shift: 0, direction: 1, floor: up) }
+            let within = series.map { x in
+                zip(BettingEvidence.wealthPath(x, shift: up, direction: -1, floor: up),
+                    BettingEvidence.wealthPath(x, shift: down, direction: 1, floor: up)).map { min($0, $1) }
+            }
+            // The round at which each configuration stopped getting pairs (its last pair's index).
+            var stoppedAt = [Int?](repeating: nil, count: configurations)
+            var wrong = false
+            for round in 0..<rounds {
+                let at = { (member: Int) in stoppedAt[member % configurations] ?? round }
+                if !BettingEvidence.rejected(eValues: grew.indices.map { grew[$0][at($0)] }, alpha: alpha).isEmpty {
+                    wrong = true
+                    break
+                }
+                let same = BettingEvidence.rejected(eValues: within.indices.map { within[$0][at($0)] }, alpha: alpha)
+                for index in 0..<configurations where stoppedAt[index] == nil && same.contains(index) && same.contains(index + configurations) {
+                    stoppedAt[index] = round
+                }
+            }
+            if wrong { failed += 1 }
+        }
+        #expect(Double(failed) / Double(gates) <= alpha, "failed in \(failed) of \(gates)")
+    }
 }

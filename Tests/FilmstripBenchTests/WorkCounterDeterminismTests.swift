@@ -59,4 +59,52 @@ import Testing
         #expect(WorkCounter.heapAllocations.tolerance(baseline: parallel, candidate: single) == 58)
         #expect(WorkCounter.heapAllocations.tolerance(baseline: [row(workers: nil, allocations: 60)], candidate: []) == 8)
     }
+
+    /// A two-build run of one configuration decoded by `workers` workers, `pairs` repetitions,
+    /// its counters per build and repetition from `seeks` and `allocations`.
+    private func scheduledRows(pipeline: String, workers: Int, pairs: Int,
+                               seeks: (BuildRole, Int) -> Int, allocations: (BuildRole, Int) -> Int) -> [RawResultRow] {
+        (0..<pairs).flatMap { repetition in
+            BuildRole.allCases.map { build in
+                var row = Fixtures.row(pipeline: pipeline, phase: .extract, repetition: repetition, wall: 0.2)
+                row.build = build
+                row.packetsRead = 300
+                row.videoBytes = 150_000
+                row.seeks = seeks(build, repetition)
+                row.heapAllocations = allocations(build, repetition)
+                row.bound = PhaseBound(startupCPUSeconds: nil, cpuOverCoresSeconds: 0.1, longestWorkerSeconds: 0.1, workers: workers)
+                return row
+            }
+        }
+    }
+
+    /// Issue 37: the same binary on both sides, `--repetitions 2`, failed on task-group rows
+    /// (`seeks 2 → 3`, `heap_allocations 5923 → 6031`): which worker takes which GOP decides them.
+    /// Two pairs are no evidence: shown, not gated. One worker's counters stay exact: one
+    /// allocation more fails; and scheduled counters that are higher pair after pair fail too.
+    @Test func countersOfScheduledWorkNeedEvidence() throws {
+        let gate = RegressionGate(metric: .wallSeconds)
+        let noise = scheduledRows(pipeline: "taskgroup+rowcopy", workers: 2, pairs: 2,
+                                  seeks: { build, _ in build == .baseline ? 2 : 3 },
+                                  allocations: { build, _ in build == .baseline ? 5923 : 6031 })
+        let aa = gate.comparePaired(noise)
+        #expect(aa.outcome.exitCode != 2, "\(aa.text)")
+        #expect(aa.workChanges.count == 2 && aa.workChanges.allSatisfy { $0.scheduled && !$0.gated }, "\(aa.workChanges)")
+        #expect(aa.text.contains("seeks 2 → 3 (not gated: work shared by several workers"))
+
+        let single = scheduledRows(pipeline: "sequential+rowcopy", workers: 1, pairs: 2, seeks: { _, _ in 2 },
+                                   allocations: { build, _ in build == .baseline ? 5000 : 5001 })
+        let grew = gate.comparePaired(single)
+        #expect(grew.outcome.exitCode == 2 && grew.workChanges.map(\.counter) == [.heapAllocations] && grew.workChanges[0].gated)
+
+        // One seek more in every pair of 30, the allocations moving with the scheduling either way.
+        let moreSeeks = scheduledRows(pipeline: "taskgroup+rowcopy", workers: 2, pairs: 30,
+                                      seeks: { build, repetition in 2 + repetition % 2 + (build == .candidate ? 1 : 0) },
+                                      allocations: { _, repetition in 5923 + (repetition * 37) % 110 })
+        let caught = gate.comparePaired(moreSeeks)
+        #expect(caught.outcome.exitCode == 2, "\(caught.text)")
+        let change = try #require(caught.workChanges.first { $0.counter == .seeks })
+        #expect(change.gated && change.grew && caught.workChanges.count == 1)
+        #expect(caught.text.contains("evidence over the pairs that it grew"))
+    }
 }

@@ -7,17 +7,21 @@ public enum GateOutcome: Sendable, Hashable {
     /// Nothing got slower, but some gated configurations could not be decided with the
     /// pairs measured: not a pass (exit 3, the undecided ones listed).
     case undecided
-    /// The inputs cannot be compared: unreadable file, schema mismatch, nothing
-    /// in common, or different machines without shared calibration rows (exit 3).
+    /// The inputs cannot be judged: an unreadable or missing file, not a results file, no rows
+    /// of both builds, every run of a build failed, nothing in common, or different machines
+    /// without shared calibration rows (exit 1).
     case badInput(String)
 
-    /// The process exit status for this outcome. 1 is left to crashes and
-    /// argument errors, so a CI script can tell a regression from a broken run.
+    /// The process exit status for this outcome, one per meaning: 0 passed, 2 slower (or more
+    /// work), 3 undecided (the pairs measured could not tell), 1 nothing could be judged. A CI
+    /// job that lets "undecided" through as a warning must still block on 1: a gate that
+    /// measured nothing is no pass.
     public var exitCode: Int32 {
         switch self {
         case .passed: 0
         case .regressed: 2
-        case .undecided, .badInput: 3
+        case .undecided: 3
+        case .badInput: 1
         }
     }
 }

@@ -26,10 +26,11 @@ extension GateReport {
             "error": error,
             "form": formName,
             "metric": gate.metric.rawValue,
+            "metrics": gate.metrics.map(\.rawValue),
             "threshold": gate.threshold,
             "level": gate.level,
             "family_size": familySize as Any? ?? NSNull(),
-            "undecided": undecided.map(\.key.description),
+            "undecided": undecidedConfigurations.map(\.description),
             "normalised_to_calibration": normalizedToCalibration,
             "baseline_commits": baselineCommits,
             "candidate_commits": candidateCommits,
@@ -47,7 +48,7 @@ extension GateReport {
                     "counter": change.counter.rawValue,
                     "baseline_min": change.baseline.lowerBound, "baseline_max": change.baseline.upperBound,
                     "candidate_min": change.candidate.lowerBound, "candidate_max": change.candidate.upperBound,
-                    "grew": change.grew, "gated": gatesOnWork,
+                    "grew": change.grew, "gated": gatesOnWork && change.gated, "scheduled": change.scheduled,
                 ] as [String: Any]
             },
             "only_in_baseline": onlyInBaseline.map(\.description),
@@ -58,7 +59,7 @@ extension GateReport {
     private static func jsonObject(_ comparison: ConfigurationComparison) -> [String: Any] {
         let key = comparison.key
         return [
-            "configuration": key.description, "config_id": key.configID,
+            "configuration": key.description, "config_id": key.configID, "metric": comparison.metric.rawValue,
             "pipeline": key.pipeline, "extractor": key.extractor, "composer": key.composer, "options": key.options,
             "video_id": key.videoID, "frame_count": key.thumbnailCount, "thumb_width": key.thumbWidth,
             "thumb_height": key.thumbHeight, "accuracy": key.accuracy, "phase": key.phase.rawValue,

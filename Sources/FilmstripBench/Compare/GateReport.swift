@@ -38,6 +38,8 @@ public struct GateReport: Sendable {
     public var familySize: Int?
     /// Shows only the configurations with a verdict other than `same` (the outcome and work lines stay).
     public var onlyChanged = false
+    /// Where the gate's settings came from when not from the command line (`bench --until-decided`'s record).
+    public var settingsNote: String?
 
     public init(gate: RegressionGate, outcome: GateOutcome) {
         self.gate = gate
@@ -53,15 +55,64 @@ public struct GateReport: Sendable {
         if case .separateRuns(sameMachine: false) = form { true } else { false }
     }
 
-    /// Configurations whose verdict is not `same`: slower first, then faster, then undecided.
+    /// Configurations whose verdict is not `same` (with every metric of such a configuration):
+    /// slower first, then faster, then undecided.
     public var changed: [ConfigurationComparison] {
-        comparisons.filter { $0.verdict == .slower } + comparisons.filter { $0.verdict == .faster }
-            + comparisons.filter { $0.verdict == .undecided }
+        let groups = configurations
+        return [Verdict.slower, .faster, .undecided].flatMap { verdict in
+            groups.filter { Self.verdict(of: $0.entries) == verdict }.flatMap(\.entries)
+        }
     }
 
-    /// Gated configurations without a verdict: they keep the gate from passing.
+    /// Gated entries without a verdict: they keep the gate from passing.
     public var undecided: [ConfigurationComparison] {
         comparisons.filter { $0.gated && $0.verdict == .undecided }
+    }
+
+    /// The gated configurations with an undecided metric, each once.
+    public var undecidedConfigurations: [ConfigurationKey] { Self.uniqueKeys(undecided) }
+
+    /// The gated configurations decided slower in some metric, each once.
+    public var slowerConfigurations: [ConfigurationKey] { Self.uniqueKeys(comparisons.filter { $0.gated && $0.verdict == .slower }) }
+
+    /// `true` when each configuration is judged on more than one metric (CPU and wall time).
+    var judgesSeveralMetrics: Bool { gate.metrics.count > 1 && Set(comparisons.map(\.metric)).count > 1 }
+
+    /// The comparisons grouped by configuration, in their order.
+    var configurations: [(key: ConfigurationKey, entries: [ConfigurationComparison])] {
+        var groups: [(key: ConfigurationKey, entries: [ConfigurationComparison])] = []
+        var position: [ConfigurationKey: Int] = [:]
+        for comparison in comparisons {
+            if let index = position[comparison.key] {
+                groups[index].entries.append(comparison)
+            } else {
+                position[comparison.key] = groups.count
+                groups.append((comparison.key, [comparison]))
+            }
+        }
+        return groups
+    }
+
+    /// A configuration's verdict from its metrics': slower when any is slower, otherwise
+    /// undecided when any is, faster when any is faster, else same.
+    static func verdict(of entries: [ConfigurationComparison]) -> Verdict {
+        let verdicts = Set(entries.map(\.verdict))
+        for verdict in [Verdict.slower, .undecided, .faster] where verdicts.contains(verdict) { return verdict }
+        return .same
+    }
+
+    /// The short name a report gives a metric: `wall`, `cpu`, else the column's name.
+    public static func metricName(_ metric: Metric) -> String {
+        switch metric {
+        case .wallSeconds: "wall"
+        case .cpuSeconds: "cpu"
+        default: metric.rawValue
+        }
+    }
+
+    private static func uniqueKeys(_ entries: [ConfigurationComparison]) -> [ConfigurationKey] {
+        var seen = Set<ConfigurationKey>()
+        return entries.map(\.key).filter { seen.insert($0).inserted }
     }
 
     /// Undecided configurations listed by name in the headline; the rest are counted.
@@ -70,18 +121,26 @@ public struct GateReport: Sendable {
     /// The verdict first, then each changed configuration, the undecided ones and work changes,
     /// each on its own line: what a reader (or a pull-request comment) needs before the table.
     var headlineLines: [String] {
-        let moved = (comparisons.filter { $0.verdict == .slower } + comparisons.filter { $0.verdict == .faster }).filter(\.gated)
-        let movedLines = moved.map { comparison in
-            "\(comparison.verdict.rawValue): \(comparison.key) \(changeText(comparison))"
-                + (comparison.attribution.isEmpty ? "" : ": " + comparison.attribution.map(\.text).joined(separator: ", "))
+        let gated = configurations.filter { $0.entries.contains(where: \.gated) }
+        let moved = [Verdict.slower, .faster].flatMap { verdict in gated.filter { Self.verdict(of: $0.entries) == verdict } }
+        let movedLines = moved.map { group in
+            "\(Self.verdict(of: group.entries).rawValue): \(group.key) \(changeText(group.entries))"
+                + (group.entries[0].attribution.isEmpty ? "" : ": " + group.entries[0].attribution.map(\.text).joined(separator: ", "))
         }
-        let undecidedLines = undecided.prefix(Self.undecidedListed).map { comparison in
-            "undecided: \(comparison.key) \(changeText(comparison))"
-        } + (undecided.count > Self.undecidedListed ? ["undecided: … and \(undecided.count - Self.undecidedListed) more"] : [])
+        let open = gated.filter { Self.verdict(of: $0.entries) == .undecided }
+        let undecidedLines = open.prefix(Self.undecidedListed).map { group in
+            "undecided: \(group.key) \(changeText(group.entries))"
+        } + (open.count > Self.undecidedListed ? ["undecided: … and \(open.count - Self.undecidedListed) more"] : [])
         return [outcomeLine] + movedLines + undecidedLines + workLines
     }
 
-    /// `+12.3 % (+8.0 % … +16.1 %, n 20)`, or the exact change of an instruction count.
+    /// `+12.3 % (+8.0 % … +16.1 %, n 20)`, or the exact change of an instruction count; with
+    /// several metrics each named with its own verdict: `wall +31.0 % (…) slower, cpu +0.2 % (…) same`.
+    private func changeText(_ entries: [ConfigurationComparison]) -> String {
+        guard judgesSeveralMetrics else { return changeText(entries[0]) }
+        return entries.map { "\(Self.metricName($0.metric)) \(changeText($0)) \($0.verdict.rawValue)" }.joined(separator: ", ")
+    }
+
     private func changeText(_ comparison: ConfigurationComparison) -> String {
         if gate.metric == .instructions { return Self.percent(comparison.ratio, digits: 2) + " (n \(comparison.count))" }
         return "\(Self.percent(comparison.ratio)) (\(Self.percent(comparison.ratioLow)) … \(Self.percent(comparison.ratioHigh)), n \(comparison.count))"
@@ -104,7 +163,8 @@ public struct GateReport: Sendable {
             header = header.map { $0 == "raw change, parallel (CI)" ? "raw change (CI)" : $0 }
             header[0] = "id"
             header.insert("configuration", at: 1)
-            lines.append("baseline and candidate: medians of \(gate.metric.rawValue)" + (normalizedToCalibration ? " in multiples of the calibration" : "") + "; change: candidate / baseline")
+            let measured = judgesSeveralMetrics ? "each row's metric (" + gate.metrics.map { "\(Self.metricName($0)): \($0.rawValue)" }.joined(separator: ", ") + ")" : gate.metric.rawValue
+            lines.append("baseline and candidate: medians of \(measured)" + (normalizedToCalibration ? " in multiples of the calibration" : "") + "; change: candidate / baseline")
             let full = shown.map(\.key.description)
             for index in rows.indices {
                 let suffix = rows[index][0].dropFirst(full[index].count)   // " /decode": normalised by that calibration
@@ -117,7 +177,9 @@ public struct GateReport: Sendable {
             var legend: [String] = []
             for index in rows.indices where rows[index][1].count > widths[1] {
                 rows[index][1] = String(rows[index][1].prefix(widths[1] - 1)) + "…"
-                legend.append("  \(rows[index][0])  \(full[index])")
+                // A configuration's metrics share one row id: named once.
+                let line = "  \(rows[index][0])  \(full[index])"
+                if legend.last != line { legend.append(line) }
             }
             let render = { (cells: [String]) in
                 zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
@@ -159,14 +221,14 @@ public struct GateReport: Sendable {
         case .passed:
             return "passed: no configuration slower by more than \(threshold) %, no work added (exit 0)"
         case .regressed:
-            let count = comparisons.filter { $0.gated && $0.verdict == .slower }.count
-            let added = gatesOnWork ? workChanges.filter(\.grew).count : 0
+            let count = slowerConfigurations.count
+            let added = gatesOnWork ? workChanges.filter { $0.grew && $0.gated }.count : 0
             return "regressed: \(count) configuration(s) slower by more than \(threshold) %"
                 + (added > 0 ? ", \(added) counter(s) of work grew" : "") + " (exit 2)"
         case .undecided:
-            return "undecided: \(undecided.count) configuration(s) could not be decided with the pairs measured, none slower so far; not a pass (add pairs: `bench --until-decided`, or more --repetitions) (exit 3)"
+            return "undecided: \(undecidedConfigurations.count) configuration(s) could not be decided with the pairs measured, none slower so far; not a pass (add pairs: `bench --until-decided`, or more --repetitions) (exit 3)"
         case .badInput(let reason):
-            return "bad input: \(reason) (exit 3)"
+            return "bad input: \(reason) (exit 1)"
         }
     }
 
@@ -178,7 +240,10 @@ public struct GateReport: Sendable {
         case .paired:
             lines.append("paired: candidate / baseline of the same repetition; Hodges–Lehmann ratio, exact Wilcoxon signed-rank \(Int(gate.level * 100)) % interval")
             if let familySize {
-                lines.append("verdict: anytime-valid betting evidence per configuration, e-Benjamini–Hochberg over the \(familySize) gated configurations at \(Int((1 - gate.level) * 100 + 0.5)) %: slower needs evidence of a change and an estimate beyond +\(String(format: "%g", gate.threshold * 100)) %, same needs evidence of a change within ±\(String(format: "%g", gate.threshold * 100)) %, otherwise undecided (sub-phases shown, not gated)")
+                let family = judgesSeveralMetrics
+                    ? "\(familySize) gated configuration-metric pairs (\(gate.metrics.map(Self.metricName).joined(separator: " and ")) of each configuration in one family; a configuration is slower when either is decided slower, same when both are)"
+                    : "\(familySize) gated configurations"
+                lines.append("verdict: anytime-valid betting evidence per configuration, e-Benjamini–Hochberg over the \(family) at \(Int((1 - gate.level) * 100 + 0.5)) %: slower needs evidence of a change and an estimate beyond +\(String(format: "%g", gate.threshold * 100)) %, same needs evidence of a change within ±\(String(format: "%g", gate.threshold * 100)) %, otherwise undecided (sub-phases shown, not gated)")
             }
             lines.append("baseline built from \(baselineCommits.joined(separator: ", ")), candidate from \(candidateCommits.joined(separator: ", "))")
         case .separateRuns:
@@ -186,6 +251,7 @@ public struct GateReport: Sendable {
         case .separateRunsUnnormalised:
             if !comparisons.isEmpty { lines.append("separate runs, raw values; Hodges–Lehmann ratio, exact Mann–Whitney \(Int(gate.level * 100)) % interval") }
         }
+        if let settingsNote { lines.append(settingsNote) }
         if let machines { lines.append("machines: baseline \(machines.baseline), candidate \(machines.candidate)") }
         for change in calibrationChange {
             lines.append("calibration \(change.kind.rawValue): candidate / baseline \(Self.ratio(change.ratio)) (\(Self.ratio(change.low)) … \(Self.ratio(change.high)))")
@@ -195,7 +261,9 @@ public struct GateReport: Sendable {
 
     private var tableHeader: [String] {
         let unit = normalizedToCalibration ? "× calibration" : gate.metric.rawValue
-        var header = ["configuration", "baseline (\(unit))", "candidate (\(unit))", "change", "\(Int(gate.level * 100)) % CI", "n", "verdict"]
+        let unitText = judgesSeveralMetrics && !normalizedToCalibration ? "s" : unit
+        var header = ["configuration", "baseline (\(unitText))", "candidate (\(unitText))", "change", "\(Int(gate.level * 100)) % CI", "n", "verdict"]
+        if judgesSeveralMetrics { header.insert("metric", at: 3) }
         if acrossMachines { header.append("speedup (CI)") }
         if comparisons.contains(where: { $0.unnormalised != nil }) { header.append("raw change, parallel (CI)") }
         return header
@@ -213,6 +281,7 @@ public struct GateReport: Sendable {
                 "\(comparison.count)",
                 comparison.verdict.rawValue + (comparison.gated ? "" : comparison.key.kind.isReference ? " (reference)" : " (sub-phase)"),
             ]
+            if judgesSeveralMetrics { cells.insert(Self.metricName(comparison.metric), at: 3) }
             // Speedup of the candidate machine: baseline / candidate, so its interval is the inverse one.
             if acrossMachines {
                 cells.append("\(Self.ratio(1 / comparison.ratio)) (\(Self.ratio(1 / comparison.ratioHigh)) … \(Self.ratio(1 / comparison.ratioLow)))")
@@ -227,7 +296,9 @@ public struct GateReport: Sendable {
     private var workLines: [String] {
         workChanges.map { change in
             "work changed: \(change.key): \(change.counter.rawValue) \(Self.range(change.baseline)) → \(Self.range(change.candidate))"
-                + (gatesOnWork ? "" : " (not gated: the machines have different core counts)")
+                + (!gatesOnWork ? " (not gated: the machines have different core counts)"
+                    : !change.gated ? " (not gated: work shared by several workers moves with the scheduling; no evidence of more over the pairs)"
+                    : change.scheduled ? " (work shared by several workers: evidence over the pairs that it grew)" : "")
         }
     }
 
@@ -240,7 +311,7 @@ public struct GateReport: Sendable {
 
     mutating func decideOutcome(gateOnWork: Bool) {
         gatesOnWork = gateOnWork
-        if comparisons.contains(where: { $0.gated && $0.verdict == .slower }) || (gateOnWork && workChanges.contains(where: \.grew)) {
+        if comparisons.contains(where: { $0.gated && $0.verdict == .slower }) || (gateOnWork && workChanges.contains { $0.grew && $0.gated }) {
             outcome = .regressed
         } else if !undecided.isEmpty {
             outcome = .undecided

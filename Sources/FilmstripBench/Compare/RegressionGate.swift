@@ -34,15 +34,39 @@ import Foundation
 /// reported as "work changed", and more work fails the gate, whatever the noise.
 public struct RegressionGate: Sendable {
     public var metric: Metric
+    /// A second time judged beside ``metric`` in the paired form, configuration by configuration
+    /// (the default time gate: wall time beside CPU time). A configuration is slower when either
+    /// is decided slower, `same` only when both are; the two metrics' e-values form one
+    /// e-Benjamini–Hochberg family, so the gate's level holds for both together (docs/gate.md).
+    /// Separate runs are judged on ``metric`` alone.
+    public var secondMetric: Metric?
     /// Relative change treated as noise, e.g. 0.05 for 5 %.
     public var threshold: Double
     /// Confidence level of the interval of the ratio, in `0..<1`.
     public var level: Double
 
-    public init(metric: Metric = .cpuSeconds, threshold: Double? = nil, level: Double = 0.95) {
+    public init(metric: Metric = .cpuSeconds, threshold: Double? = nil, level: Double = 0.95, secondMetric: Metric? = nil) {
         self.metric = metric
+        self.secondMetric = secondMetric == metric ? nil : secondMetric
         self.threshold = threshold ?? Self.defaultThreshold(for: metric)
         self.level = level
+    }
+
+    /// The metrics judged, ``metric`` first.
+    public var metrics: [Metric] { [metric] + (secondMetric.map { [$0] } ?? []) }
+
+    /// The time gate at its defaults: CPU time (what the code did, the steadier on a busy
+    /// machine) and wall time (what a user waits for: the only one that sees a worker waiting on
+    /// a lock, a lost task group, a serial section).
+    public static func elapsedAndCPU(threshold: Double? = nil, level: Double = 0.95) -> RegressionGate {
+        RegressionGate(metric: .cpuSeconds, threshold: threshold, level: level, secondMetric: .wallSeconds)
+    }
+
+    /// The gate used when no metric is named: instruction counts exactly for a callgrind file,
+    /// else ``elapsedAndCPU(threshold:level:)``.
+    public static func automatic(for rows: [RawResultRow], threshold: Double? = nil) -> RegressionGate {
+        automaticMetric(for: rows) == .instructions ? RegressionGate(metric: .instructions, threshold: threshold)
+            : elapsedAndCPU(threshold: threshold)
     }
 
     /// The smallest change worth reporting when none is given: 5 % for times and other
@@ -102,22 +126,20 @@ public struct RegressionGate: Sendable {
             report.outcome = .badInput("\(path): no rows of both builds (the `build` column); a one-file comparison needs a two-build run (`bench --baseline-binary` or `--baseline-rev`); give two files to compare separate runs")
             return report
         }
+        if let failed = Self.everyRunFailed(baseline, side: "baseline", path: path) ?? Self.everyRunFailed(candidate, side: "candidate", path: path) {
+            report.outcome = .badInput(failed)
+            return report
+        }
         let baselineBuilds = Set(baseline.map(\.run.machine.buildConfiguration)), candidateBuilds = Set(candidate.map(\.run.machine.buildConfiguration))
         if baselineBuilds != candidateBuilds {
             report.warnings.append("build configurations differ: baseline \(baselineBuilds.sorted().joined(separator: ",")), candidate \(candidateBuilds.sorted().joined(separator: ",")); the ratios measure the compiler settings too")
         }
         report.baselineCommits = Set(baseline.map(\.executableCommit)).sorted()
         report.candidateCommits = Set(candidate.map(\.executableCommit)).sorted()
-        let baselineByKey = valuesByRepetition(baseline), candidateByKey = valuesByRepetition(candidate)
+        let baselineByKey = valuesByRepetition(baseline, metric: metric), candidateByKey = valuesByRepetition(candidate, metric: metric)
         report.onlyInBaseline = Set(baselineByKey.keys).subtracting(candidateByKey.keys).sorted()
         report.onlyInCandidate = Set(candidateByKey.keys).subtracting(baselineByKey.keys).sorted()
-        // Pairs in the order they were measured (repetition order): the sequential evidence bets on them in turn.
-        let paired = Set(baselineByKey.keys).intersection(candidateByKey.keys).sorted().compactMap { key -> (ConfigurationKey, [Double], [Double])? in
-            let before = baselineByKey[key]!, after = candidateByKey[key]!
-            let pairs = before.keys.filter { after[$0] != nil }.sorted()
-            guard !pairs.isEmpty else { return nil }
-            return (key, pairs.map { before[$0]! }, pairs.map { after[$0]! })
-        }
+        let paired = Self.pairs(baselineByKey, candidateByKey)
         guard !paired.isEmpty else {
             let instrumented = metric != .instructions && rows.contains { $0.instructions != nil }
             report.outcome = .badInput("\(path): no configuration has \(metric.rawValue) in both builds in the same repetition"
@@ -127,10 +149,19 @@ public struct RegressionGate: Sendable {
         if metric == .instructions {
             report.comparisons = instructionComparisons(paired, baselineRows: baseline, candidateRows: candidate, profileRoot: profileRoot)
         } else {
-            report.comparisons = sequentialComparisons(paired)
+            let entries = metrics.flatMap { judged -> [ConfigurationComparison] in
+                let pairs = judged == metric ? paired
+                    : Self.pairs(valuesByRepetition(baseline, metric: judged), valuesByRepetition(candidate, metric: judged))
+                return sequentialEntries(pairs, metric: judged)
+            }
+            // Each configuration's metrics side by side, in the order of ``metrics``.
+            report.comparisons = judgeFamilies(entries).sorted { lhs, rhs in
+                lhs.key != rhs.key ? lhs.key < rhs.key
+                    : metrics.firstIndex(of: lhs.metric)! < metrics.firstIndex(of: rhs.metric)!
+            }
             report.familySize = report.comparisons.filter(\.gated).count
         }
-        report.workChanges = workChanges(baseline: baseline, candidate: candidate)
+        report.workChanges = workChanges(baseline: baseline, candidate: candidate, paired: true)
         report.decideOutcome(gateOnWork: true)
         return report
     }
@@ -148,9 +179,25 @@ public struct RegressionGate: Sendable {
     /// the others): its sub-phases are judged and shown, but a gate of ~100 keys would otherwise
     /// wait for sub-millisecond composition phases whose timer noise is larger than any change.
     func sequentialComparisons(_ paired: [(ConfigurationKey, [Double], [Double])]) -> [ConfigurationComparison] {
+        judgeFamilies(sequentialEntries(paired, metric: metric))
+    }
+
+    /// Pairs in the order they were measured (repetition order): the sequential evidence bets on them in turn.
+    static func pairs(_ baseline: [ConfigurationKey: [Int: Double]], _ candidate: [ConfigurationKey: [Int: Double]])
+        -> [(ConfigurationKey, [Double], [Double])] {
+        Set(baseline.keys).intersection(candidate.keys).sorted().compactMap { key in
+            let before = baseline[key]!, after = candidate[key]!
+            let repetitions = before.keys.filter { after[$0] != nil }.sorted()
+            guard !repetitions.isEmpty else { return nil }
+            return (key, repetitions.map { before[$0]! }, repetitions.map { after[$0]! })
+        }
+    }
+
+    /// One metric's estimates and e-values per configuration, not yet judged.
+    func sequentialEntries(_ paired: [(ConfigurationKey, [Double], [Double])], metric: Metric) -> [ConfigurationComparison] {
         let allKeys = Set(paired.map(\.0))
         let up = log(1 + threshold), down = log(max(1e-9, 1 - threshold))
-        var comparisons = paired.map { key, before, after -> ConfigurationComparison in
+        return paired.map { key, before, after -> ConfigurationComparison in
             let logRatios = zip(before, after).map { log($1 / $0) }
             let interval = ShiftInterval.paired(logRatios, level: level)
             var entry = ConfigurationComparison(
@@ -166,9 +213,20 @@ public struct RegressionGate: Sendable {
             entry.evidenceWithin = min(BettingEvidence.eValue(logRatios, shift: up, direction: -1, floor: up),
                                        BettingEvidence.eValue(logRatios, shift: down, direction: 1, floor: up))
             entry.gated = Self.isGated(key, among: allKeys)
+            entry.metric = metric
             return entry
         }
-        // Each family judged at once: the gated keys together, the sub-phases together.
+    }
+
+    /// Verdicts for entries of ``sequentialEntries(_:metric:)``, of one metric or of several: each
+    /// family judged at once by e-BH (the gated entries of every metric together, the sub-phases
+    /// together). One family for both metrics keeps the gate's level for the pair: e-BH holds under
+    /// any dependence (CPU and wall time of a pair move together), and with `2m` hypotheses a lone
+    /// rejection needs `e ≥ 2m/α`, as a Bonferroni split `α/2` per metric would ask, but several
+    /// rejections ask less of each.
+    func judgeFamilies(_ entries: [ConfigurationComparison]) -> [ConfigurationComparison] {
+        var comparisons = entries
+        let up = log(1 + threshold), down = log(max(1e-9, 1 - threshold))
         for gated in [true, false] {
             let members = comparisons.indices.filter { comparisons[$0].gated == gated }
             guard !members.isEmpty else { continue }
@@ -179,10 +237,11 @@ public struct RegressionGate: Sendable {
             for (position, index) in members.enumerated() {
                 let estimate = log(comparisons[index].ratio)
                 let verdict: Verdict
+                let lowerIsBetter = comparisons[index].metric.lowerIsBetter
                 if grew.contains(position) && estimate > up {
-                    verdict = metric.lowerIsBetter ? .slower : .faster
+                    verdict = lowerIsBetter ? .slower : .faster
                 } else if shrank.contains(position) && estimate < down {
-                    verdict = metric.lowerIsBetter ? .faster : .slower
+                    verdict = lowerIsBetter ? .faster : .slower
                 } else if within.contains(position) {
                     verdict = .same
                 } else {
@@ -221,6 +280,7 @@ public struct RegressionGate: Sendable {
             entry.decisionHigh = ratio
             entry.decisionCoverage = 1
             entry.gated = !key.kind.isReference
+            entry.metric = metric
             if entry.verdict != .same {
                 entry.attribution = profiles.attribution(for: key, baselineTotal: baselineMedian, grew: entry.verdict == .slower)
             }
@@ -240,6 +300,10 @@ public struct RegressionGate: Sendable {
         }
         // A two-build file given as one side: its candidate rows are the run's code.
         let baseline = baseline.filter { $0.build != .baseline }, candidate = candidate.filter { $0.build != .baseline }
+        if let failed = Self.everyRunFailed(baseline, side: "baseline", path: baselinePath) ?? Self.everyRunFailed(candidate, side: "candidate", path: candidatePath) {
+            report.outcome = .badInput(failed)
+            return report
+        }
 
         let baselineBuilds = Set(baseline.map(\.run.machine.buildConfiguration))
         let candidateBuilds = Set(candidate.map(\.run.machine.buildConfiguration))
@@ -279,7 +343,7 @@ public struct RegressionGate: Sendable {
         report.onlyInBaseline = Set(baselineSamples.keys).subtracting(candidateSamples.keys).sorted()
         report.onlyInCandidate = Set(candidateSamples.keys).subtracting(baselineSamples.keys).sorted()
         guard !shared.isEmpty else {
-            report.outcome = .badInput("the runs have no configuration with \(metric.rawValue) samples in common")
+            report.outcome = .badInput("\(baselinePath) and \(candidatePath): the runs have no configuration with \(metric.rawValue) samples in common")
             return report
         }
         for key in shared.sorted() {
@@ -296,7 +360,7 @@ public struct RegressionGate: Sendable {
             }
             report.comparisons.append(entry)
         }
-        report.workChanges = workChanges(baseline: baseline, candidate: candidate)
+        report.workChanges = workChanges(baseline: baseline, candidate: candidate, paired: false)
         // Parallel work depends on the number of cores (workers per core), so counters gate only on equal machines.
         report.decideOutcome(gateOnWork: Set(baseline.map(\.run.machine.logicalCores)) == Set(candidate.map(\.run.machine.logicalCores)))
         return report
@@ -315,6 +379,7 @@ public struct RegressionGate: Sendable {
         result.decisionLow = low
         result.decisionHigh = high
         result.decisionCoverage = interval.coverage
+        result.metric = metric
         return result
     }
 
@@ -328,13 +393,22 @@ public struct RegressionGate: Sendable {
         return .undecided
     }
 
+    /// Why `rows` (one build's, or one run's) hold nothing to judge: none of them, or every run
+    /// failed (quoting the first failure, e.g. valgrind refusing an executable); nil when some ran.
+    static func everyRunFailed(_ rows: [RawResultRow], side: String, path: String) -> String? {
+        if rows.isEmpty { return "\(path): no \(side) rows" }
+        guard !rows.contains(where: { $0.status == .ok }) else { return nil }
+        let reason = rows.first { !$0.error.isEmpty }.map { ": the first says \"\($0.error.prefix(200).split(whereSeparator: \.isNewline).joined(separator: " "))\"" } ?? ""
+        return "\(path): every one of the \(rows.count) \(side) run(s) failed, nothing to compare\(reason)"
+    }
+
     /// The first `ok` row whose metric value cannot be a measurement: bad input, never a "same".
     func badValue(in rows: [RawResultRow], path: String) -> String? {
         MeasurementCheck.firstImplausibleValue(in: rows, path: path)
     }
 
     /// The metric of each configuration's `ok` rows by repetition.
-    private func valuesByRepetition(_ rows: [RawResultRow]) -> [ConfigurationKey: [Int: Double]] {
+    private func valuesByRepetition(_ rows: [RawResultRow], metric: Metric) -> [ConfigurationKey: [Int: Double]] {
         var result: [ConfigurationKey: [Int: Double]] = [:]
         for row in rows where row.status == .ok {
             // Ratios need positive values; a CPU time can be 0 on a very short run.
@@ -375,28 +449,69 @@ public struct RegressionGate: Sendable {
     /// Counter changes between the builds, per configuration: any difference when each side
     /// is constant. A counter that varies within a build (threads racing for a task
     /// allocation) counts as changed only when the ranges are further apart than that spread.
-    func workChanges(baseline: [RawResultRow], candidate: [RawResultRow]) -> [WorkChange] {
+    ///
+    /// Work that several decoding workers shared (a row says `workers` > 1) is scheduled: which
+    /// worker takes which GOP decides how often one seeks and what its decoder allocates (A/A on
+    /// the quick suite: seeks 2 → 3, heap allocations 5923 → 6031 between two pairs). Its counters
+    /// are judged like times, on evidence: in a paired run, the betting evidence
+    /// (``BettingEvidence``) that the candidate's counts are higher, pair by pair, over all such
+    /// counters at once by e-Benjamini–Hochberg at the gate's level; a change without that
+    /// evidence is shown, not gated. Separate runs have no pairs, so there such a change is shown
+    /// only. Counters of work done by one worker stay exact.
+    func workChanges(baseline: [RawResultRow], candidate: [RawResultRow], paired: Bool = true) -> [WorkChange] {
         let before = Dictionary(grouping: baseline.filter { $0.status == .ok }, by: \.configurationKey)
         let after = Dictionary(grouping: candidate.filter { $0.status == .ok }, by: \.configurationKey)
         var changes: [WorkChange] = []
+        // Scheduled counters: every one tested is a member of the e-BH family, changed or not.
+        var scheduled: [(change: WorkChange, evidence: Double, visible: Bool)] = []
         // An interactive step's counts race with its clock (which requests a drag supersedes,
         // which pool decoder takes which frame): shown in its rows, never gated.
         for key in Set(before.keys).intersection(after.keys).sorted() where key.kind != .interactive {
+            let rows = before[key]! + after[key]!
             // Under callgrind the threads run one at a time, and the allocations of parallel work
             // moved beyond their time-run tolerance (A/A: the taskgroup composer 63 → 74); the
             // instruction gate counts malloc's own instructions, so an instruction run's allocation
             // counts are shown in its rows but not gated.
-            let instrumented = (before[key]! + after[key]!).contains { $0.instructions != nil }
+            let instrumented = rows.contains { $0.instructions != nil }
+            let isScheduled = rows.contains { ($0.bound?.workers ?? 0) > 1 }
             for counter in WorkCounter.allCases where !(instrumented && counter == .heapAllocations) {
                 let old = before[key]!.compactMap(counter.value(in:)), new = after[key]!.compactMap(counter.value(in:))
                 guard let oldLow = old.min(), let oldHigh = old.max(), let newLow = new.min(), let newHigh = new.max() else { continue }
+                var change = WorkChange(key: key, counter: counter, baseline: oldLow...oldHigh, candidate: newLow...newHigh)
                 let spread = max(oldHigh - oldLow, newHigh - newLow, counter.tolerance(baseline: before[key]!, candidate: after[key]!))
-                if newLow > oldHigh + spread || newHigh < oldLow - spread {
-                    changes.append(WorkChange(key: key, counter: counter, baseline: oldLow...oldHigh, candidate: newLow...newHigh))
+                let visible = newLow > oldHigh + spread || newHigh < oldLow - spread
+                if isScheduled {
+                    change.gated = false
+                    change.scheduled = true
+                    let evidence = paired ? Self.counterEvidence(counter, before: before[key]!, after: after[key]!) : 1
+                    scheduled.append((change, evidence, visible))
+                } else if visible {
+                    changes.append(change)
                 }
             }
         }
-        return changes
+        let evidenced = BettingEvidence.rejected(eValues: scheduled.map(\.evidence), alpha: 1 - level)
+        for (index, entry) in scheduled.enumerated() {
+            var change = entry.change
+            if evidenced.contains(index) {
+                change.gated = true
+                change.grew = true
+            } else if !entry.visible {
+                continue
+            }
+            changes.append(change)
+        }
+        let order = { (change: WorkChange) in WorkCounter.allCases.firstIndex(of: change.counter)! }
+        return changes.sorted { $0.key != $1.key ? $0.key < $1.key : order($0) < order($1) }
+    }
+
+    /// The betting evidence that a scheduled counter is higher in the candidate, over the pairs of
+    /// the same repetition in the order measured (log of (count + 1) ratios: a count may be 0).
+    static func counterEvidence(_ counter: WorkCounter, before: [RawResultRow], after: [RawResultRow]) -> Double {
+        let baseline = Dictionary(before.compactMap { row in counter.value(in: row).map { (row.repetition, $0) } }, uniquingKeysWith: { first, _ in first })
+        let candidate = Dictionary(after.compactMap { row in counter.value(in: row).map { (row.repetition, $0) } }, uniquingKeysWith: { first, _ in first })
+        let ratios = baseline.keys.filter { candidate[$0] != nil }.sorted().map { log(Double(candidate[$0]! + 1) / Double(baseline[$0]! + 1)) }
+        return BettingEvidence.eValue(ratios, shift: 0, direction: 1, floor: log(1.01))
     }
 
     static func percentText(_ probability: Double) -> String { String(format: "%.1f %%", probability * 100) }
@@ -497,13 +612,28 @@ public struct WorkChange: Sendable, Hashable {
     public var counter: WorkCounter
     public var baseline: ClosedRange<Int>
     public var candidate: ClosedRange<Int>
-    /// `true` when the candidate does more of it.
-    public var grew: Bool { candidate.lowerBound > baseline.upperBound }
+    /// `true` when the candidate does more of it: all its counts above the baseline's, or, for
+    /// scheduled work, evidence that they are higher.
+    public var grew: Bool
+    /// `false` for a change that cannot fail the gate: scheduled work without evidence.
+    public var gated = true
+    /// The work was shared by several workers, so its counts move with the scheduling.
+    public var scheduled = false
+
+    public init(key: ConfigurationKey, counter: WorkCounter, baseline: ClosedRange<Int>, candidate: ClosedRange<Int>) {
+        self.key = key
+        self.counter = counter
+        self.baseline = baseline
+        self.candidate = candidate
+        grew = candidate.lowerBound > baseline.upperBound
+    }
 }
 
 /// The change of one configuration between baseline and candidate.
 public struct ConfigurationComparison: Sendable {
     public var key: ConfigurationKey
+    /// What was compared: the gate's metric, or its second (``RegressionGate/secondMetric``).
+    public var metric: Metric = .cpuSeconds
     /// Median of the baseline samples, in the metric's unit or, normalised, in calibrations.
     public var baselineMedian: Double
     /// Median of the candidate samples, in the same unit as ``baselineMedian``.

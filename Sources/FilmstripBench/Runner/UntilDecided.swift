@@ -2,8 +2,9 @@ import Foundation
 
 /// `bench --until-decided`: after the planned repetitions of a two-build time run, one more
 /// pair for every configuration the gate cannot decide yet, round after round, until each is
-/// decided, one is decided slower (the gate fails then whatever the rest show), the time
-/// budget is spent or a configuration has `maxPairs` pairs.
+/// decided in every metric the gate judges (CPU and wall time by default), one is decided
+/// slower (the gate fails then whatever the rest show), the time budget is spent or a
+/// configuration has `maxPairs` pairs.
 ///
 /// Stopping when the evidence suffices is valid only because the gate's evidence is
 /// anytime-valid (``BettingEvidence``): the same fixed-n test applied after every pair would
@@ -42,7 +43,7 @@ public struct UntilDecided: Sendable {
         // A configuration decided slower fails the gate whatever the undecided ones show:
         // more pairs would only cost the CI run time.
         if report.outcome == .regressed {
-            return .stopped("\(report.comparisons.filter { $0.gated && $0.verdict == .slower }.count) configuration(s) decided slower: the gate fails whatever the \(report.undecided.count) undecided one(s) would show")
+            return .stopped("\(report.slowerConfigurations.count) configuration(s) decided slower: the gate fails whatever the \(report.undecidedConfigurations.count) undecided one(s) would show")
         }
         let positions = Set(report.undecided.compactMap { positionOfKey[$0.key] }).subtracting(dropped).sorted()
         guard !positions.isEmpty else { return .decided }
