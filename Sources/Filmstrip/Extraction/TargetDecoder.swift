@@ -58,10 +58,13 @@ struct TargetDecoder: ~Copyable {
     init(request: ExtractionRequest) throws(MediaError) {
         let input = try InputFile(path: request.path, analyzeStreams: false, limits: request.limits)
         input.followTimestampResets(request.probe.timestampResets)
-        decoder = try Decoder(for: input, options: request.options.decoder, codecSetup: request.probe.codecSetup)
-        packet = try .reading(request.path)
-        frame = try .decoding(request.path)
-        previous = try .decoding(request.path)
+        // Made before any is stored: a noncopyable value's fields may not be set on some paths only.
+        let decoder = try Decoder(for: input, options: request.options.decoder, codecSetup: request.probe.codecSetup)
+        let packet = try Packet.reading(request.path), frame = try Frame.decoding(request.path), previous = try Frame.decoding(request.path)
+        self.decoder = decoder
+        self.packet = packet
+        self.frame = frame
+        self.previous = previous
         self.input = input
         renderer = ThumbnailRenderer(request: request)
         self.request = request
