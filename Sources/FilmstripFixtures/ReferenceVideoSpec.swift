@@ -127,6 +127,14 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
     public var hdrTransfer: HDRTransfer?
     /// Tagged BT.709 (matrix, primaries, transfer) although SD: players decode it with BT.709's matrix.
     public var taggedBT709 = false
+    /// The NTSC-derived rate: `framesPerSecond` × 1000/1001 (24 gives 23.976, 30 gives 29.97),
+    /// as film and broadcast video carry it; the frame count stays seconds × `framesPerSecond`.
+    public var ntscRate = false
+
+    /// Frames per second: `framesPerSecond`, or with `ntscRate` that × 1000/1001.
+    public var frameRate: Rational {
+        ntscRate ? Rational(Int64(framesPerSecond) * 1000, 1001) : Rational(Int64(framesPerSecond))
+    }
 
     /// A progressive 8-bit spec of `seconds` seconds;
     /// `with(bitDepth:fullRange:fieldOrder:timestampJumpFrames:hdrTransfer:taggedBT709:)` sets the format-specific
@@ -179,7 +187,7 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
     var formatVideo = false
 
     /// The encoder's time base in seconds per tick: `ticksPerFrame` ticks per frame (one for `formats` videos).
-    public var timeBase: Rational { Rational(1, Int64(framesPerSecond) * encoderTicksPerFrame) }
+    public var timeBase: Rational { Rational(1, encoderTicksPerFrame) / frameRate }
 
     /// Presentation time of frame `index` in `timeBase` ticks.
     public func presentationTime(ofFrame index: Int) -> Int64 {
@@ -199,7 +207,7 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
             // Format fields join the digest only when set, so the earlier videos keep their names.
             + (bitDepth == 8 ? [] : ["depth\(bitDepth)"]) + (fullRange ? ["full-range"] : [])
             + (fieldOrder.map { ["\($0.rawValue)"] } ?? []) + (timestampJumpFrames == 0 ? [] : ["jump\(timestampJumpFrames)"]) + (formatVideo ? ["format"] : [])
-            + (hdrTransfer.map { ["hdr-\($0.rawValue)"] } ?? []) + (taggedBT709 ? ["bt709"] : [])
+            + (hdrTransfer.map { ["hdr-\($0.rawValue)"] } ?? []) + (taggedBT709 ? ["bt709"] : []) + (ntscRate ? ["ntsc"] : [])
         let joined = canonical.joined(separator: "|")
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in joined.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
@@ -210,7 +218,7 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
     public var fileName: String { "\(id)-\(fingerprint.prefix(10)).\(container.fileExtension)" }
 
     /// Nominal length in seconds (frame count over frame rate).
-    public var durationSeconds: Double { Double(frameCount) / Double(framesPerSecond) }
+    public var durationSeconds: Double { (Rational(Int64(frameCount)) / frameRate).doubleValue }
 
     var encoderSettings: EncoderSettings {
         var options: [String: String] = [:]
@@ -253,7 +261,7 @@ public struct ReferenceVideoSpec: Hashable, Sendable, Codable {
         }
         if container == .m2ts { muxerOptions["mpegts_m2ts_mode"] = "1" }
         return EncoderSettings(encoderName: codec.encoderName, width: width, height: height, timeBase: timeBase,
-                               frameRate: Rational(Int64(framesPerSecond)), keyframeInterval: keyframeInterval,
+                               frameRate: frameRate, keyframeInterval: keyframeInterval,
                                maxBFrames: codec.hasBFrames ? maxBFrames : 0,
                                sampleAspectRatio: sampleAspectRatio, bitRate: bitRate, options: options,
                                pixelFormatName: pixelFormat, fullRange: fullRange,

@@ -113,8 +113,11 @@ extension FilmstripCommand {
             guard System.isDirectory(outDir) else { throw failWithMessage("\(outDir): --out-dir is not a folder") }
             let (generator, results, files) = try start()
             defer { generator.close() }
+            // Slots whose last image is not the frame an exact request asked for (damaged data there).
+            var notExact = Set<Int>()
             do {
                 for try await thumbnail in results {
+                    if thumbnail.isFinal && !thumbnail.isExact { notExact.insert(thumbnail.slot) }
                     let (file, quotedPath) = files[thumbnail.slot]
                     try StripWriter.write(thumbnail.image, to: file, format: format, jpegQuality: quality.quality)
                     if quiet { continue }
@@ -131,6 +134,12 @@ extension FilmstripCommand {
             } catch {
                 let message = oneLineMessage(error)
                 throw failWithMessage(message.contains(video) || message.contains(outDir) ? message : "\(video): \(message)")
+            }
+            // An exact request that could not be met is a failure, not a picture that looks right.
+            if (thumbnail.chosenAccuracy ?? .exact) == .exact, !notExact.isEmpty {
+                let slots = notExact.sorted().prefix(10).map(String.init).joined(separator: ",") + (notExact.count > 10 ? ",…" : "")
+                throw failWithMessage("\(video): \(notExact.count) of \(files.count) thumbnails could not show the exact frame asked for "
+                    + "(the data there is damaged or missing; the nearest good frame was written, marked \"exact\":false): slots \(slots)")
             }
         }
 

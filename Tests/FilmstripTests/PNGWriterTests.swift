@@ -26,8 +26,8 @@ struct PNGWriterTests {
     static func decode(_ path: String) throws -> (image: Image, pixelFormat: String) {
         let input = try InputFile(path: path, containers: InputPolicy.stillImageContainers)
         let decoder = try Decoder(for: input)
-        var packet = Packet()
-        var frame = Frame()
+        var packet = try Packet()
+        var frame = try Frame()
         while try input.read(into: &packet) == .packet {
             _ = decoder.send(packet)
             if case .frame = decoder.receive(into: &frame) { break }

@@ -46,8 +46,8 @@ enum TestSupport {
                              _ body: (Int64, Image) throws -> Void) throws {
         let input = try InputFile(path: path)
         let decoder = try Decoder(for: input)
-        var packet = Packet()
-        var frame = Frame()
+        var packet = try Packet()
+        var frame = try Frame()
         var scaler = Scaler()
         func drain() throws {
             while case .frame = decoder.receive(into: &frame) {

@@ -262,4 +262,31 @@ struct ThumbnailGeneratorTests {
         #expect(throws: PlanError.self) { try generator.thumbnails(for: ThumbnailRequest(times: [Rational(99)])) }
         #expect(throws: PlanError.self) { try generator.thumbnails(for: ThumbnailRequest(times: [Rational(1)], box: .fitting(width: 0, height: 9))) }
     }
+
+    /// A 30 fps Matroska video with up to 3 B-frames: consecutive frames asked for one after
+    /// another (as `thumbnails --count` near the frame count asks), then the frames between
+    /// those of an earlier request. A decoder kept from one frame to the next had dropped the
+    /// next frame as "not a target" while reaching the first, and showed the frame before it.
+    @Test("adjacent frames of a B-frame video, in one request and across requests, are each exact for every strategy",
+          arguments: strategyNames)
+    func adjacentFramesAreExact(strategy: String) async throws {
+        let spec = FrameMatrixCase.video(.matroska, fps: 30, gop: 30, bFrames: 3, seconds: 3).spec
+        let path = try TestSupport.cache.ensure(spec).url.path
+        let generator = try ThumbnailGenerator(path: path, options: ThumbnailGeneratorOptions(strategy: InteractiveStrategies.named(strategy)!))
+        defer { generator.close() }
+        // The middle of each frame's display interval: frame k is on screen there.
+        let frames = Array(0..<spec.frameCount)
+        let evens = frames.filter { $0 % 2 == 0 }, odds = frames.filter { $0 % 2 == 1 }
+        for wanted in [frames, evens, odds] {
+            let times = wanted.map { Rational(Int64(2 * $0 + 1), 60) }
+            var wrong: [String] = []
+            for try await image in try generator.thumbnails(for: ThumbnailRequest(times: times, box: .height(64))) where image.isFinal {
+                let shown = FrameIndexMarker.read(from: image.image)
+                if !image.isExact || shown != wanted[image.slot] || image.frameIndex != wanted[image.slot] {
+                    wrong.append("frame \(wanted[image.slot]): shows \(shown.map(String.init) ?? "?"), exact \(image.isExact)")
+                }
+            }
+            #expect(wrong.isEmpty, "\(wrong.count) of \(wanted.count) wrong: \(wrong.prefix(5))")
+        }
+    }
 }

@@ -92,4 +92,41 @@ struct ThumbnailsCommandTests {
         #expect(usage.status == 64)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
+
+    /// A frame whose data is gone cannot be shown exactly: the nearest good frame is written
+    /// and announced with "exact":false, and the command fails, naming the video and the slot,
+    /// instead of exiting 0 with a picture that only looks right. (MP4: its sample table still lists the frame whose bytes are zeroed.)
+    @Test("an exact request a damaged frame cannot meet is an error, not a silent neighbour")
+    func unmetExactRequestFails() throws {
+        let folder = try TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let spec = FrameMatrixCase.video(.mp4, fps: 25, gop: 25, bFrames: 0, seconds: 3).spec
+        let original = try TestSupport.cache.ensure(spec).url.path
+        // Frame 30's packet (P-frames only, so decode order is display order) zeroed: no picture comes from it.
+        let packets = try TimelineTests.tool("ffprobe", ["-select_streams", "v:0", "-show_entries", "packet=pos,size", "-of", "compact=p=0", original])
+            .split(separator: "\n").map { line in
+                Dictionary(uniqueKeysWithValues: line.split(separator: "|").map { field in
+                    (String(field.prefix { $0 != "=" }), Int(field.drop { $0 != "=" }.dropFirst()) ?? 0)
+                })
+            }
+        let damaged = try #require(packets.count > 30 ? packets[30] : nil)
+        let (position, size) = (damaged["pos"] ?? 0, damaged["size"] ?? 0)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: original))
+        bytes.replaceSubrange(position..<(position + size), with: Data(count: size))
+        let video = folder.appendingPathComponent("damaged.mp4").path
+        try bytes.write(to: URL(fileURLWithPath: video))
+        let out = folder.appendingPathComponent("out").path
+        for strategy in ["exact", "coarse-first"] {
+            let result = try TestSupport.runCLI(["thumbnails", video, "--at", "0.42,1.22,2.22", "--strategy", strategy, "--out-dir", out])
+            #expect(result.status == 1, "\(strategy): \(result.standardError)")
+            #expect(result.standardError.contains(video) && result.standardError.contains("1 of 3 thumbnails could not show the exact frame")
+                    && result.standardError.contains("slots 1"), "\(result.standardError)")
+            let finals = try Self.lines(result.standardOutput).filter { $0["final"] as? Bool == true }
+            #expect(finals.count == 3)
+            #expect(finals.filter { $0["exact"] as? Bool == false }.compactMap { $0["index"] as? Int } == [1])
+        }
+        // Not asked to be exact: the nearest keyframe is what was asked for, and the command succeeds.
+        let keyframes = try TestSupport.runCLI(["thumbnails", video, "--at", "1.22", "--accuracy", "keyframe", "--out-dir", out])
+        #expect(keyframes.status == 0, "\(keyframes.standardError)")
+    }
 }

@@ -127,4 +127,38 @@ struct TimelineTests {
         let info = try BoundedCLI.run(["info", path])
         #expect(info.status == 0 && info.standardOutput.contains("go back 1 time"), "\(info.standardOutput)")
     }
+
+    /// Complete files whose first frame is not at time 0 or whose edit list presents part of
+    /// the media: Matroska's duration and MP4's frame count count from time 0 and over every
+    /// sample, so they read as "data ends early" though nothing is missing. Variants of the
+    /// reported files: 30 fps, a WebM offset, MOV instead of MP4; a file really cut short still ends early.
+    @Test("a late start or a shortening edit list is not \"data ends early\"; a truncated file still is",
+          arguments: [("mkv", "cut keeping times"), ("webm", "offset"), ("mov", "edit list presenting half"), ("mkv", "truncated")])
+    func completeFilesDoNotEndEarly(container: String, edit: String) async throws {
+        let folder = try TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let matrixCase: FrameMatrixCase = switch edit {
+        case "cut keeping times": .video(.matroska, fps: 30, gop: 15, bFrames: 3, seconds: 4, edit: .cutKeepingTimes(seconds: 2))
+        case "edit list presenting half": .video(.mov, fps: 30, gop: 15, bFrames: 3, seconds: 4, edit: .presentFirstHalf)
+        default: .video(.matroska, fps: 30, gop: 15, bFrames: 3, seconds: 4, edit: .offset(seconds: 10))
+        }
+        var path = try matrixCase.make(in: folder)
+        if container == "webm" {
+            path = folder.appendingPathComponent("offset.webm").path
+            let vp9 = folder.appendingPathComponent("vp9.webm").path
+            _ = try Self.tool("ffmpeg", ["-i", try matrixCase.make(in: folder), "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-y", vp9])
+            _ = try Self.tool("ffmpeg", ["-i", vp9, "-c", "copy", "-output_ts_offset", "10", "-y", path])
+        }
+        if edit == "truncated" {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            path = folder.appendingPathComponent("truncated.mkv").path
+            try bytes.prefix(bytes.count * 6 / 10).write(to: URL(fileURLWithPath: path))
+        }
+        let probe = try VideoProbe(path: path)
+        #expect(probe.dataEndsEarly == (edit == "truncated"), "\(edit) \(container): \(probe.durationSeconds) s from \(probe.startTime.seconds.doubleValue) s")
+        let info = try BoundedCLI.run(["info", path])
+        #expect(info.status == 0)
+        #expect(info.standardError.contains("data ends early") == (edit == "truncated"), "\(info.standardError)")
+        if edit != "truncated" { try await Self.checkThumbnails(path, probe: probe, markerOffset: nil) }
+    }
 }

@@ -17,9 +17,9 @@ enum SeekPolicy: Sendable {
 struct TargetDecoder: ~Copyable {
     private var input: InputFile
     private let decoder: Decoder
-    private var packet = Packet()
-    private var frame = Frame()
-    private var previous = Frame()
+    private var packet: Packet
+    private var frame: Frame
+    private var previous: Frame
     private var renderer: ThumbnailRenderer
     private var request: ExtractionRequest
     private let frames: FrameTable
@@ -34,6 +34,11 @@ struct TargetDecoder: ~Copyable {
     /// Presentation times of the frames the current `run` must show: with
     /// `skipNonReferenceFrames`, every other frame that no frame refers to is not decoded.
     private var targetTimes: Set<Int64> = []
+    /// Presentation times of the packets sent since the last seek while non-reference frames
+    /// were skipped: where such a frame was not a target then, the decoder dropped it, and a
+    /// later target at that time (the next request to a decoder kept between requests) cannot
+    /// come out of this decoder's state without decoding its GOP again.
+    private var skippedTimes: Set<Int64> = []
     /// True when `packet` holds the keyframe a confirmed seek stopped at, not yet sent.
     private var holdsLandingPacket = false
     /// The time of the lone keyframe packet being drained in keyframe-only mode: the frame
@@ -53,7 +58,13 @@ struct TargetDecoder: ~Copyable {
     init(request: ExtractionRequest) throws(MediaError) {
         let input = try InputFile(path: request.path, analyzeStreams: false, limits: request.limits)
         input.followTimestampResets(request.probe.timestampResets)
-        decoder = try Decoder(for: input, options: request.options.decoder, codecSetup: request.probe.codecSetup)
+        // Made before any is stored: a noncopyable value's fields may not be set on some paths only.
+        let decoder = try Decoder(for: input, options: request.options.decoder, codecSetup: request.probe.codecSetup)
+        let packet = try Packet.reading(request.path), frame = try Frame.decoding(request.path), previous = try Frame.decoding(request.path)
+        self.decoder = decoder
+        self.packet = packet
+        self.frame = frame
+        self.previous = previous
         self.input = input
         renderer = ThumbnailRenderer(request: request)
         self.request = request
@@ -94,10 +105,13 @@ struct TargetDecoder: ~Copyable {
     }
 
     /// As `run(_:policy:delivery:)`, handing each thumbnail to `deliver` as it is made.
+    ///
+    /// `alsoWanted` are the times of frames later calls will ask for (the rest of an
+    /// interactive request, taken one frame per call): they are decoded on the way, not skipped.
     mutating func run(_ targets: ArraySlice<(target: SamplePlan.Target, slots: [Int])>, policy: SeekPolicy,
-                      deliver: (Thumbnail) -> Void) throws {
+                      alsoWanted: Set<Int64> = [], deliver: (Thumbnail) -> Void) throws {
         if keyframeOnly { decoder.skipping = .nonKeyframes }
-        targetTimes = Set(targets.map(\.target.framePts))
+        targetTimes = alsoWanted.union(targets.map(\.target.framePts))
         for (target, slots) in targets {
             try Task.checkCancellation()
             let position = holdsFrame ? frame.presentationTime : nil
@@ -115,6 +129,12 @@ struct TargetDecoder: ~Copyable {
                 try seek(to: frames.keyframes[earlier])
                 try decode(upTo: target.framePts)
             }
+            // The target's packet went to the decoder earlier with non-reference frames skipped:
+            // it may have been dropped, and then only its GOP decoded afresh brings it back.
+            if !mustSeek, skippedTimes.contains(target.framePts), !(holdsFrame && frame.presentationTime == target.framePts) {
+                try seek(to: target.keyframePts)
+                try decode(upTo: target.framePts)
+            }
             try self.deliver(target, slots: slots, to: deliver)
         }
     }
@@ -129,6 +149,7 @@ struct TargetDecoder: ~Copyable {
         }
         loneKeyframeTime = nil
         decoder.flush()
+        skippedTimes.removeAll(keepingCapacity: true)
         counters.seeks += 1
         endOfInput = false
         drainingOneKeyframe = false
@@ -252,6 +273,7 @@ struct TargetDecoder: ~Copyable {
                     // whether it comes before the target or between targets. Packets without a
                     // time are decoded, to be safe.
                     decoder.skipping = packet.pts.map { !targetTimes.contains($0) } ?? false ? .nonReference : .none
+                    if decoder.skipping == .nonReference, let pts = packet.pts { skippedTimes.insert(pts) }
                 }
                 if case .damaged = decoder.send(packet) { counters.damagedFrames += 1 }
                 if keyframeOnly {

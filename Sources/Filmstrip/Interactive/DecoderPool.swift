@@ -168,7 +168,8 @@ final class DecoderPool: Sendable {
             engine.stopSignal = run.stop
             engine.retarget(run.request(for: job.item.phase))
             do {
-                try engine.run(run.frames(for: job.item.phase)[job.item.position...job.item.position], policy: .whenKeyframeAhead) {
+                try engine.run(run.frames(for: job.item.phase)[job.item.position...job.item.position], policy: .whenKeyframeAhead,
+                               alsoWanted: run.wantedTimes(for: job.item.phase)) {
                     run.deliver($0, phase: job.item.phase)
                 }
             } catch is CancellationError {

@@ -55,6 +55,10 @@ final class InteractiveRun: Sendable {
     let coarseRequest: ExtractionRequest?
     let finalFrames: Frames
     let coarseFrames: Frames
+    /// The presentation times of each phase's frames: a decoder working on one of them decodes
+    /// the others it passes rather than skip them, since the request still wants them.
+    let finalTimes: Set<Int64>
+    let coarseTimes: Set<Int64>
     /// Per slot: the frame displayed at its time, the frame the accuracy chose, and the nearest keyframe's.
     let exactFrameIndex: [Int]
     let finalFrameIndex: [Int]
@@ -76,6 +80,8 @@ final class InteractiveRun: Sendable {
         self.coarseRequest = coarseRequest
         finalFrames = finalRequest.plan.distinctFrames
         coarseFrames = coarseRequest?.plan.distinctFrames ?? []
+        finalTimes = Set(finalFrames.map(\.target.framePts))
+        coarseTimes = Set(coarseFrames.map(\.target.framePts))
         self.exactFrameIndex = exactFrameIndex
         finalFrameIndex = finalRequest.plan.targets.map(\.frameIndex)
         self.cache = cache
@@ -87,6 +93,8 @@ final class InteractiveRun: Sendable {
     }
 
     func frames(for phase: Phase) -> Frames { phase == .coarse ? coarseFrames : finalFrames }
+
+    func wantedTimes(for phase: Phase) -> Set<Int64> { phase == .coarse ? coarseTimes : finalTimes }
 
     func cacheKey(frameIndex: Int) -> ThumbnailCache.Key {
         let (width, height) = finalRequest.thumbnailPixels

@@ -53,18 +53,21 @@ public struct Decoder: ~Copyable {
             let name = avcodec_get_name(parameters.pointee.codec_id).map { String(cString: $0) } ?? "unknown"
             throw MediaError(file: input.path, reason: .unsupportedCodec(name))
         }
-        guard let context = avcodec_alloc_context3(codec) else { fatalError("avcodec_alloc_context3: out of memory") }
-        func fail(_ code: Int32, _ call: String) -> MediaError {
+        guard let context = avcodec_alloc_context3(codec) else {
+            throw MediaError(file: input.path, reason: .ffmpeg(.outOfMemory(in: "avcodec_alloc_context3", file: input.path)))
+        }
+        func fail(_ error: FFmpegError) -> MediaError {
             var toFree: UnsafeMutablePointer<AVCodecContext>? = context
             avcodec_free_context(&toFree)
-            return MediaError(file: input.path, reason: .ffmpeg(FFmpegError(code: code, call: call, file: input.path)))
+            return MediaError(file: input.path, reason: .ffmpeg(error))
         }
+        func fail(_ code: Int32, _ call: String) -> MediaError { fail(FFmpegError(code: code, call: call, file: input.path)) }
         let copied = avcodec_parameters_to_context(context, parameters)
         if copied < 0 { throw fail(copied, "avcodec_parameters_to_context") }
         if context.pointee.extradata == nil || context.pointee.extradata_size == 0, let codecSetup, !codecSetup.isEmpty {
             // libavcodec reads extradata with padding past its end, zeroed, and frees it with the context.
             guard let bytes = av_mallocz(codecSetup.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)) else {
-                fatalError("av_mallocz: out of memory")
+                throw fail(.outOfMemory(in: "av_mallocz", file: input.path))
             }
             codecSetup.copyBytes(to: bytes.assumingMemoryBound(to: UInt8.self), count: codecSetup.count)
             context.pointee.extradata = bytes.assumingMemoryBound(to: UInt8.self)

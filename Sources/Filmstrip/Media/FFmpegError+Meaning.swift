@@ -8,6 +8,7 @@ extension FFmpegError {
     public var meaning: String {
         let opening = call.hasPrefix("avformat_open_input") || call.hasPrefix("avformat_find_stream_info")
         let decoding = call.hasPrefix("avcodec_")
+        if processOutOfMemory { return "out of memory (the process could not allocate more; not a fault of the file)" }
         if call.hasPrefix("av_seek_frame") || call.hasPrefix("avformat_seek_file"), code != Self.exit {
             return "cannot seek in the file (damaged index or timestamps)"
         }

@@ -8,13 +8,57 @@ public struct FFmpegError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The FFmpeg function that failed, e.g. "avformat_open_input".
     public let call: String
     /// The file being read or written when the call failed, if any.
-    public let file: String?
+    public private(set) var file: String?
+    /// True when the process itself ran out of memory (an allocation of a fixed-size object
+    /// failed, or after `ENOMEM` not even `headroomBytes` more could be had), not a size in
+    /// the file that claims too much. Decided when the error is made: by the time it is
+    /// printed, the failed call's memory has been given back.
+    public let processOutOfMemory: Bool
 
     /// An error for `code` returned by `call`, optionally naming the `file` it concerned.
     public init(code: Int32, call: String, file: String? = nil) {
         self.code = code
         self.call = call
         self.file = file
+        processOutOfMemory = code == filmstrip_averror(ENOMEM) && !Self.hasHeadroom()
+    }
+
+    private init(outOfMemoryIn call: String, file: String?) {
+        code = filmstrip_averror(ENOMEM)
+        self.call = call
+        self.file = file
+        processOutOfMemory = true
+    }
+
+    /// This error with `file` named, its other fields kept.
+    func about(_ file: String) -> FFmpegError {
+        var named = self
+        named.file = file
+        return named
+    }
+
+    /// `call` could not allocate one of FFmpeg's fixed-size objects (a context, a frame, a
+    /// packet): nothing in the file asked for it, so the process is out of memory.
+    public static func outOfMemory(in call: String, file: String? = nil) -> FFmpegError {
+        FFmpegError(outOfMemoryIn: call, file: file)
+    }
+
+    /// `call`, which returns NULL both for arguments it cannot work with and when it has no
+    /// memory, returned NULL: out of memory when no headroom is left, else the arguments.
+    static func madeNothing(_ call: String, file: String? = nil) -> FFmpegError {
+        hasHeadroom() ? FFmpegError(code: filmstrip_averror(EINVAL), call: call, file: file) : .outOfMemory(in: call, file: file)
+    }
+
+    /// More memory than any one allocation of a sound video needs (a 4K frame's planes are
+    /// 12 MB), far less than a damaged size field claims (a sample of 2 GB): when even this
+    /// cannot be had after `ENOMEM`, the process is out of memory, whatever the file says.
+    static let headroomBytes = 64 << 20
+
+    /// Whether `headroomBytes` can be allocated now (through FFmpeg's allocator, and given back at once).
+    static func hasHeadroom() -> Bool {
+        guard let block = av_malloc(headroomBytes) else { return false }
+        av_free(block)
+        return true
     }
 
     /// `AVERROR_EOF`: the demuxer or decoder has nothing more to give.

@@ -49,17 +49,24 @@ final class FileByteSource {
         self.path = path
         self.limits = limits
         self.size = Int64(size)
-        guard let buffer = av_malloc(Self.bufferSize)?.assumingMemoryBound(to: UInt8.self),
-              let context = avio_alloc_context(buffer, Int32(Self.bufferSize), 0, Unmanaged.passUnretained(self).toOpaque(),
-                                               fileByteSourceRead, nil, fileByteSourceSeek)
-        else { fatalError("avio_alloc_context: out of memory") }
+        guard let buffer = av_malloc(Self.bufferSize)?.assumingMemoryBound(to: UInt8.self) else {
+            // Every stored property is set, so deinit runs and closes the file.
+            throw MediaError(file: path, reason: .ffmpeg(.outOfMemory(in: "av_malloc", file: path)))
+        }
+        guard let context = avio_alloc_context(buffer, Int32(Self.bufferSize), 0, Unmanaged.passUnretained(self).toOpaque(),
+                                               fileByteSourceRead, nil, fileByteSourceSeek) else {
+            av_free(buffer)
+            throw MediaError(file: path, reason: .ffmpeg(.outOfMemory(in: "avio_alloc_context", file: path)))
+        }
         self.context = context
     }
 
     deinit {
-        // libavformat may have replaced the buffer it was given; free the one it holds now.
-        av_freep(&context.pointee.buffer)
-        avio_context_free(&context)
+        if context != nil {
+            // libavformat may have replaced the buffer it was given; free the one it holds now.
+            av_freep(&context.pointee.buffer)
+            avio_context_free(&context)
+        }
         try? System.close(descriptor, path: path)
     }
 

@@ -13,8 +13,8 @@ public enum FirstFrameCheck {
     public static func run(path: String, limits: InputLimits = InputLimits()) throws(MediaError) {
         let input = try InputFile(path: path, analyzeStreams: false, limits: limits)
         let decoder = try Decoder(for: input)
-        var packet = Packet()
-        var frame = Frame()
+        var packet = try Packet.reading(path)
+        var frame = try Frame.decoding(path)
         var scaler = Scaler()
         var lastDamage: (code: Int32, call: String)?
         var packets = 0, damaged = 0
@@ -27,7 +27,7 @@ public enum FirstFrameCheck {
                 do {
                     try scaler.scale(frame, into: &image)
                 } catch {
-                    throw MediaError(file: path, reason: .ffmpeg(FFmpegError(code: error.code, call: error.call, file: path)))
+                    throw .ffmpeg(error, file: path)
                 }
                 return
             case .damaged(let code):

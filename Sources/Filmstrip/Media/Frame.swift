@@ -4,20 +4,31 @@ import CFFmpeg
 public struct Frame: ~Copyable {
     let pointer: UnsafeMutablePointer<AVFrame>
 
-    /// An empty frame whose buffers the decoder fills; traps only when out of memory.
-    public init() {
-        guard let frame = av_frame_alloc() else { fatalError("av_frame_alloc: out of memory") }
+    /// An empty frame whose buffers the decoder fills.
+    /// - Throws: `FFmpegError` (out of memory) when not even the frame's header can be allocated.
+    public init() throws(FFmpegError) {
+        guard let frame = av_frame_alloc() else { throw .outOfMemory(in: "av_frame_alloc") }
         pointer = frame
     }
 
     /// A frame with its own writable planes, for encoding.
     init(width: Int, height: Int, pixelFormat: AVPixelFormat) throws(FFmpegError) {
-        self.init()
-        pointer.pointee.width = Int32(width)
-        pointer.pointee.height = Int32(height)
-        pointer.pointee.format = pixelFormat.rawValue
-        // On failure `self` is fully initialised, so deinit frees the frame.
-        try FFmpegError.check(av_frame_get_buffer(pointer, 0), "av_frame_get_buffer")
+        guard let frame = av_frame_alloc() else { throw .outOfMemory(in: "av_frame_alloc") }
+        frame.pointee.width = Int32(width)
+        frame.pointee.height = Int32(height)
+        frame.pointee.format = pixelFormat.rawValue
+        let result = av_frame_get_buffer(frame, 0)
+        guard result >= 0 else {
+            var toFree: UnsafeMutablePointer<AVFrame>? = frame
+            av_frame_free(&toFree)
+            throw FFmpegError(code: result, call: "av_frame_get_buffer")
+        }
+        pointer = frame
+    }
+
+    /// An empty frame for decoding `path`; out of memory is an error about that file.
+    static func decoding(_ path: String) throws(MediaError) -> Frame {
+        do { return try Frame() } catch { throw .ffmpeg(error, file: path) }
     }
 
     deinit {

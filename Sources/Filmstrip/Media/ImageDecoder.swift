@@ -7,8 +7,8 @@ public enum ImageDecoder {
         var decoded: Image?
         let input = try InputFile(path: path, containers: InputPolicy.stillImageContainers)
         let decoder = try Decoder(for: input)
-        var packet = Packet()
-        var frame = Frame()
+        var packet = try Packet()
+        var frame = try Frame()
         var scaler = Scaler(filter: .point)
         func drain() throws {
             while decoded == nil, case .frame = decoder.receive(into: &frame) {

@@ -39,7 +39,7 @@ public enum ImageEncoder {
         }
         var context = avcodec_alloc_context3(codec)
         defer { avcodec_free_context(&context) }
-        guard let encoder = context else { fatalError("avcodec_alloc_context3: out of memory") }
+        guard let encoder = context else { throw .outOfMemory(in: "avcodec_alloc_context3") }
         encoder.pointee.width = Int32(image.width)
         encoder.pointee.height = Int32(image.height)
         encoder.pointee.pix_fmt = pixelFormat
@@ -54,7 +54,7 @@ public enum ImageEncoder {
         try scaler.convert(image, into: frame)
         try FFmpegError.check(avcodec_send_frame(encoder, frame.pointer), "avcodec_send_frame")
         try FFmpegError.check(avcodec_send_frame(encoder, nil), "avcodec_send_frame")
-        let packet = Packet()
+        let packet = try Packet()
         var bytes: [UInt8] = []
         while true {
             let result = avcodec_receive_packet(encoder, packet.pointer)

@@ -56,7 +56,9 @@ public struct InputFile: ~Copyable {
         try Self.checkIsReadableFile(path)
         let deadline = InputDeadline(limits.started())
         let byteSource = packetData == .full ? nil : try FileByteSource(path: path, limits: deadline.limits)
-        guard let allocated = avformat_alloc_context() else { fatalError("avformat_alloc_context: out of memory") }
+        guard let allocated = avformat_alloc_context() else {
+            throw MediaError(file: path, reason: .ffmpeg(.outOfMemory(in: "avformat_alloc_context", file: path)))
+        }
         allocated.pointee.interrupt_callback = deadline.interruptCallback
         if let byteSource {
             allocated.pointee.pb = byteSource.context
@@ -121,6 +123,8 @@ public struct InputFile: ~Copyable {
 
     /// libavformat's short name of the MP4/QuickTime demuxer.
     static let mp4DemuxerName = "mov,mp4,m4a,3gp,3g2,mj2"
+    /// libavformat's short name of the Matroska and WebM demuxer.
+    static let matroskaDemuxerName = "matroska,webm"
 
     /// Entries in the demuxer's packet index for the video stream.
     var indexEntryCount: Int { Int(avformat_index_get_entries_count(stream)) }

@@ -51,6 +51,9 @@ public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
             case .unreadable(let why): "cannot be read (\(why))"
             case .notAVideo(let why): "not a video file FFmpeg can read (\(why))"
             case .noVideoStream: "has no video stream (audio-only or data-only file)"
+            // Out of memory says nothing about the file: it is named as it is, not as the file's fault.
+            case .unreadableContainer(let error) where error.processOutOfMemory: error.explained
+            case .firstFrameFails(let error) where error.processOutOfMemory: error.explained
             case .unreadableContainer(let error): "not a video file FFmpeg can read: \(error.explained)"
             case .refusedContainer(let name, let longName):
                 "is a '\(name)' file (\(longName)), which filmstrip does not open: it reads only video files "
@@ -80,6 +83,11 @@ public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
     public init(file: String, reason: Reason) {
         self.file = file
         self.reason = reason
+    }
+
+    /// `error` (an allocation that failed, say) as an error about `file`.
+    static func ffmpeg(_ error: FFmpegError, file: String) -> MediaError {
+        MediaError(file: file, reason: .ffmpeg(error.about(file)))
     }
 
     /// "FILE: reason", the one line the tool prints on standard error.

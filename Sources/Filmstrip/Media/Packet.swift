@@ -4,10 +4,16 @@ import CFFmpeg
 public struct Packet: ~Copyable {
     let pointer: UnsafeMutablePointer<AVPacket>
 
-    /// An empty packet that reads fill; traps only when out of memory.
-    public init() {
-        guard let packet = av_packet_alloc() else { fatalError("av_packet_alloc: out of memory") }
+    /// An empty packet that reads fill.
+    /// - Throws: `FFmpegError` (out of memory) when not even the packet's header can be allocated.
+    public init() throws(FFmpegError) {
+        guard let packet = av_packet_alloc() else { throw .outOfMemory(in: "av_packet_alloc") }
         pointer = packet
+    }
+
+    /// An empty packet for reading `path`; out of memory is an error about that file.
+    static func reading(_ path: String) throws(MediaError) -> Packet {
+        do { return try Packet() } catch { throw .ffmpeg(error, file: path) }
     }
 
     deinit {

@@ -44,7 +44,7 @@ struct PacketTimeline: Sendable {
         if input.allowsTimestampResets {
             resetFinder = TimestampResetFinder(tolerance: max(1, (Rational(1, 10) / input.timeBase).rounded), frameTicks: input.nominalFrameTicks)
         }
-        var packet = Packet()
+        var packet = try Packet.reading(input.path)
         while try input.read(into: &packet) == .packet {
             if let stopPosition, packet.position == stopPosition {
                 stoppedBeforeRequestedPacket = true
@@ -62,7 +62,7 @@ struct PacketTimeline: Sendable {
     init?(scanning input: borrowing InputFile, startingAt start: (position: Int64, timestamp: Int64)) throws(MediaError) {
         // A demuxer that cannot seek there says nothing about the file: the caller reads on instead.
         do { try input.seek(toKeyframeAtOrBefore: start.timestamp) } catch { return nil }
-        var packet = Packet()
+        var packet = try Packet.reading(input.path)
         // The MP4 demuxer takes a seek time for a presentation time and the index holds decode
         // times, so it may land a keyframe early: skip forward to the packet asked for.
         repeat {

@@ -88,7 +88,7 @@ public struct Scaler: ~Copyable {
             Int32(width), Int32(height), format == .rgba ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24,
             filter.swsFlags | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT,
             nil, nil, nil)
-        guard let context else { throw FFmpegError(code: filmstrip_averror(EINVAL), call: "sws_getCachedContext") }
+        guard let context else { throw .madeNothing("sws_getCachedContext") }
         // swscale's own default (limited-range BT.601) needs no call: the context stays as it was made.
         if let colour, !colour.isSwscaleDefault, appliedColour.map({ $0.context != context || $0.colour != colour }) ?? true {
             Self.setColourDetails(of: context, from: colour)
@@ -117,7 +117,7 @@ public struct Scaler: ~Copyable {
         wideContext = sws_getCachedContext(
             wideContext, source.pointee.width, sourceHeight, AVPixelFormat(rawValue: source.pointee.format),
             Int32(width), Int32(height), AV_PIX_FMT_RGB48LE, filter.swsFlags | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nil, nil, nil)
-        guard let wideContext else { throw FFmpegError(code: filmstrip_averror(EINVAL), call: "sws_getCachedContext") }
+        guard let wideContext else { throw .madeNothing("sws_getCachedContext") }
         Self.setColourDetails(of: wideContext, from: colour)
         if wideRows.count != width * height * 3 { wideRows = [UInt16](repeating: 0, count: width * height * 3) }
         let rows = wideRows.withUnsafeMutableBytes { bytes in
@@ -210,7 +210,7 @@ extension Scaler {
             context, Int32(image.width), Int32(image.height), AV_PIX_FMT_RGBA,
             target.pointee.width, target.pointee.height, AVPixelFormat(rawValue: target.pointee.format),
             filter.swsFlags | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP, nil, nil, nil)
-        guard let context else { throw FFmpegError(code: filmstrip_averror(EINVAL), call: "sws_getCachedContext") }
+        guard let context else { throw .madeNothing("sws_getCachedContext") }
         var targetPlanes: [UnsafeMutablePointer<UInt8>?] = (0..<4).map { filmstrip_frame_plane(target, Int32($0)) }
         var targetStrides: [Int32] = (0..<4).map { filmstrip_frame_linesize(target, Int32($0)) }
         let rows = image.pixels.withUnsafeBytes { source in

@@ -20,10 +20,12 @@ struct StreamDescription: Sendable {
     var rotationDegrees: Int
     var timeBase: Rational
     var frameRate: Rational
-    /// The frame count the container promises (MP4's sample table), 0 when it does not say.
+    /// The frame count the container promises (MP4's sample table, as far as the edit list
+    /// presents it), 0 when it does not say.
     var promisedFrames: Int
     var bitRate: Int?
-    /// The container's duration in microseconds (`AV_TIME_BASE`), 0 or less when unknown.
+    /// The container's duration in microseconds (`AV_TIME_BASE`), 0 or less when unknown. MP4's
+    /// and Matroska's count from time 0, not from the first frame (`VideoProbe.dataEndsEarly`).
     var containerDuration: Int64
     /// The codec's out-of-band setup (`extradata`: parameter sets, sequence headers), as stream
     /// analysis completed it. In a transport stream it is found only in the packets, perhaps
@@ -52,7 +54,12 @@ struct StreamDescription: Sendable {
         rotationDegrees = (clockwise + 45) / 90 * 90 % 360
         timeBase = input.timeBase
         frameRate = averageRate.den > 0 && averageRate.num > 0 ? Rational(Int64(averageRate.num), Int64(averageRate.den)) : Rational(25)
-        promisedFrames = Int(stream.nb_frames)
+        // MP4's frame count is its sample table's; an edit list that presents part of the media
+        // (a cut, 10 s of 20 s) leaves the samples outside it out of the demuxer's index, and
+        // only the index's packets are read. A truncated file's index still lists every sample.
+        let indexed = input.indexEntryCount
+        promisedFrames = input.containerName == InputFile.mp4DemuxerName && indexed > 0
+            ? min(Int(stream.nb_frames), indexed) : Int(stream.nb_frames)
         bitRate = input.context.pointee.bit_rate > 0 ? Int(input.context.pointee.bit_rate) : nil
         containerDuration = input.context.pointee.duration
         codecSetup = parameters.extradata.map { Data(bytes: $0, count: Int(max(0, parameters.extradata_size))) } ?? Data()

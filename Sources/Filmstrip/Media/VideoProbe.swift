@@ -153,7 +153,7 @@ extension VideoProbe {
     /// reference and real-world video (ProbeMethodTests); other containers (MPEG-TS, AVI, raw streams)
     /// leave times to libavformat's guesses, which analysis informs.
     static func containerGivesPresentationTimes(_ name: String) -> Bool {
-        name == InputFile.mp4DemuxerName || name == "matroska,webm"
+        name == InputFile.mp4DemuxerName || name == InputFile.matroskaDemuxerName
     }
 
     private init(sequentialFrom input: borrowing InputFile) throws(MediaError) {
@@ -295,8 +295,11 @@ extension VideoProbe {
         // (Matroska's segment header) beyond what the packets cover, by more than one frame.
         let containerDuration = description.containerDuration
         // MP4's movie duration runs from its time 0, an empty edit before the first frame (a
-        // delayed start) included; other containers' from the first frame.
-        let coveredFrom = description.container == InputFile.mp4DemuxerName ? min(timeline.firstTime, 0) : timeline.firstTime
+        // delayed start) included, and Matroska's segment duration from the segment's time 0,
+        // so a stream-copy cut that keeps its times (`-ss 10 -copyts`) or a file muxed with an
+        // offset ends at its duration; other containers' run from the first frame.
+        let countsFromZero = [InputFile.mp4DemuxerName, InputFile.matroskaDemuxerName].contains(description.container)
+        let coveredFrom = countsFromZero ? min(timeline.firstTime, 0) : timeline.firstTime
         let coveredMicroseconds = (Rational(endTime - coveredFrom) * timeBase * Rational(1_000_000)).floor
         let frameMicroseconds = (Rational(1_000_000) / frameRate).rounded
         self.dataEndsEarly = description.promisedFrames > timeline.packetCount

@@ -70,7 +70,7 @@ public struct VideoWriter: ~Copyable {
     private let format: UnsafeMutablePointer<AVFormatContext>
     private let encoder: UnsafeMutablePointer<AVCodecContext>
     private let stream: UnsafeMutablePointer<AVStream>
-    private var packet = Packet()
+    private var packet: Packet
     private var frame: Frame
     /// The frame in the encoder's pixel format and range, when that is not the painted 8-bit limited-range 4:2:0.
     private var converted: Frame
@@ -108,10 +108,10 @@ public struct VideoWriter: ~Copyable {
             throw fail(FFmpegError(code: filmstrip_averror_encoder_not_found(), call: "avcodec_find_encoder_by_name(\(settings.encoderName))", file: path))
         }
         guard let stream = avformat_new_stream(format, nil) else {
-            throw fail(FFmpegError(code: filmstrip_averror(ENOMEM), call: "avformat_new_stream", file: path))
+            throw fail(.outOfMemory(in: "avformat_new_stream", file: path))
         }
         encoderContext = avcodec_alloc_context3(codec)
-        guard let encoder = encoderContext else { fatalError("avcodec_alloc_context3: out of memory") }
+        guard let encoder = encoderContext else { throw fail(.outOfMemory(in: "avcodec_alloc_context3", file: path)) }
         encoder.pointee.width = Int32(settings.width)
         encoder.pointee.height = Int32(settings.height)
         let pixelFormat = av_get_pix_fmt(settings.pixelFormatName)
@@ -178,6 +178,8 @@ public struct VideoWriter: ~Copyable {
         }
         let fullRange = encoder.pointee.color_range == AVCOL_RANGE_JPEG
         let convertedFrame: Frame
+        let packet: Packet
+        do { packet = try Packet() } catch { throw fail(error) }
         do { convertedFrame = try Frame(width: settings.width, height: settings.height, pixelFormat: pixelFormat) } catch {
             throw fail(error)
         }
@@ -192,6 +194,7 @@ public struct VideoWriter: ~Copyable {
             _ = sws_setColorspaceDetails(converterContext, coefficients, 0, coefficients, fullRange ? 1 : 0, 0, 1 << 16, 1 << 16)
         }
         converted = convertedFrame
+        self.packet = packet
         converter = converterContext
         topFieldFirst = settings.topFieldFirst
         self.format = format

@@ -21,8 +21,12 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// `strerror`'s text, for example "Permission denied".
     public var reason: String { String(cString: strerror(code)) }
-    /// "PATH: CALL failed: REASON", the one line the tool prints on standard error.
-    public var description: String { "\(path): \(call) failed: \(reason)" }
+    /// "PATH: CALL failed: REASON", the one line the tool prints on standard error; a thread
+    /// that cannot be made for want of memory for its stack (EAGAIN) says so first.
+    public var description: String {
+        call == "pthread_create" && (code == EAGAIN || code == ENOMEM)
+            ? "\(path): out of memory (no room for a thread's stack; \(call) failed: \(reason))" : "\(path): \(call) failed: \(reason)"
+    }
 }
 
 /// The one place the package makes raw system calls (the library's outputs, the bench's
