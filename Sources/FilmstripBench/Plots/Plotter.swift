@@ -35,7 +35,9 @@ public struct Plotter: Sendable {
             try Self.refuseControlCharacters(in: fileRows, file: path)
             rows += fileRows
         }
-        return try draw(charts(for: rows), sources: paths, with: gnuplot)
+        // Each configuration's newest run, the one `compare` and `export` judge; earlier runs
+        // are history (`trend`, `report`), not more samples of it.
+        return try draw(charts(for: NewestRun.rows(rows)), sources: paths, with: gnuplot)
     }
 
     /// Refuses text with control characters in any field a chart shows, and in the file names

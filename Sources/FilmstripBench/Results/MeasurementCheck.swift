@@ -23,11 +23,75 @@ public enum MeasurementCheck {
 extension ResultsFileReader {
     /// The raw rows of the file at `path`, refused (``ResultsFileError/notAMeasurement(path:reason:)``)
     /// when one holds a value no run can measure (``MeasurementCheck``).
+    /// A repetition recorded twice with the same values (a file joined twice) is kept once; with
+    /// different values it is refused (``ResultsFileError/conflictingRepetition(path:record:earlierRecord:repetition:)``).
     public static func readMeasurements(from path: String) throws(ResultsFileError) -> [RawResultRow] {
-        let rows = try read(RawResultRow.self, from: path)
+        let rows = try uniqueRepetitions(try readRecords(RawResultRow.self, from: path), path: path)
         if let problem = MeasurementCheck.firstImplausibleValue(in: rows, path: path) {
             throw .notAMeasurement(path: path, reason: problem)
         }
         return rows
+    }
+
+    /// `records`' rows, each repetition once: a second record of the same run, build,
+    /// configuration and repetition index is dropped when it equals the first and refused when
+    /// it does not.
+    static func uniqueRepetitions(_ records: [(record: Int, row: RawResultRow)], path: String) throws(ResultsFileError) -> [RawResultRow] {
+        struct Repetition: Hashable {
+            var runID: String, build: BuildRole?, key: ConfigurationKey, index: Int
+        }
+        var first: [Repetition: (record: Int, row: RawResultRow)] = [:]
+        var rows: [RawResultRow] = []
+        rows.reserveCapacity(records.count)
+        for (record, row) in records {
+            let repetition = Repetition(runID: row.run.runID, build: row.build, key: row.configurationKey, index: row.repetition)
+            if let earlier = first[repetition] {
+                guard earlier.row == row else {
+                    throw .conflictingRepetition(path: path, record: record, earlierRecord: earlier.record,
+                                                 repetition: "repetition \(row.repetition) of \(row.configurationKey) in run \(row.run.runID)"
+                                                     + (row.build.map { " (\($0.rawValue) build)" } ?? ""))
+                }
+                continue
+            }
+            first[repetition] = (record, row)
+            rows.append(row)
+        }
+        return rows
+    }
+}
+
+/// The one rule for which run of a file a reader judges when a file holds several (`bench`
+/// appends to the same file run after run, and files are joined by hand): for each
+/// configuration, its newest run by time (the run's earliest row), never its position in
+/// the file. `compare`, `export`, `report` and `plot` judge that run; `trend` and `report`'s
+/// history order the runs the same way.
+public enum NewestRun {
+    /// Each run's start: the timestamp of its earliest row in `rows`, all builds together.
+    public static func starts(of rows: [RawResultRow]) -> [String: Date] {
+        var starts: [String: Date] = [:]
+        for row in rows { starts[row.run.runID] = min(starts[row.run.runID] ?? row.timestamp, row.timestamp) }
+        return starts
+    }
+
+    /// True when run `lhs` started before run `rhs` (ties: by run id, so the rule never depends on the file's order).
+    public static func precedes(_ lhs: String, _ rhs: String, starts: [String: Date]) -> Bool {
+        (starts[lhs] ?? .distantPast, lhs) < (starts[rhs] ?? .distantPast, rhs)
+    }
+
+    /// The rows of each configuration's newest run in `rows` (both builds of a two-build run),
+    /// machine by machine (fingerprint id): another machine's run is not a newer one.
+    public static func rows(_ rows: [RawResultRow]) -> [RawResultRow] {
+        struct Key: Hashable {
+            var machineID: String, configuration: ConfigurationKey
+            init(_ row: RawResultRow) { (machineID, configuration) = (row.run.machine.id, row.configurationKey) }
+        }
+        let starts = starts(of: rows)
+        var newest: [Key: String] = [:]
+        for row in rows {
+            let key = Key(row)
+            if let current = newest[key], !precedes(current, row.run.runID, starts: starts) { continue }
+            newest[key] = row.run.runID
+        }
+        return rows.filter { newest[Key($0)] == $0.run.runID }
     }
 }
