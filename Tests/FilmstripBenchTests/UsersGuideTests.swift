@@ -182,14 +182,21 @@ import Testing
         #expect(result.status == 0, "\(file): \(result.standardOutput)\(result.standardError)")
     }
 
+    /// Given relative paths from the caller's folder (the script moves to the checkout, and
+    /// used to resolve them there: "No such file", or results inside the checkout), one of
+    /// them with a space.
     @Test("scripts/ci-gate.sh runs both gates locally and writes the summary",
           .enabled(if: CLIProcess.program(named: "valgrind") != nil, "the instruction gate needs valgrind (scripts/setup.sh installs it)"))
     func ciGateScriptRuns() throws {
         let folder = try CLISupport.scratchDirectory()
-        let prefix = folder.appendingPathComponent("ci").path
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let prefix = folder.appendingPathComponent("gate out/ci").path
         let script = CLISupport.packageRoot.appendingPathComponent("scripts/ci-gate.sh")
-        let executable = CLIProcess.executable.path
-        let result = try Self.run(script, ["--binary", executable, "--baseline-binary", executable, "--out", prefix, "--",
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("tools"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("tools/film strip").path,
+                                                   withDestinationPath: CLIProcess.executable.path)
+        let executable = "tools/film strip"
+        let result = try Self.run(script, ["--binary", executable, "--baseline-binary", "./" + executable, "--out", "gate out/ci", "--",
                                            "--videos", "h264-180p-3s", "--extractors", "forward", "--composers", "rowcopy",
                                            "--counts", "5", "--pipelines-only", "--repetitions", "2", "--warmup", "0",
                                            "--no-until-decided", "--fixtures-dir", CLISupport.fixturesDirectory], in: folder)

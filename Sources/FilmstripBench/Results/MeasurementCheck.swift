@@ -1,3 +1,5 @@
+import Foundation
+
 /// The one check every reader of results makes before it trusts a row's numbers: `compare`,
 /// `report`, `export`, `plot` and `trend` all refuse a file with a value no run can measure,
 /// so a hand-edited or corrupted file fails with one line instead of drawing, ranking or
