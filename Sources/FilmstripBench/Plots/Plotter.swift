@@ -102,6 +102,9 @@ public struct Plotter: Sendable {
             switch outcome {
             case let .skipped(kind, reason):
                 report.skipped.append(.init(kind: kind, reason: reason))
+            case let .chart(chart) where chart.body.split(separator: "\n").contains(where: { $0.trimmingCharacters(in: .whitespaces) == "plot" }):
+                // A chart with no series is a note, never a gnuplot error that stops the charts after it.
+                report.skipped.append(.init(kind: chart.kind, reason: "no series to draw in \(chart.stem)"))
             case let .chart(chart):
                 report.drawn.append(try draw(chart, sources: sources, in: directory, with: gnuplot))
             }
