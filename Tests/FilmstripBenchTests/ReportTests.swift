@@ -122,6 +122,7 @@ struct ReportTests {
         failed.wallSeconds = nil
         failed.error = "decoder said <marquee>no</marquee> & quit"
         failed.build = .candidate
+        failed.repetition = SampleResults.repetitions  // a repetition of its own, not a second record of repetition 0
         rows.append(failed)
         return rows
     }

@@ -23,8 +23,8 @@ struct StripCLIBasicsTests {
     }
 
     /// An output that is a FIFO (or a device: `export -o /dev/null` put a regular file in
-    /// /dev/null's place) is refused with one line, never replaced by the finished file;
-    /// `strip` and `sprite --format bif` alike, and the FIFO is still one afterwards.
+    /// /dev/null's place) is refused with one line, never replaced by the finished file, and
+    /// the FIFO is still one afterwards.
     @Test func specialFileOutputIsNeverReplaced() throws {
         let folder = try TestSupport.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
