@@ -113,7 +113,7 @@ import Testing
     @Test func quietBenchPrintsNothing() throws {
         let folder = try CLISupport.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try CLISupport.run(["bench", "--videos", "h264-180p-3s", "--extractors", "forward", "--composers", "memcpy", "--counts", "3",
+        let result = try CLISupport.run(["bench", "--videos", "h264-180p-3s", "--extractors", "forward", "--composers", "rowcopy", "--counts", "3",
                                          "--repetitions", "1", "--warmup", "0", "--pipelines-only", "-q",
                                          "--out", folder.appendingPathComponent("q").path, "--fixtures-dir", CLISupport.fixturesDirectory])
         #expect(result.status == 0, "\(result.standardError)")
@@ -159,7 +159,7 @@ import Testing
 
         let bench = Process(), error = Pipe()
         bench.executableURL = CLIProcess.executable
-        bench.arguments = ["bench", "--baseline-rev", "HEAD", "--videos", "h264-180p-3s", "--extractors", "forward", "--composers", "memcpy",
+        bench.arguments = ["bench", "--baseline-rev", "HEAD", "--videos", "h264-180p-3s", "--extractors", "forward", "--composers", "rowcopy",
                            "--counts", "3", "--repetitions", "1", "--warmup", "0", "--pipelines-only",
                            "--out", folder.appendingPathComponent("b").path, "--fixtures-dir", CLISupport.fixturesDirectory]
         bench.currentDirectoryURL = repository
@@ -174,7 +174,10 @@ import Testing
         for _ in 0..<600 where bench.isRunning && !FileManager.default.fileExists(atPath: worktree.appendingPathComponent("compiling").path) {
             try await Task.sleep(for: .milliseconds(100))
         }
-        #expect(bench.isRunning, "bench ended before the build: \(String(decoding: errorText.wait(), as: UTF8.self))")
+        guard bench.isRunning else {
+            Issue.record("bench ended before the build: \(String(decoding: errorText.wait(), as: UTF8.self))")
+            return
+        }
         bench.terminate()
         bench.waitUntilExit()
         let stderr = String(decoding: errorText.wait(), as: UTF8.self)
@@ -184,7 +187,12 @@ import Testing
         let children = try String(contentsOfFile: pids, encoding: .utf8).split(separator: "\n").compactMap { pid_t($0) }
         #expect(!children.isEmpty)
         try await Task.sleep(for: .milliseconds(300))
-        for child in children { #expect(kill(child, 0) == -1 && errno == ESRCH, "build child \(child) still running") }
+        // Gone or a zombie: its parent was killed, and whoever adopted it may reap it late.
+        func running(_ pid: pid_t) -> Bool {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+            return stat.split(separator: ")").last?.split(separator: " ").first != "Z"
+        }
+        for child in children { #expect(!running(child), "build child \(child) still running") }
         // ... and the worktree with git's record of it.
         #expect(!FileManager.default.fileExists(atPath: worktree.path))
         let worktrees = try git(["worktree", "list", "--porcelain"])
