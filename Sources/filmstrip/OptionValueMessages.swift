@@ -29,6 +29,8 @@ enum OptionValueMessages {
         guard let match = message.firstMatch(of: /The value '([^']*)' is invalid for '(--[a-z0-9-]+)[^']*'/),
               Int(match.output.1) == nil, let number = Double(match.output.1), number.isFinite else { return message }
         let end = match.range.upperBound
+        // A transform's own reason follows the match after a colon: that one says it already.
+        guard end == message.endIndex || message[end].isNewline else { return message }
         return message.replacingCharacters(in: end..<end, with: ": \(match.output.2) takes a whole number")
     }
 }
