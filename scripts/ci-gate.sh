@@ -8,7 +8,8 @@
 #   --base REV              the baseline revision, built in release once (default origin/main)
 #   --baseline-binary PATH  an executable as the baseline instead (no build)
 #   --binary PATH           the candidate (default: .build/release/filmstrip, built here)
-#   --out PREFIX            results prefix (default results/ci): PREFIX-instructions-raw.csv, PREFIX-time-raw.csv
+#   --out PREFIX            results prefix (default results/ci in the checkout): PREFIX-instructions-raw.csv, PREFIX-time-raw.csv
+#                           (relative paths are the caller's: resolved before the script moves to the checkout)
 #   after --                options for both bench runs (e.g. --videos ID --counts 10 --pipelines-only)
 #
 # Writes the gates' markdown to $GITHUB_STEP_SUMMARY when set (as in the workflow), else to
@@ -16,23 +17,34 @@
 # slower or more work, 3 the instruction gate undecided, 1 a bench run failed or a gate's
 # input could not be judged (compare's exit 1: never let through as a warning).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+# Paths given on the command line are the caller's, resolved before moving to the checkout; a
+# bare name with no such file here is left to the PATH search.
+absolute() {
+  case $1 in
+    /*) printf '%s' "$1" ;;
+    */*) printf '%s/%s' "$PWD" "$1" ;;
+    *) if [ -e "$1" ]; then printf '%s/%s' "$PWD" "$1"; else printf '%s' "$1"; fi ;;
+  esac
+}
 
-base=origin/main baseline_binary="" binary="" out=results/ci threshold=10% max_minutes=20
+base=origin/main baseline_binary="" binary="" out="" threshold=10% max_minutes=20
 extra=()
 while (($#)); do
   case "$1" in
     --base) base=$2; shift 2 ;;
-    --baseline-binary) baseline_binary=$2; shift 2 ;;
-    --binary) binary=$2; shift 2 ;;
-    --out) out=$2; shift 2 ;;
+    --baseline-binary) baseline_binary=$(absolute "$2"); shift 2 ;;
+    --binary) binary=$(absolute "$2"); shift 2 ;;
+    --out) out=$(absolute "$2"); shift 2 ;;
     --threshold) threshold=$2; shift 2 ;;
     --max-minutes) max_minutes=$2; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "ci-gate: unknown option $1 (see --help)" >&2; exit 64 ;;
   esac
 done
+[ -z "${GITHUB_STEP_SUMMARY:-}" ] || GITHUB_STEP_SUMMARY=$(absolute "$GITHUB_STEP_SUMMARY")
+cd "$(dirname "$0")/.." || exit 1
+out=${out:-results/ci}
 
 if [ -z "$binary" ]; then
   ./scripts/setup.sh || exit 1

@@ -13,29 +13,47 @@
 # Usage: scripts/scale-out-test.sh [--binary FILMSTRIP] [--shards N] [--keep DIR]
 # Installs GNU parallel, slurm-wlm and munge when missing (apt-get, as root). About a minute.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-binary=.build/release/filmstrip shards=4 keep=""
+# Paths given on the command line are the caller's: resolve them before moving to the checkout.
+absolute() { case $1 in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$PWD" "$1" ;; esac; }
+binary="" shards=4 keep=""
 while (($#)); do
     case $1 in
-        --binary) binary=$2; shift 2 ;;
+        --binary) binary=$(absolute "$2"); shift 2 ;;
         --shards) shards=$2; shift 2 ;;
-        --keep) keep=$2; shift 2 ;;
+        --keep) keep=$(absolute "$2"); shift 2 ;;
         *) echo "scale-out-test: unknown argument $1" >&2; exit 64 ;;
     esac
 done
+# A binary named but missing is an error: testing another one instead would pass for nothing.
+if [ -n "$binary" ] && ! { [ -f "$binary" ] && [ -x "$binary" ]; }; then
+    echo "scale-out-test: --binary $binary: not an executable file" >&2; exit 64
+fi
+cd "$(dirname "$0")/.."
 missing=()
 command -v parallel > /dev/null || missing+=(parallel)
 command -v slurmctld > /dev/null || missing+=(slurm-wlm)
 command -v munged > /dev/null || missing+=(munge)
 if ((${#missing[@]})); then DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}" > /dev/null; fi
-if [ ! -x "$binary" ]; then swift build -c release --product filmstrip > /dev/null; binary=.build/release/filmstrip; fi
-binary=$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")
+if [ -z "$binary" ]; then swift build -c release --product filmstrip > /dev/null; binary=$PWD/.build/release/filmstrip; fi
 work=$(mktemp -d /tmp/filmstrip-scale-out.XXXXXX)
 started=()
+# Stops the daemons this script started and waits for each to exit before removing the folder:
+# slurmctld saves its state into $work as it shuts down, so removing the folder at once raced it
+# ("Directory not empty", and set -e turned a passed run into exit 1 with the folder left).
 cleanup() {
-    for pidfile in "${started[@]}"; do [ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2> /dev/null || true; done
+    local status=$? pids=() pid
+    set +e
+    for pidfile in "${started[@]}"; do
+        pid=$(cat "$pidfile" 2> /dev/null) && [ -n "$pid" ] && kill "$pid" 2> /dev/null && pids+=("$pid")
+    done
+    for pid in "${pids[@]}"; do
+        for _ in $(seq 100); do kill -0 "$pid" 2> /dev/null || break; sleep 0.1; done
+        ! kill -0 "$pid" 2> /dev/null || kill -KILL "$pid"
+    done
     if [ -n "$keep" ]; then mkdir -p "$keep" && cp -r "$work"/. "$keep"/; fi
-    rm -rf "$work"
+    for _ in $(seq 20); do rm -rf "$work" 2> /dev/null && break; sleep 0.2; done
+    [ ! -e "$work" ] || { echo "scale-out-test: could not remove $work" >&2; ((status)) || status=1; }
+    exit "$status"
 }
 trap cleanup EXIT
 fail() { echo "scale-out-test: $*" >&2; exit 1; }
@@ -74,11 +92,12 @@ check_same() { # ENGINE FOLDER
 last=$((shards - 1))
 
 # GNU parallel, local slots: indexes as arguments, then from the 1-based job number.
-parallel --jobs 2 --halt now,fail=1 "$binary" sprite "$library" -o "$work/parallel/{}" "${settings[@]}" --shard "{}/$shards" \
+# -q: the command's words reach the job as they are, so a binary or folder with a space works.
+parallel -q --jobs 2 --halt now,fail=1 "$binary" sprite "$library" -o "$work/parallel/{}" "${settings[@]}" --shard "{}/$shards" \
     ::: $(seq 0 $last) > /dev/null
 folders=(); for shard in $(seq 0 $last); do [ -d "$work/parallel/$shard" ] && folders+=("$work/parallel/$shard"); done
 check_union "GNU parallel" "${folders[@]}"
-parallel --jobs 2 --halt now,fail=1 "$binary" sprite "$library" -o "$work/parallel-shared" "${settings[@]}" \
+parallel -q --jobs 2 --halt now,fail=1 "$binary" sprite "$library" -o "$work/parallel-shared" "${settings[@]}" \
     --shard "{= \$_ = \$job->seq() - 1 =}/$shards" ::: $(seq 1 $shards) > /dev/null
 check_same "GNU parallel ({#} - 1)" "$work/parallel-shared"
 
@@ -124,13 +143,15 @@ slurmd -f "$SLURM_CONF" && started+=("$slurm/slurmd.pid")
 for _ in $(seq 100); do sinfo -h -o %T 2> /dev/null | grep -qx idle && break; sleep 0.3; done
 sinfo -h -o %T | grep -qx idle || fail "Slurm: the node did not come up (logs: $slurm/*.log): $(tail -3 "$slurm/slurmd.log" 2> /dev/null)"
 # One shard per array task, each into a folder of its own; then all into one folder.
+# %q quotes each word for the job's shell (a binary path may hold spaces or quotes).
+quoted_binary=$(printf '%q' "$binary") quoted_library=$(printf '%q' "$library")
 sbatch --wait --quiet --array="0-$last" --output="$slurm/out/%A-%a.out" \
-    --wrap "'$binary' sprite '$library' -o '$work/slurm-shards/'\$SLURM_ARRAY_TASK_ID ${settings[*]} --shard \$SLURM_ARRAY_TASK_ID/$shards" \
+    --wrap "$quoted_binary sprite $quoted_library -o '$work/slurm-shards/'\$SLURM_ARRAY_TASK_ID ${settings[*]} --shard \$SLURM_ARRAY_TASK_ID/$shards" \
     || fail "Slurm: the array job failed: $(cat "$slurm"/out/*.out)"
 folders=(); for shard in $(seq 0 $last); do [ -d "$work/slurm-shards/$shard" ] && folders+=("$work/slurm-shards/$shard"); done
 check_union "Slurm sbatch --array" "${folders[@]}"
 sbatch --wait --quiet --array="0-$last" --output="$slurm/out/%A-%a.out" \
-    --wrap "'$binary' sprite '$library' -o '$work/slurm-shared' ${settings[*]} --shard \$SLURM_ARRAY_TASK_ID/$shards" \
+    --wrap "$quoted_binary sprite $quoted_library -o '$work/slurm-shared' ${settings[*]} --shard \$SLURM_ARRAY_TASK_ID/$shards" \
     || fail "Slurm: the array job failed: $(cat "$slurm"/out/*.out)"
 check_same "Slurm sbatch --array" "$work/slurm-shared"
 echo "scale-out-test: passed"

@@ -69,8 +69,8 @@ extension FilmstripCommand {
         @Option(help: "The threshold --until-decided decides on, e.g. 5% (recorded with the metrics for `compare`).")
         var threshold: GateThreshold?
 
-        /// `--quiet`: no progress line or round milestones, no table of the fastest pipelines, only
-        /// warnings, disagreements and where the files went; `--json`: those lines as one JSON object.
+        /// `--quiet`: nothing on standard output (the flag's promise: nothing on success); warnings,
+        /// disagreements and failed runs still go to standard error. `--json`: the outcome as one JSON object.
         @OptionGroup var reporting: ReportingOptions
 
         @Option(help: "Instruction runs at a time (default: one per core; counts do not depend on the load).")
@@ -105,7 +105,7 @@ extension FilmstripCommand {
         }
 
         /// The executables to run: this one, or baseline and candidate.
-        func builds(progress: BenchProgress, callgrind: Callgrind?, scratch: URL) throws -> [BenchSession.Build] {
+        func builds(progress: BenchProgress, callgrind: Callgrind?, scratch: URL, interruption: Interruption) throws -> [BenchSession.Build] {
             let candidate = candidateBinary.map { URL(fileURLWithPath: $0) } ?? Self.ownExecutable
             // This executable knows its commit; another candidate reports its own through its children.
             let candidateCommit = candidateBinary == nil ? BuildInfo.commitDescription : ""
@@ -115,7 +115,7 @@ extension FilmstripCommand {
             } else if let baselineRevision {
                 baseline = try BaselineBuild.executable(
                     revision: baselineRevision, repository: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
-                    note: { progress.note($0) })
+                    interruption: interruption, note: { progress.note($0) })
                 baselineConfiguration = "release"
             } else {
                 return [BenchSession.Build(role: nil, runner: try runner(candidate, callgrind: callgrind, scratch: scratch),
@@ -154,7 +154,8 @@ extension FilmstripCommand {
                 let matrix = try matrix()
                 referenceMismatches = try await checkUserVideos(matrix, progress: progress)
                 var session = BenchSession(matrix: matrix, context: context, rawPath: rawPath, summaryPath: summaryPath,
-                                           cache: cache, builds: try builds(progress: progress, callgrind: callgrind, scratch: scratch))
+                                           cache: cache, builds: try builds(progress: progress, callgrind: callgrind, scratch: scratch,
+                                                                                 interruption: interruption))
                 if measure == .instructions { session.measure = .instructions(parallel: jobs ?? machine.logicalCores) }
                 if measure == .time, untilDecided, session.builds.count > 1 {
                     let gate = gateMetric.map { RegressionGate(metric: $0, threshold: threshold?.fraction) }
@@ -166,6 +167,9 @@ extension FilmstripCommand {
                 // Before the first pair, so an interrupted run's rows are judged as it would have judged them.
                 try session.untilDecided.map { try GateSettings(runID: context.runID, gate: $0.gate).write(besideRaw: rawPath) }
                 result = try session.run(interruption: interruption, progress: progress)
+            } catch let failure as BaselineBuild.Failure where failure.signal != nil {
+                Console.err("filmstrip: \(failure.description)")
+                throw ExitCode(128 + failure.signal!)
             } catch {
                 throw failWithMessage(error)
             }
@@ -208,6 +212,11 @@ extension FilmstripCommand {
                 if context.machine.buildConfiguration == "debug" { try Console.out("note: debug build; timings are not comparable with release builds") }
                 try Console.out(FastestTable.text(result.summary, raw: result.rows))
                 try Console.out("")
+            }
+            // Quiet means nothing but errors: a failed run is one, said on standard error.
+            guard !reporting.quiet else {
+                if result.failures > 0 { Console.err("filmstrip: \(result.failures) run(s) failed or timed out; see the status and error columns of \(rawPath)") }
+                return
             }
             try Console.out("run \(context.runID): \(result.rows.count) raw row(s) appended to \(rawPath)")
             try Console.out("\(result.summary.count) summary row(s) appended to \(summaryPath)")

@@ -24,7 +24,7 @@ struct FilmstripCommand: AsyncParsableCommand {
         FilmstripOpenMP.register()
         do {
             // Arguments with their exact bytes: a file name that is not UTF-8 names that file.
-            var command = try await asyncParseAsRoot(Array(FileSystemName.commandLineArguments.dropFirst()))
+            var command = try await parse(Array(FileSystemName.commandLineArguments.dropFirst()))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -40,7 +40,7 @@ struct FilmstripCommand: AsyncParsableCommand {
                 Console.err(unknown)
                 Console.exit(ExitCode.validationFailure.rawValue)
             }
-            let message = fullMessage(for: error), code = exitCode(for: error)
+            let message = OptionValueMessages.withReason(fullMessage(for: error)), code = exitCode(for: error)
             if !message.isEmpty {
                 if code == .success {
                     do { try Console.out(message) } catch { Console.err("filmstrip: \(error)"); Console.exit(ExitCode.failure.rawValue) }
@@ -51,6 +51,17 @@ struct FilmstripCommand: AsyncParsableCommand {
             Console.exit(code.rawValue)
         }
         Console.exit(ExitCode.success.rawValue)
+    }
+
+    /// The command `arguments` name; a negative number after an option is that option's value
+    /// (`--height -5` is judged as `--height=-5`), not an option of its own.
+    static func parse(_ arguments: [String]) async throws -> any ParsableCommand {
+        do {
+            return try await asyncParseAsRoot(arguments)
+        } catch {
+            guard let joined = OptionValueMessages.joiningNegativeValue(after: error, in: arguments) else { throw error }
+            return try await parse(joined)
+        }
     }
 }
 

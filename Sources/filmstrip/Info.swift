@@ -45,9 +45,10 @@ extension FilmstripCommand {
             }
         }
 
+        /// One object on one line: `--json` output is JSON lines throughout (`jq -c`-ready).
         static func json(_ probe: VideoProbe) throws -> String {
             let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             return String(decoding: try encoder.encode(probe), as: UTF8.self)
         }
 

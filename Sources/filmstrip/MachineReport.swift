@@ -6,5 +6,10 @@ import Foundation
 enum MachineReport {
     static var current: MachineFingerprint { MachineFingerprint.current(ffmpegVersions: FFmpegLibraries.versions) }
     static func text() -> String { current.text }
-    static func json() throws -> String { String(decoding: try current.json(), as: UTF8.self) }
+    /// One line, as `--json` promises everywhere (JSON lines).
+    static func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(current), as: UTF8.self)
+    }
 }

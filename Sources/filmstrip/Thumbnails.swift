@@ -27,8 +27,12 @@ extension FilmstripCommand {
         @Argument(help: "The video.", completion: .file())
         var video: String
 
-        @Option(help: "Times of the thumbnails, comma-separated (T[,T…]): seconds, [hh:]mm:ss, P% of the duration, or -Ts before the end (--at=-5s).")
-        var at: String?
+        /// Every `--at` given, in order: a second `--at` adds its times to the first's.
+        @Option(name: .customLong("at"), help: "Times of the thumbnails, comma-separated (T[,T…]): seconds, [hh:]mm:ss, P% of the duration, or -Ts before the end (--at=-5s); repeat --at to add more.")
+        var atValues: [String] = []
+
+        /// The times of every `--at`, as one comma-separated list; nil when none was given.
+        var at: String? { atValues.isEmpty ? nil : atValues.joined(separator: ",") }
 
         @Option(help: "Number of thumbnails spread evenly over the range (--from, --to), as `strip --count` spreads them.")
         var count: Int?
@@ -91,7 +95,10 @@ extension FilmstripCommand {
             try OptionRange.check(decoders, 1...256, "--decoders")
             if coarseFirst && strategy != nil { throw ValidationError("Give --coarse-first or --strategy, not both.") }
             if quiet && json { throw ValidationError("Give --quiet or --json, not both.") }
-            if let at, at.split(separator: ",", omittingEmptySubsequences: false).contains(where: { TimePoint(parsing: String($0)) == nil }) {
+            if let at, let bad = at.split(separator: ",", omittingEmptySubsequences: false).first(where: { TimePoint(parsing: String($0)) == nil }) {
+                if bad.hasPrefix("-"), TimeParsing.seconds(String(bad.dropFirst())) != nil {
+                    throw ValidationError("--at \(bad): times cannot be negative; they count from the video's first frame (0), or write -\(bad.dropFirst())s for a time before the end.")
+                }
                 throw ValidationError("--at '\(at)' is not a comma-separated list of times.")
             }
         }

@@ -11,8 +11,12 @@ extension FilmstripCommand {
                 (fingerprint id and build configuration) apart, and searches each configuration's run medians of \
                 wall time for steps with E-divisive means (Matteson & James 2014) and a permutation test. Each \
                 step is printed with the run and commit where it appeared and its size with a 95% bootstrap \
-                interval. A machine needs at least 6 runs. Exit status: 0 no configuration ends on a step up, \
-                2 at least one does (its latest run is slower than before a step), 3 bad input.
+                interval. The newest run is also judged alone against the runs since the last step (a prediction \
+                interval at the same significance), since a step search needs 3 runs after a step. A history \
+                needs 10 runs (at the default significance: fewer cannot make any step significant). Exit status: \
+                0 no configuration ends on a step up, 2 at least one does (its newest run is slower than before \
+                a step), 3 undecided (a machine, or a configuration of its newest run, has too short a history) \
+                or bad input.
                 """)
 
         @Argument(help: "Raw results files (NAME-raw.csv).", completion: .file(extensions: ["csv"]))
@@ -45,14 +49,22 @@ extension FilmstripCommand {
                 Console.err("filmstrip: \(TerminalText.visible(rawFiles.joined(separator: ", "))): no successful timed repetitions")
                 throw ExitCode(3)
             }
-            var slower = 0
+            var slower = 0, undecided = 0
             for history in histories {
                 try Console.out(TerminalText.visible(TrendReport.text(history, minimumRuns: analysis.minimumRuns)))
                 slower += history.trends.filter(\.endsOnStepUp).count
+                if history.runs.count < analysis.minimumRuns { undecided += 1 }
+                undecided += history.tooShort.count
             }
             if slower > 0 {
                 try Console.out("\(slower) configuration(s) end on a step up (slower)")
                 throw ExitCode(2)
+            }
+            // A history too short for the search is no verdict: the newest run was not judged.
+            if undecided > 0 {
+                try Console.out("undecided: \(undecided) machine(s) or configuration(s) have fewer than \(analysis.minimumRuns) runs, "
+                    + "too few for any step to reach p ≤ \(significance)")
+                throw ExitCode(3)
             }
         }
     }
@@ -64,8 +76,12 @@ enum TrendReport {
         var lines = ["machine \(history.machineName) (\(history.machineID), \(history.buildConfiguration)): \(history.runs.count) run(s)"
             + (history.runs.isEmpty ? "" : " from \(day(history.runs.first!.started)) to \(day(history.runs.last!.started))")]
         guard history.runs.count >= minimumRuns else {
-            lines.append("  not enough history: \(history.runs.count) run(s), at least \(minimumRuns) are needed to find steps; none searched")
+            lines.append("  not enough history: \(history.runs.count) run(s), at least \(minimumRuns) are needed to find steps; none searched (undecided)")
             return lines.joined(separator: "\n")
+        }
+        if !history.tooShort.isEmpty {
+            lines.append("  \(history.tooShort.count) configuration(s) of the newest run have fewer than \(minimumRuns) runs; not searched (undecided): "
+                + history.tooShort.prefix(5).map(\.configID).joined(separator: ", ") + (history.tooShort.count > 5 ? ", …" : ""))
         }
         let stepped = history.trends.filter { !$0.steps.isEmpty }
         let normalised = history.trends.filter(\.normalised).count
@@ -75,7 +91,8 @@ enum TrendReport {
         for trend in stepped {
             lines.append("  \(trend.key.configID) \(trend.key.shortName)\(trend.endsOnStepUp ? "  [latest run on a step up]" : "")")
             for step in trend.steps {
-                lines.append("    \(percent(step.relativeChange)) [95% \(percent(step.low)), \(percent(step.high))] at commit "
+                lines.append("    \(percent(step.relativeChange)) [95% \(percent(step.low)), \(percent(step.high))]"
+                    + (step.newestRunAlone ? " in the newest run alone" : "") + " at commit "
                     + "\(step.run.commit.prefix(12)) (\(day(step.run.started)), run \(step.run.runID)\(step.run.build.map { " \($0.rawValue)" } ?? "")), "
                     + "after \(step.previousRun.commit.prefix(12))")
             }

@@ -109,6 +109,96 @@ import Testing
         #expect(!partials.contains { $0.hasSuffix(".partial") && $0.contains(".\(process.processIdentifier).") })
     }
 
+    /// `-q` means nothing but errors: a successful run printed where its rows went (2 lines).
+    @Test func quietBenchPrintsNothing() throws {
+        let folder = try CLISupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CLISupport.run(["bench", "--videos", "h264-180p-3s", "--extractors", "forward", "--composers", "rowcopy", "--counts", "3",
+                                         "--repetitions", "1", "--warmup", "0", "--pipelines-only", "-q",
+                                         "--out", folder.appendingPathComponent("q").path, "--fixtures-dir", CLISupport.fixturesDirectory])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.isEmpty, "\(result.standardOutput)")
+        #expect(try !ResultsFileReader.read(RawResultRow.self, from: folder.appendingPathComponent("q-raw.csv").path).isEmpty)
+    }
+
+    /// `bench --baseline-rev` stopped by a signal while the baseline builds: the build's whole
+    /// process group dies with it and its worktree is removed (a timeout's SIGTERM left the
+    /// compiler writing into .build-baselines/ for about 90 s, and a prunable worktree).
+    /// `swift` is a stand-in here (the real build takes minutes): a script that starts a
+    /// child of its own writing into the worktree, as the compiler jobs do.
+    @Test func interruptedBaselineBuildLeavesNothing() async throws {
+        let folder = try CLISupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let repository = folder.appendingPathComponent("repo"), tools = folder.appendingPathComponent("tools")
+        for url in [repository, tools] { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+        try "// swift-tools-version:6.0\n".write(to: repository.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        let pids = folder.appendingPathComponent("build-pids").path
+        let fakeSwift = tools.appendingPathComponent("swift")
+        try """
+            #!/bin/bash
+            package=${@: -1}
+            ( while :; do date +%s%N >> "$package/compiling"; sleep 0.05; done ) &
+            echo $! >> '\(pids)'
+            wait
+            """.write(to: fakeSwift, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fakeSwift.path)
+        func git(_ arguments: [String]) throws -> String {
+            let process = Process(), output = Pipe()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["git", "-C", repository.path, "-c", "user.name=t", "-c", "user.email=t@t"] + arguments
+            process.standardOutput = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return text
+        }
+        _ = try git(["init", "-q"])
+        _ = try git(["add", "Package.swift"])
+        _ = try git(["commit", "-qm", "base"])
+        let commit = try git(["rev-parse", "HEAD"]).trimmingCharacters(in: .whitespacesAndNewlines)
+
+        let bench = Process(), error = Pipe()
+        bench.executableURL = CLIProcess.executable
+        bench.arguments = ["bench", "--baseline-rev", "HEAD", "--videos", "h264-180p-3s", "--extractors", "forward", "--composers", "rowcopy",
+                           "--counts", "3", "--repetitions", "1", "--warmup", "0", "--pipelines-only",
+                           "--out", folder.appendingPathComponent("b").path, "--fixtures-dir", CLISupport.fixturesDirectory]
+        bench.currentDirectoryURL = repository
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = tools.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        bench.environment = environment
+        bench.standardOutput = FileHandle.nullDevice
+        bench.standardError = error
+        try bench.run()
+        let errorText = ReadToEnd(error)
+        let worktree = repository.appendingPathComponent(".build-baselines/\(commit)")
+        for _ in 0..<600 where bench.isRunning && !FileManager.default.fileExists(atPath: worktree.appendingPathComponent("compiling").path) {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        guard bench.isRunning else {
+            Issue.record("bench ended before the build: \(String(decoding: errorText.wait(), as: UTF8.self))")
+            return
+        }
+        bench.terminate()
+        bench.waitUntilExit()
+        let stderr = String(decoding: errorText.wait(), as: UTF8.self)
+        #expect(bench.terminationStatus == 128 + SIGTERM, "\(stderr)")
+        #expect(stderr.contains("interrupted by signal \(SIGTERM) while building the baseline"), "\(stderr)")
+        // The build's own child is gone (no one writes into the worktree any more) ...
+        let children = try String(contentsOfFile: pids, encoding: .utf8).split(separator: "\n").compactMap { pid_t($0) }
+        #expect(!children.isEmpty)
+        try await Task.sleep(for: .milliseconds(300))
+        // Gone or a zombie: its parent was killed, and whoever adopted it may reap it late.
+        func running(_ pid: pid_t) -> Bool {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+            return stat.split(separator: ")").last?.split(separator: " ").first != "Z"
+        }
+        for child in children { #expect(!running(child), "build child \(child) still running") }
+        // ... and the worktree with git's record of it.
+        #expect(!FileManager.default.fileExists(atPath: worktree.path))
+        let worktrees = try git(["worktree", "list", "--porcelain"])
+        #expect(!worktrees.contains(".build-baselines") && !worktrees.contains("prunable"), "\(worktrees)")
+    }
+
     @Test func compareExitsZeroTwoThreeOrOne() throws {
         let folder = try CLISupport.scratchDirectory()
         func write(_ rows: [RawResultRow], _ file: String) throws -> String {

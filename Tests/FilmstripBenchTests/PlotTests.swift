@@ -70,6 +70,33 @@ struct PlotTests {
         #expect(skipped == [.timeVersusFrameCount, .compositionThroughput, .scaling, .machineComparison, .peers, .memory, .gate])
     }
 
+    /// Two runs on one video with different extractors at different counts: the video was run
+    /// at two counts, but no configuration was, so there is no line. That chart and the memory
+    /// chart are skipped with a note; before, gnuplot got an empty `plot` command ("function to
+    /// plot expected", exit 1) and no chart after it was drawn.
+    @Test("a video at two counts with no configuration at two is a skipped chart, and the charts after it are drawn")
+    func noLineIsASkippedChart() throws {
+        var rows: [RawResultRow] = []
+        for (index, (pipeline, count)) in [("forward+rowcopy", 8), ("sequential+rowcopy", 40)].enumerated() {
+            for repetition in 0..<3 {
+                var row = Fixtures.row(pipeline: pipeline, repetition: repetition, wall: 0.1 * Double(index + 1) + 0.001 * Double(repetition))
+                row.thumbnailCount = count
+                row.run.runID = "run-\(index)"
+                row.timestamp += Double(index * 3600)
+                rows.append(row)
+            }
+        }
+        let paths = try SampleResults.writeFiles(rows)
+        let folder = outputFolder()
+        let report = try Plotter(outputDirectory: folder).plot(files: paths)
+        #expect(report.drawn.map(\.kind) == [.timePerPipeline], "\(report.lines)")
+        report.drawn.forEach(expectValidImages)
+        let skipped = Dictionary(uniqueKeysWithValues: report.skipped.map { ($0.kind, $0.reason) })
+        #expect(skipped[.timeVersusFrameCount]?.contains("no configuration was run at two or more frame counts") == true, "\(report.lines)")
+        #expect(skipped[.memory]?.contains("two or more counts") == true, "\(report.lines)")
+        #expect(!FileManager.default.fileExists(atPath: "\(folder)/time-vs-frame-count.gp"))
+    }
+
     @Test("without total rows the time chart uses phase extract")
     func extractPhaseWhenNoTotal() throws {
         let rows = SampleResults.rows(machines: [SampleResults.fastMachine], phases: [.extract])

@@ -90,7 +90,9 @@ struct ReportTests {
         machine.cpuModel = "CPU & <b>bold</b>"
         let base = SampleResults.rows(machines: [machine], frameCounts: [10, 100]).filter { $0.phase != .calibration }.map { row in
             var row = row
-            row.video.id = "clip\"><img src=x onerror=alert(1)>"
+            // Each video keeps an id of its own: one id for all would make their repetitions
+            // conflicting records of one configuration, which every reader refuses.
+            row.video.id = "clip\"><img src=x onerror=alert(1)>\(row.video.id)"
             if row.phase != .calibration { row.pipeline = "<i>\(row.pipeline)</i>" }
             row.options["note"] = "</td></tr></table><iframe src=//evil.example>\(row.thumbnailCount)"
             return row
@@ -120,6 +122,7 @@ struct ReportTests {
         failed.wallSeconds = nil
         failed.error = "decoder said <marquee>no</marquee> & quit"
         failed.build = .candidate
+        failed.repetition = SampleResults.repetitions  // a repetition of its own, not a second record of repetition 0
         rows.append(failed)
         return rows
     }

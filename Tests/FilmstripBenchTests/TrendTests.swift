@@ -119,8 +119,93 @@ import Testing
         #expect(result.standardOutput.contains("at commit 0abc008"), "\(result.standardOutput)")
         #expect(result.standardOutput.contains("0 with steps"), "the flat machine: \(result.standardOutput)")
 
-        let flat = try CLISupport.run(["trend"] + paths.filter { !$0.hasSuffix("run9-raw.csv") && !$0.hasSuffix("run10-raw.csv") && !$0.hasSuffix("run11-raw.csv") && !$0.hasSuffix("run8-raw.csv") })
+        // Eight runs: too few for any step to be significant, so undecided, not a pass.
+        let short = try CLISupport.run(["trend"] + paths.filter { !$0.hasSuffix("run9-raw.csv") && !$0.hasSuffix("run10-raw.csv") && !$0.hasSuffix("run11-raw.csv") && !$0.hasSuffix("run8-raw.csv") })
+        #expect(short.status == 3, "\(short.standardOutput)")
+        #expect(short.standardOutput.contains("not enough history: 8 run(s), at least 10"), "\(short.standardOutput)")
+    }
+
+    /// Run medians of one machine and configuration written as one raw file per run, 5
+    /// repetitions each with 2 % noise around `level(run)`.
+    static func writeRuns(in folder: URL, count: Int, seed: UInt64, level: (Int) -> Double) throws -> [String] {
+        var generator = SeededGenerator(seed: seed)
+        return try (0..<count).map { run in
+            let path = folder.appendingPathComponent("night\(run)-raw.csv").path
+            let writer = try ResultsFileWriter<RawResultRow>(path: path, durable: false)
+            for repetition in 0..<5 {
+                let wall = level(run) * (1 + Double.random(in: -0.02...0.02, using: &generator))
+                var row = Fixtures.row(repetition: repetition, wall: wall)
+                row.run = RunContext(runID: "night-\(run)", gitCommit: String(format: "%07x", 0xdef000 + run), gitDirty: false, machine: Fixtures.machine())
+                row.timestamp = Date(timeIntervalSince1970: 1_800_000_000 + Double(run * 86_400 + repetition))
+                try writer.append(row)
+            }
+            return path
+        }
+    }
+
+    /// A slowdown in the newest run alone (E-divisive needs three runs after a step, so it
+    /// never saw one there): 24 runs with the newest 5× slower and 33 with it 2× slower (the
+    /// report had 20 at 10× and 30 at 3×, both "0 with steps", exit 0) exit 2 and name the
+    /// newest run's commit; 1.4× in a 15-run history too.
+    @Test(arguments: [(24, 5.0), (33, 2.0), (15, 1.4)])
+    func newestRunSlowdownIsCaught(runs: Int, factor: Double) throws {
+        let folder = try CLISupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let paths = try Self.writeRuns(in: folder, count: runs, seed: UInt64(runs)) { $0 == runs - 1 ? factor : 1 }
+        let result = try CLISupport.run(["trend"] + paths)
+        #expect(result.status == 2, "\(result.standardOutput)\(result.standardError)")
+        #expect(result.standardOutput.contains("in the newest run alone at commit \(String(format: "%07x", 0xdef000 + runs - 1))"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("[latest run on a step up]"))
+        // The same history without the slow run: nothing to report, exit 0.
+        let flat = try CLISupport.run(["trend"] + paths.dropLast())
         #expect(flat.status == 0, "\(flat.standardOutput)")
+    }
+
+    /// A newest run that is faster is a step down, not a failure.
+    @Test func newestRunSpeedupIsAStepDown() {
+        var series = Self.history(seed: 21, count: 16)
+        series[15].median *= 0.5
+        let trend = TrendAnalysis().trend(of: Self.key, series: series)
+        #expect(trend.steps.last?.newestRunAlone == true && trend.steps.last!.relativeChange < -0.4)
+        #expect(!trend.endsOnStepUp)
+    }
+
+    /// The newest-run check's false alarms on unchanged histories: 400 seeded flat histories
+    /// of 10 to 40 runs (2 % Gaussian noise) flag the newest run slower in about 0.5 % at the
+    /// default significance (0.01 two-sided); allow 2 %. And a 20 % step in the newest run
+    /// is caught in nearly all of them.
+    @Test func newestRunErrorRates() {
+        let analysis = TrendAnalysis()
+        var falseAlarms = 0, caught = 0
+        for seed in 0..<400 {
+            var series = Self.history(seed: UInt64(5_000 + seed), count: 10 + seed % 31)
+            if let step = analysis.newestRunStep(series.map(\.median), series: series, changes: []), step.relativeChange > 0 { falseAlarms += 1 }
+            series[series.count - 1].median *= 1.2
+            if let step = analysis.newestRunStep(series.map(\.median), series: series, changes: []), step.relativeChange > 0 { caught += 1 }
+        }
+        #expect(falseAlarms <= 8, "\(falseAlarms) of 400 flat histories flagged")
+        #expect(caught >= 380, "a 20 % newest-run step caught in \(caught) of 400")
+    }
+
+    /// Six runs (the old minimum) cannot make any step significant at p ≤ 0.01; the minimum is
+    /// the shortest history where a perfect step can be: 10 at the defaults. Below it, a
+    /// history is undecided (exit 3), not a pass; a flat history of 10 runs passes.
+    @Test func tooShortHistoryIsUndecided() throws {
+        #expect(EDivisive().shortestDecidableSeries == 10)
+        #expect(TrendAnalysis().minimumRuns == 10)
+        #expect(EDivisive(significance: 0.05).shortestDecidableSeries == 7)
+        // A perfect step in 7 runs is never significant at 0.01 (whatever the shuffles' seed).
+        var generator = SeededGenerator(seed: 1)
+        for _ in 0..<5 { #expect(EDivisive().changePoints(in: [1, 1, 1, 2, 2, 2, 2], using: &generator).isEmpty) }
+
+        let folder = try CLISupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let paths = try Self.writeRuns(in: folder, count: 10, seed: 77) { _ in 1 }
+        let seven = try CLISupport.run(["trend"] + paths.prefix(7))
+        #expect(seven.status == 3, "\(seven.standardOutput)")
+        #expect(seven.standardOutput.contains("not enough history: 7 run(s)") && seven.standardOutput.contains("undecided"), "\(seven.standardOutput)")
+        let ten = try CLISupport.run(["trend"] + paths)
+        #expect(ten.status == 0, "\(ten.standardOutput)")
     }
 
     @Test func badInputExitsThree() throws {
@@ -136,11 +221,13 @@ import Testing
     /// The committed runs of one machine (much the same code on different days, some of them
     /// 1.2-1.8x slower by their calibration) end on no step up once each time is divided by its
     /// repetition's calibration (raw times put 8 configurations on a step up at the slow day's
-    /// run); a machine with too few runs is said so.
+    /// run); a machine with too few runs is said so, and is undecided (exit 3) unless another
+    /// machine ends on a step up.
     @Test func committedFilesEndOnNoStepUp() throws {
         let paths = ExportTests.committedRawFiles
         let result = try CLISupport.run(["trend"] + paths)
-        #expect(result.status == 0, "\(result.standardOutput)")
+        let short = result.standardOutput.contains("not enough history")
+        #expect(result.status == (short ? 3 : 0), "\(result.standardOutput)")
         #expect(!result.standardOutput.contains("latest run on a step up"), "\(result.standardOutput)")
         let searched = result.standardOutput.split(separator: "\n").filter { $0.contains("configuration(s) searched") }
         #expect(searched.allSatisfy { $0.contains("over each repetition's calibration") }, "\(result.standardOutput)")

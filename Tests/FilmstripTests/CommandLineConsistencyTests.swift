@@ -66,6 +66,52 @@ struct CommandLineConsistencyTests {
         try body(folder, try TestSupport.video("h264-180p-3s"))
     }
 
+    /// A negative number after an option is that option's value, judged by its own check:
+    /// argument-parser took `-5` for an option and said "Missing value" (the value was there).
+    static let negativeValues: [(arguments: [String], says: String)] = [
+        (["strip", "V", "-o", "s.png", "--width", "-7"], "--width must be 1 to"),
+        (["sprite", "V", "-o", "out", "--count", "-3"], "--count"),
+        (["thumbnails", "V", "--out-dir", "o", "--count", "-2"], "--count must be 1 to"),
+        (["info", "V", "--timeout", "-1"], "--timeout must be 0 to"),
+        (["thumbnails", "V", "--out-dir", "o", "--at", "-0.5"], "--at -0.5: times cannot be negative"),
+        (["thumbnails", "V", "--out-dir", "o", "--at=2,-1:30"], "--at -1:30: times cannot be negative"),
+    ]
+
+    @Test("a negative value is named as such, never as a missing one", arguments: 0..<negativeValues.count)
+    func negativeValue(index: Int) throws {
+        let (arguments, says) = Self.negativeValues[index]
+        let outcome = try TestSupport.runCLI(arguments)
+        #expect(outcome.status == 64, "\(arguments): \(outcome.standardError)")
+        #expect(outcome.standardError.contains(says) && !outcome.standardError.contains("Missing value"), "\(arguments): \(outcome.standardError)")
+    }
+
+    /// A fraction for an option that counts whole units says so (`--timeout 0.000001` was
+    /// "invalid" with no reason); a word is still refused.
+    @Test func fractionForAWholeNumberSaysSo() throws {
+        let timeout = try TestSupport.runCLI(["info", "V", "--timeout", "0.25"])
+        #expect(timeout.status == 64 && timeout.standardError.contains("--timeout takes a whole number"), "\(timeout.standardError)")
+        let height = try TestSupport.runCLI(["strip", "V", "-o", "s.png", "--height=2.5"])
+        #expect(height.status == 64 && height.standardError.contains("--height takes a whole number"), "\(height.standardError)")
+    }
+
+    /// A second `--at` adds its times to the first's (it silently replaced them), and
+    /// `info --json` is one object on one line like every `--json` (it was 191 lines).
+    @Test func repeatedAtAddsAndInfoJSONIsOneLine() throws { try Self.withScratchFolder { folder, video in
+        let out = folder.appendingPathComponent("t").path
+        let result = try TestSupport.runCLI(["thumbnails", video, "--out-dir", out, "--at", "0.5,1", "--at", "2", "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasPrefix("thumbnail-") }.sorted()
+        #expect(written == ["thumbnail-0000.png", "thumbnail-0001.png", "thumbnail-0002.png"], "\(written)")
+
+        for arguments in [["info", video, "--json"], ["info", "--machine", "--json"]] {
+            let info = try TestSupport.runCLI(arguments)
+            #expect(info.status == 0, "\(info.standardError)")
+            let lines = info.standardOutput.split(separator: "\n")
+            #expect(lines.count == 1, "\(arguments): \(lines.count) lines")
+            #expect(try Self.objects(info.standardOutput).count == 1)
+        }
+    } }
+
     @Test("--json on strip and sprite prints progress and results as JSON lines; --quiet prints nothing")
     func jsonLines() throws { try Self.withScratchFolder { folder, video in
         let strip = try TestSupport.runCLI(["strip", video, "-o", folder.appendingPathComponent("s.png").path, "--count", "3", "--json"])

@@ -143,6 +143,34 @@ struct SpriteTests {
         #expect(try Data(contentsOf: folder.appendingPathComponent("\(name)/sheet-1.jpg")) == Data(contentsOf: trickplay.appendingPathComponent("128 - 3x2/1.jpg")))
     }
 
+    /// `--force` with fewer sheets, or with another `--image`, left the earlier run's sheets
+    /// beside the new ones. Now what the earlier run's indexes named and this run did not
+    /// write again is removed, and nothing else: a file of the user's in the same folders stays.
+    @Test("--force with fewer sheets or another --image removes the earlier run's sheets, only those")
+    func forceRemovesTheEarlierRunsSheets() throws {
+        let video = try TestSupport.video("h264-360p-20s")
+        let (folder, name) = try Self.run(video, ["--format", "vtt,jellyfin", "--interval", "0.5", "--tile", "2x2", "--width", "96"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let track = folder.appendingPathComponent(name), trickplay = folder.appendingPathComponent("\(name).trickplay/96 - 2x2")
+        func files(_ url: URL) -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted() }
+        #expect(files(track).count == 11, "10 sheets and the index: \(files(track))")
+        try Data("mine".utf8).write(to: track.appendingPathComponent("sheet-99.jpg"))
+        try Data("mine".utf8).write(to: trickplay.appendingPathComponent("notes.txt"))
+
+        let fewer = try TestSupport.runCLI(["sprite", video, "-o", folder.path, "--format", "vtt,jellyfin", "--interval", "2", "--tile", "2x2",
+                                            "--width", "96", "--force"])
+        #expect(fewer.status == 0, "\(fewer.standardError)")
+        #expect(files(track) == ["sheet-0.jpg", "sheet-1.jpg", "sheet-2.jpg", "sheet-99.jpg", "thumbnails.vtt"], "\(files(track))")
+        #expect(files(trickplay) == ["0.jpg", "1.jpg", "2.jpg", "notes.txt"], "\(files(trickplay))")
+        _ = try Self.checkedTrack(folder: folder, name: name, video: video)
+
+        let webp = try TestSupport.runCLI(["sprite", video, "-o", folder.path, "--format", "vtt", "--interval", "2", "--tile", "2x2",
+                                           "--width", "96", "--image", "webp", "--force"])
+        #expect(webp.status == 0, "\(webp.standardError)")
+        #expect(files(track) == ["sheet-0.webp", "sheet-1.webp", "sheet-2.webp", "sheet-99.jpg", "thumbnails.vtt"], "\(files(track))")
+        _ = try Self.checkedTrack(folder: folder, name: name, video: video)
+    }
+
     @Test("webp and png sheets; the HTML page is self-contained")
     func imageFormatsAndHTML() throws {
         let video = try TestSupport.video("h264-180p-3s")

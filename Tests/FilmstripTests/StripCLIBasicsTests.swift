@@ -22,6 +22,21 @@ struct StripCLIBasicsTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["strip.png"])
     }
 
+    /// An output that is a FIFO (or a device: `export -o /dev/null` put a regular file in
+    /// /dev/null's place) is refused with one line, never replaced by the finished file, and
+    /// the FIFO is still one afterwards.
+    @Test func specialFileOutputIsNeverReplaced() throws {
+        let folder = try TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try TestSupport.video("h264-180p-3s"), fifo = folder.appendingPathComponent("pipe.png").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let strip = try TestSupport.runCLI(["strip", video, "-o", fifo, "--count", "3"])
+        #expect(strip.status != 0 && strip.standardError.contains("\(fifo): is not a regular file"), "\(strip.standardError)")
+        var status = stat()
+        #expect(stat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["pipe.png"], "no temporary file left")
+    }
+
     @Test func quietPrintsNothingAndVerboseDescribesTheRun() throws {
         let folder = try TestSupport.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -158,6 +158,12 @@ public enum StripWriter {
         if let status = System.status(path), status.st_mode & S_IFMT == S_IFDIR {
             throw OutputError(file: path, reason: "is a directory")
         }
+        // A finished file is renamed over its target: over /dev/null or a FIFO that would put a
+        // regular file in the device's place (`export -o /dev/null` replaced /dev/null).
+        if let status = System.status(path), status.st_mode & S_IFMT != S_IFREG {
+            throw OutputError(file: path, reason: "is not a regular file (a device, pipe or socket), which a finished file would replace; "
+                + "write to standard output (-o - where the command has it) and redirect it there")
+        }
     }
 
     /// Writes `bytes` to a temporary file next to `path`, then renames it into place.

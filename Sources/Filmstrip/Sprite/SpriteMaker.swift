@@ -228,6 +228,12 @@ private struct SheetWriter {
     /// Jellyfin's folder name: the tile width and the grid.
     let resolution: String
     private var bifImages: [[UInt8]] = [], pageSheets: [[UInt8]] = []
+    /// The sheets the earlier run's indexes name (WebVTT's, and Jellyfin's of this grid), read
+    /// before this run replaces them: those this run does not write again are removed once its
+    /// own indexes are in place, so a rerun with fewer sheets or another `--image` leaves none
+    /// of the earlier run's behind. Only names of the writer's own pattern count (`sheet-K.EXT`,
+    /// `W - CxR/K.jpg`): an index never gets another file removed.
+    private let earlierSheets: Set<String>
 
     /// Creates the output folders (on the paths' bytes: the output folder may not be UTF-8).
     init(settings: SpriteSettings, target: SpriteTarget, grid: SpriteGrid) throws {
@@ -237,6 +243,14 @@ private struct SheetWriter {
         let formats = Set(settings.formats)
         (vtt, jellyfin, bif, html) = (formats.contains(.vtt), formats.contains(.jellyfin), formats.contains(.bif), settings.html)
         resolution = SpriteTarget.trickplayResolution(width: grid.tile.width, columns: grid.columns, rows: grid.rows)
+        earlierSheets = (vtt ? Self.sheets(namedBy: target.vttIndex, in: target.vttFolder, reference: { line in
+            line.contains("#xywh=") ? line.split(separator: "#").first : nil
+        }, accepting: { $0.wholeMatch(of: /sheet-[0-9]+\.(jpg|webp|png)/) != nil }) : [])
+            .union(jellyfin ? Self.sheets(namedBy: target.trickplayPlaylist(width: grid.tile.width, columns: grid.columns, rows: grid.rows),
+                                          in: target.trickplayFolder, reference: { $0.hasPrefix("#") || $0.isEmpty ? nil : $0 },
+                                          accepting: { [resolution] name in
+                                              name.hasPrefix(resolution + "/") && name.dropFirst(resolution.count + 1).wholeMatch(of: /[0-9]+\.jpg/) != nil
+                                          }) : [])
         if vtt { try System.createDirectories(target.vttFolder) }
         if jellyfin { try System.createDirectories(URL(fileURLWithPath: target.trickplayFolder).appendingPathComponent(resolution).path) }
         if bif || html { try System.createDirectories(target.outputFolder) }
@@ -294,5 +308,20 @@ private struct SheetWriter {
             let page = SpriteIndex.html(title: target.name, note: note, timing: timing, grid: grid, sheets: pageSheets, mimeType: settings.image.mimeType)
             try StripWriter.writeAtomically(Array(page.utf8), to: target.html)
         }
+        var written = Set<String>()
+        for sheet in 0..<grid.sheetCount {
+            if vtt { written.insert(target.vttSheet(sheet, image: settings.image)) }
+            if jellyfin { written.insert(target.trickplaySheet(sheet, width: grid.tile.width, columns: grid.columns, rows: grid.rows)) }
+        }
+        for stale in earlierSheets.subtracting(written) { unlink(stale) }
+    }
+
+    /// The paths, in `folder`, of the sheets the index at `indexPath` names (none when there is no
+    /// index): each line's `reference`, percent-decoded, kept when `accepting` says it is a sheet's name.
+    static func sheets(namedBy indexPath: String, in folder: String, reference: (Substring) -> Substring?,
+                       accepting: (String) -> Bool) -> Set<String> {
+        guard let text = try? String(contentsOfFile: indexPath, encoding: .utf8) else { return [] }
+        let names = text.split(separator: "\n").compactMap(reference).map { String($0).removingPercentEncoding ?? String($0) }
+        return Set(names.filter(accepting).map { URL(fileURLWithPath: folder).appendingPathComponent($0).path })
     }
 }

@@ -92,7 +92,8 @@ public struct RegressionGate: Sendable {
     /// The paired comparison of the two builds in the raw results file at `path`.
     public func compareFile(path: String) -> GateReport {
         do {
-            return comparePaired(try ResultsFileReader.read(RawResultRow.self, from: path), path: path,
+            // Each configuration's newest run (`NewestRun`), as every reader judges a file.
+            return comparePaired(NewestRun.rows(try ResultsFileReader.readMeasurements(from: path)), path: path,
                                  profileRoot: URL(fileURLWithPath: path).deletingLastPathComponent().path)
         } catch {
             return GateReport(gate: self, outcome: .badInput(error.description))
@@ -102,8 +103,8 @@ public struct RegressionGate: Sendable {
     /// Compares the raw results files of two separate runs.
     public func compareFiles(baselinePath: String, candidatePath: String) -> GateReport {
         do {
-            let baseline = try ResultsFileReader.read(RawResultRow.self, from: baselinePath)
-            let candidate = try ResultsFileReader.read(RawResultRow.self, from: candidatePath)
+            let baseline = NewestRun.rows(try ResultsFileReader.readMeasurements(from: baselinePath))
+            let candidate = NewestRun.rows(try ResultsFileReader.readMeasurements(from: candidatePath))
             return compare(baseline: baseline, candidate: candidate, baselinePath: baselinePath, candidatePath: candidatePath)
         } catch {
             return GateReport(gate: self, outcome: .badInput(error.description))

@@ -35,18 +35,17 @@ public struct ExportedConfiguration: Sendable {
 /// Turns a raw results file's rows into the export formats.
 public enum ResultsExport {
     /// The configurations of `rows` with at least one successful timed repetition, in key order.
-    /// For each configuration only the latest run's rows count (a file may hold several runs of
-    /// different commits); in a two-build run only the candidate's.
+    /// For each configuration only its newest run's rows count (``NewestRun``: a file may hold
+    /// several runs of different commits); in a two-build run only the candidate's.
     public static func configurations(from rows: [RawResultRow]) -> [ExportedConfiguration] {
         let hasCandidate = rows.contains { $0.build == .candidate }
-        let timed = rows.filter { row in
+        let timed = NewestRun.rows(rows).filter { row in
             row.status == .ok && row.wallSeconds != nil && (!hasCandidate || row.build == .candidate)
         }
-        let runEnd = Dictionary(grouping: timed, by: \.run.runID).mapValues { $0.map(\.timestamp).max()! }
         var result: [ExportedConfiguration] = []
         for (key, keyRows) in Dictionary(grouping: timed, by: \.configurationKey) {
-            let latestRun = keyRows.map(\.run.runID).max { (runEnd[$0]!, $0) < (runEnd[$1]!, $1) }!
-            let runRows = keyRows.filter { $0.run.runID == latestRun }.sorted { $0.repetition < $1.repetition }
+            let latestRun = keyRows[0].run.runID
+            let runRows = keyRows.sorted { $0.repetition < $1.repetition }
             let times = runRows.compactMap(\.wallSeconds)
             guard let statistics = SampleStatistics(times) else { continue }
             let first = runRows[0]

@@ -2,15 +2,17 @@
 /// for the video run at the most counts (phase `total`: one process per configuration).
 enum MemoryChart {
     static func make(_ rows: [RawResultRow], machine: String, stem: String) -> ChartOutcome {
-        let measured = rows.filter { $0.status == .ok && $0.phase == .total && $0.peakRSSBytes != nil }
-        guard let video = CountLines.video(runAtMostCounts: measured.map { ($0.video.id, $0.thumbnailCount) }) else {
-            return .skipped(.memory, reason: "no video of machine \(machine) has peak RSS of phase total at two or more counts")
-        }
-        // A line is a configuration without its count; configurations at one count make no line.
+        // A line is a configuration without its count; configurations at one count make no line
+        // and are left out before the video is chosen (else a video at two counts with no line
+        // at two gave gnuplot an empty `plot` command).
         func lineKey(_ row: RawResultRow) -> ConfigurationKey { CountLines.lineKey(row.configurationKey) }
-        let onVideo = measured.filter { $0.video.id == video }
-        let countsPerLine = Dictionary(grouping: onVideo, by: lineKey).mapValues { Set($0.map(\.thumbnailCount)).count }
-        let videoRows = onVideo.filter { countsPerLine[lineKey($0)]! >= 2 }
+        let measured = rows.filter { $0.status == .ok && $0.phase == .total && $0.peakRSSBytes != nil }
+        let countsPerLine = Dictionary(grouping: measured, by: lineKey).mapValues { Set($0.map(\.thumbnailCount)).count }
+        let onLines = measured.filter { countsPerLine[lineKey($0)]! >= 2 }
+        guard let video = CountLines.video(runAtMostCounts: onLines.map { ($0.video.id, $0.thumbnailCount) }) else {
+            return .skipped(.memory, reason: "no configuration of machine \(machine) has peak RSS of phase total at two or more counts")
+        }
+        let videoRows = onLines.filter { $0.video.id == video }
         let labeler = ConfigurationLabeler(videoRows.map(lineKey))
         var series: [String: [Int: [Double]]] = [:]
         for row in videoRows {

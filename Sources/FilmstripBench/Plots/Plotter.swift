@@ -35,7 +35,9 @@ public struct Plotter: Sendable {
             try Self.refuseControlCharacters(in: fileRows, file: path)
             rows += fileRows
         }
-        return try draw(charts(for: rows), sources: paths, with: gnuplot)
+        // Each configuration's newest run, the one `compare` and `export` judge; earlier runs
+        // are history (`trend`, `report`), not more samples of it.
+        return try draw(charts(for: NewestRun.rows(rows)), sources: paths, with: gnuplot)
     }
 
     /// Refuses text with control characters in any field a chart shows, and in the file names
@@ -100,6 +102,9 @@ public struct Plotter: Sendable {
             switch outcome {
             case let .skipped(kind, reason):
                 report.skipped.append(.init(kind: kind, reason: reason))
+            case let .chart(chart) where chart.body.split(separator: "\n").contains(where: { $0.trimmingCharacters(in: .whitespaces) == "plot" }):
+                // A chart with no series is a note, never a gnuplot error that stops the charts after it.
+                report.skipped.append(.init(kind: chart.kind, reason: "no series to draw in \(chart.stem)"))
             case let .chart(chart):
                 report.drawn.append(try draw(chart, sources: sources, in: directory, with: gnuplot))
             }

@@ -6,13 +6,15 @@ enum TimeVersusFrameCountChart {
         guard let (phase, inPhase) = samples.inWholeStripPhase() else {
             return .skipped(.timeVersusFrameCount, reason: "no rows with phase total or extract for machine \(machine)")
         }
-        guard let video = CountLines.video(runAtMostCounts: inPhase.samples.map { ($0.key.videoID, $0.key.thumbnailCount) }) else {
-            return .skipped(.timeVersusFrameCount, reason: "every video was run at a single frame count (machine \(machine), phase \(phase.rawValue))")
+        // Configurations run at a single count make no line: left out before the video is chosen,
+        // so that two runs at other counts of other pipelines (a video at two counts, no line
+        // at two) are a skipped chart, not an empty `plot` command gnuplot refuses.
+        let countsPerLine = Dictionary(grouping: inPhase.samples, by: { CountLines.lineKey($0.key) }).mapValues { Set($0.map(\.key.thumbnailCount)).count }
+        let onLines = inPhase.filter { countsPerLine[CountLines.lineKey($0.key)]! >= 2 }
+        guard let video = CountLines.video(runAtMostCounts: onLines.samples.map { ($0.key.videoID, $0.key.thumbnailCount) }) else {
+            return .skipped(.timeVersusFrameCount, reason: "no configuration was run at two or more frame counts (machine \(machine), phase \(phase.rawValue))")
         }
-        // Configurations run at a single count make no line; leaving them out keeps the legend to the lines.
-        let onVideo = inPhase.filter { $0.key.videoID == video }.secondsByKey
-        let countsPerLine = Dictionary(grouping: onVideo.keys, by: CountLines.lineKey).mapValues(\.count)
-        let byKey = onVideo.filter { countsPerLine[CountLines.lineKey($0.key)]! >= 2 }
+        let byKey = onLines.filter { $0.key.videoID == video }.secondsByKey
         let labeler = ConfigurationLabeler(byKey.keys)
 
         var series: [String: [Int: [Double]]] = [:]

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The one check every reader of results makes before it trusts a row's numbers: `compare`,
 /// `report`, `export`, `plot` and `trend` all refuse a file with a value no run can measure,
 /// so a hand-edited or corrupted file fails with one line instead of drawing, ranking or
@@ -23,10 +25,38 @@ public enum MeasurementCheck {
 extension ResultsFileReader {
     /// The raw rows of the file at `path`, refused (``ResultsFileError/notAMeasurement(path:reason:)``)
     /// when one holds a value no run can measure (``MeasurementCheck``).
+    /// A repetition recorded twice with the same values (a file joined twice) is kept once; with
+    /// different values it is refused (``ResultsFileError/conflictingRepetition(path:record:earlierRecord:repetition:)``).
     public static func readMeasurements(from path: String) throws(ResultsFileError) -> [RawResultRow] {
-        let rows = try read(RawResultRow.self, from: path)
+        let rows = try uniqueRepetitions(try readRecords(RawResultRow.self, from: path), path: path)
         if let problem = MeasurementCheck.firstImplausibleValue(in: rows, path: path) {
             throw .notAMeasurement(path: path, reason: problem)
+        }
+        return rows
+    }
+
+    /// `records`' rows, each repetition once: a second record of the same run, build,
+    /// configuration and repetition index is dropped when it equals the first and refused when
+    /// it does not.
+    static func uniqueRepetitions(_ records: [(record: Int, row: RawResultRow)], path: String) throws(ResultsFileError) -> [RawResultRow] {
+        struct Repetition: Hashable {
+            var runID: String, build: BuildRole?, key: ConfigurationKey, index: Int
+        }
+        var first: [Repetition: (record: Int, row: RawResultRow)] = [:]
+        var rows: [RawResultRow] = []
+        rows.reserveCapacity(records.count)
+        for (record, row) in records {
+            let repetition = Repetition(runID: row.run.runID, build: row.build, key: row.configurationKey, index: row.repetition)
+            if let earlier = first[repetition] {
+                guard earlier.row == row else {
+                    throw .conflictingRepetition(path: path, record: record, earlierRecord: earlier.record,
+                                                 repetition: "repetition \(row.repetition) of \(row.configurationKey) in run \(row.run.runID)"
+                                                     + (row.build.map { " (\($0.rawValue) build)" } ?? ""))
+                }
+                continue
+            }
+            first[repetition] = (record, row)
+            rows.append(row)
         }
         return rows
     }

@@ -14,6 +14,9 @@ public enum ResultsFileError: Error, Sendable, Hashable, CustomStringConvertible
     case badCell(path: String, record: Int, column: String, text: String)
     /// A row holds a value no run can measure (a negative or infinite time); `reason` names it and the file.
     case notAMeasurement(path: String, reason: String)
+    /// Two records of one repetition (same run, build, configuration and repetition index) with
+    /// different values: which one was measured cannot be told.
+    case conflictingRepetition(path: String, record: Int, earlierRecord: Int, repetition: String)
 
     public var description: String {
         switch self {
@@ -31,6 +34,8 @@ public enum ResultsFileError: Error, Sendable, Hashable, CustomStringConvertible
             "\(path): record \(record): column \(column) cannot hold \"\(text)\""
         case .notAMeasurement(_, let reason):
             reason
+        case .conflictingRepetition(let path, let record, let earlierRecord, let repetition):
+            "\(path): record \(record): \(repetition) is already in record \(earlierRecord) with other values; a repetition is measured once, so one of them is wrong"
         }
     }
 }

@@ -20,6 +20,21 @@ public enum ResultsFileReader {
 
     /// The rows in `text`; `path` names the source in errors.
     public static func parse<Row: ResultRecord>(_ type: Row.Type, text: String, path: String) throws(ResultsFileError) -> [Row] {
+        try parseRecords(type, text: text, path: path).map(\.row)
+    }
+
+    /// The rows of the file at `path` with their record numbers (the header is record 1).
+    static func readRecords<Row: ResultRecord>(_ type: Row.Type, from path: String) throws(ResultsFileError) -> [(record: Int, row: Row)] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .io(path: path, operation: "read", errno: errno)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw .malformed(path: path, reason: "not UTF-8")
+        }
+        return try parseRecords(type, text: text, path: path)
+    }
+
+    static func parseRecords<Row: ResultRecord>(_ type: Row.Type, text: String, path: String) throws(ResultsFileError) -> [(record: Int, row: Row)] {
         let reader: CSVReader
         do {
             reader = try CSVReader(string: text, hasHeaderRow: true)
@@ -30,7 +45,7 @@ public enum ResultsFileReader {
         try checkHeader(header, of: Row.self, path: path, allowingOlderFiles: true)
         let indexOf = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($1, $0) })
 
-        var rows: [Row] = []
+        var rows: [(record: Int, row: Row)] = []
         var record = 1
         while let cells = reader.next() {
             record += 1
@@ -40,7 +55,7 @@ public enum ResultsFileReader {
                 throw .wrongCellCount(path: path, record: record, expected: header.count, found: cells.count)
             }
             do {
-                rows.append(try Row(cells: { indexOf[$0.rawValue].map { cells[$0] } ?? "" }))
+                rows.append((record, try Row(cells: { indexOf[$0.rawValue].map { cells[$0] } ?? "" })))
             } catch {
                 throw .badCell(path: path, record: record, column: error.column, text: error.text)
             }

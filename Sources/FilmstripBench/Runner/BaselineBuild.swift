@@ -8,11 +8,17 @@ import Foundation
 public enum BaselineBuild {
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
+        /// The signal that stopped the build; its worktree was removed. Nil when the build failed by itself.
+        public var signal: Int32? = nil
     }
 
     /// The executable built from `revision`, and its commit; builds it when missing.
-    /// `note` receives progress lines; the build's own output goes to stderr.
-    public static func executable(revision: String, repository: URL, note: (String) -> Void) throws -> (url: URL, commit: String) {
+    /// `note` receives progress lines; the build's own output goes to stderr. A signal that
+    /// `interruption` receives ends the build's whole process group (the compiler jobs with it)
+    /// and removes the half-built worktree, so that nothing goes on writing into
+    /// `.build-baselines/` and git keeps no stale worktree behind.
+    public static func executable(revision: String, repository: URL, interruption: Interruption? = nil,
+                                  note: (String) -> Void) throws -> (url: URL, commit: String) {
         guard let commit = GitRevision.git(["rev-parse", "--verify", "--quiet", "\(revision)^{commit}"], in: repository)?
             .trimmingCharacters(in: .whitespacesAndNewlines), !commit.isEmpty else {
             throw Failure(description: "\(revision): not a commit of the repository at \(repository.path)")
@@ -33,18 +39,38 @@ public enum BaselineBuild {
                 throw Failure(description: "cannot make a worktree of \(commit) at \(folder.path)")
             }
         }
+        try stopIfInterrupted(interruption, removing: folder, of: repository)
         note("bench: building baseline \(revision) = \(commit.prefix(12)) in release at \(folder.path) (once)…")
         let build: ChildProcess.Result
+        var buildProcess: pid_t?
         do {
-            // Its progress goes to this process's standard error, like the other notes.
+            // Its progress goes to this process's standard error, like the other notes. Its own
+            // process group, so that an interruption ends the compiler jobs too, not only the driver.
             build = try ChildProcess.run("/usr/bin/env", ["swift", "build", "-c", "release", "--product", "filmstrip", "--package-path", folder.path],
-                                         standardOutput: .inherit(2), standardError: .inherit(2))
+                                         standardOutput: .inherit(2), standardError: .inherit(2), ownProcessGroup: true,
+                                         onStart: { pid in
+                                             buildProcess = pid
+                                             interruption?.childStarted(pid)
+                                         })
         } catch {
             throw Failure(description: "cannot start swift build: \(error)")
         }
+        if let buildProcess { interruption?.childEnded(buildProcess) }
+        try stopIfInterrupted(interruption, removing: folder, of: repository)
         guard build.succeeded, FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw Failure(description: "building \(revision) (\(commit.prefix(12))) failed with status \(build.exitStatus)")
         }
         return (executable, commit)
+    }
+
+    /// Throws the interruption's signal, after removing the worktree at `folder` (its files and
+    /// git's record of it), when `interruption` has received one.
+    static func stopIfInterrupted(_ interruption: Interruption?, removing folder: URL, of repository: URL) throws {
+        guard let signal = interruption?.signal else { return }
+        _ = GitRevision.git(["worktree", "remove", "--force", "--force", folder.path], in: repository)
+        try? FileManager.default.removeItem(at: folder)
+        _ = GitRevision.git(["worktree", "prune"], in: repository)
+        throw Failure(description: "interrupted by signal \(signal) while building the baseline; its worktree \(folder.path) was removed",
+                      signal: signal)
     }
 }
