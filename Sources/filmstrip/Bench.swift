@@ -69,8 +69,9 @@ extension FilmstripCommand {
         @Option(help: "The threshold --until-decided decides on, e.g. 5% (give `compare` the same).")
         var threshold: GateThreshold?
 
-        /// `--quiet`: no progress line or round milestones, no table of the fastest pipelines, only
-        /// warnings, disagreements and where the files went; `--json`: those lines as one JSON object.
+        /// `--quiet`: nothing on success (no plan, progress, warnings about the machine or the
+        /// spread, table or file names); errors, disagreements and failed runs still go to
+        /// stderr. `--json`: the progress and the outcome as JSON lines.
         @OptionGroup var reporting: ReportingOptions
 
         @Option(help: "Instruction runs at a time (default: one per core; counts do not depend on the load).")
@@ -191,8 +192,8 @@ extension FilmstripCommand {
             }
         }
 
-        /// Where the rows went and what to do next: lines of text (after the table of the
-        /// fastest pipelines unless `--quiet`), or with `--json` one object.
+        /// The table of the fastest pipelines, where the rows went and what to do next: lines of
+        /// text, with `--json` one object, with `--quiet` nothing.
         func printOutcome(_ result: BenchSession.Result, context: RunContext, rawPath: String, summaryPath: String) throws {
             let twoBuilds = baselineBinary != nil || baselineRevision != nil
             let compare = "filmstrip compare \(rawPath)\(measure == .instructions ? " --metric instructions" : "")"
@@ -201,7 +202,8 @@ extension FilmstripCommand {
                                              "summary": .string(summaryPath), "summary_rows": .integer(result.summary.count), "failures": .integer(result.failures),
                                              "disagreements": .integer(result.disagreements)].merging(twoBuilds ? ["compare": .string(compare)] : [:]) { $1 })
             }
-            if measure == .time, !reporting.quiet {
+            if reporting.quiet { return }
+            if measure == .time {
                 if context.machine.buildConfiguration == "debug" { try Console.out("note: debug build; timings are not comparable with release builds") }
                 try Console.out(FastestTable.text(result.summary, raw: result.rows))
                 try Console.out("")
