@@ -161,14 +161,13 @@ public struct BenchSession {
             // An added pair's line comes with the count still open, after the gate has looked.
             if round.positions == nil {
                 progress.milestone("bench: \(roundName) done after \(BenchProgress.clock(elapsed))"
-                    + (left.map { $0 > 0 ? ", about \(BenchProgress.clock($0)) left (estimate)" : "" } ?? ""))
+                    + (left.map { $0 >= 1 ? ", about \(BenchProgress.clock($0)) left (estimate)" : "" } ?? ""))
             }
             // After the planned rounds, one more pair for each configuration still undecided.
             if roundNumber + 1 == rounds.count, let untilDecided, builds.count > 1 {
                 let next = untilDecided.nextRound(rows: rows, positionOfKey: positionOfKey, dropped: dropped,
                                                   pairsSoFar: rounds.filter { !$0.warmup }.count,
                                                   elapsed: (ContinuousClock.now - sessionStart).seconds)
-                switch next {
                 let pairs = rounds.filter { !$0.warmup }.count
                 switch next {
                 case .decided:

@@ -20,8 +20,9 @@ public struct MachineLoad: Sendable {
     private var lastRead = -Double.infinity
     private var lastWarning = -Double.infinity
 
-    public init(read: @escaping @Sendable () -> Double? = { System.loadAverage() }, logicalCores: Int) {
-        self.read = read
+    /// `read` nil: `/proc/loadavg`.
+    public init(read: (@Sendable () -> Double?)? = nil, logicalCores: Int) {
+        self.read = read ?? { System.loadAverage() }
         self.logicalCores = logicalCores
     }
 
