@@ -69,8 +69,9 @@ extension FilmstripCommand {
         @Option(help: "The threshold --until-decided decides on, e.g. 5% (recorded with the metrics for `compare`).")
         var threshold: GateThreshold?
 
-        /// `--quiet`: nothing on standard output (the flag's promise: nothing on success); warnings,
-        /// disagreements and failed runs still go to standard error. `--json`: the outcome as one JSON object.
+        /// `--quiet`: nothing on success (no plan, progress, warnings about the machine or the
+        /// spread, table or file names); errors, disagreements and failed runs still go to
+        /// stderr. `--json`: the progress and the outcome as JSON lines.
         @OptionGroup var reporting: ReportingOptions
 
         @Option(help: "Instruction runs at a time (default: one per core; counts do not depend on the load).")
@@ -198,8 +199,8 @@ extension FilmstripCommand {
             }
         }
 
-        /// Where the rows went and what to do next: lines of text (after the table of the
-        /// fastest pipelines unless `--quiet`), or with `--json` one object.
+        /// The table of the fastest pipelines, where the rows went and what to do next: lines of
+        /// text, with `--json` one object, with `--quiet` nothing.
         func printOutcome(_ result: BenchSession.Result, context: RunContext, rawPath: String, summaryPath: String) throws {
             let twoBuilds = baselineBinary != nil || baselineRevision != nil
             let compare = "filmstrip compare \(rawPath)\(measure == .instructions ? " --metric instructions" : "")"
@@ -208,15 +209,15 @@ extension FilmstripCommand {
                                              "summary": .string(summaryPath), "summary_rows": .integer(result.summary.count), "failures": .integer(result.failures),
                                              "disagreements": .integer(result.disagreements)].merging(twoBuilds ? ["compare": .string(compare)] : [:]) { $1 })
             }
-            if measure == .time, !reporting.quiet {
-                if context.machine.buildConfiguration == "debug" { try Console.out("note: debug build; timings are not comparable with release builds") }
-                try Console.out(FastestTable.text(result.summary, raw: result.rows))
-                try Console.out("")
-            }
             // Quiet means nothing but errors: a failed run is one, said on standard error.
             guard !reporting.quiet else {
                 if result.failures > 0 { Console.err("filmstrip: \(result.failures) run(s) failed or timed out; see the status and error columns of \(rawPath)") }
                 return
+            }
+            if measure == .time {
+                if context.machine.buildConfiguration == "debug" { try Console.out("note: debug build; timings are not comparable with release builds") }
+                try Console.out(FastestTable.text(result.summary, raw: result.rows))
+                try Console.out("")
             }
             try Console.out("run \(context.runID): \(result.rows.count) raw row(s) appended to \(rawPath)")
             try Console.out("\(result.summary.count) summary row(s) appended to \(summaryPath)")

@@ -151,6 +151,17 @@ package enum System {
         }
     }
 
+    /// The 1-minute load average of `/proc/loadavg` (runnable and uninterruptible threads,
+    /// averaged), nil where it cannot be read (not Linux, no procfs).
+    package static func loadAverage() -> Double? {
+        let path = "/proc/loadavg"
+        guard let descriptor = try? open(path, flags: O_RDONLY | O_CLOEXEC, mode: 0) else { return nil }
+        defer { try? close(descriptor, path: path) }
+        guard let bytes = try? readPrefix(descriptor, count: 128, path: path),
+              let first = String(decoding: bytes, as: UTF8.self).split(separator: " ").first else { return nil }
+        return Double(first)
+    }
+
     /// Blocks until child `pid` has exited, leaving it unreaped (`WNOWAIT`), so its pid stays its own.
     package static func waitForExit(_ pid: pid_t) {
         var info = siginfo_t()

@@ -10,6 +10,8 @@ public final class BenchProgress {
     private var lineShown = false
     /// Told of every run about to start, whatever the terminal (`bench --json`'s progress lines).
     private let onRunning: ((Running) -> Void)?
+    /// Where the text goes: standard error (the tests collect it instead).
+    private let write: (String) -> Void
 
     /// A run about to start: its configuration, the round, how many runs of the session are done.
     public struct Running {
@@ -25,11 +27,13 @@ public final class BenchProgress {
         public let eta: Double?
     }
 
-    /// Progress on stderr; `quiet` leaves only the notes; `onRunning` hears of each run.
-    public init(isTerminal: Bool = isatty(STDERR_FILENO) != 0, quiet: Bool = false, onRunning: ((Running) -> Void)? = nil) {
+    /// Progress on stderr (or to `write`); `quiet` leaves only the notes; `onRunning` hears of each run.
+    public init(isTerminal: Bool = isatty(STDERR_FILENO) != 0, quiet: Bool = false, onRunning: ((Running) -> Void)? = nil,
+                write: @escaping (String) -> Void = { try? FileHandle.standardError.write(contentsOf: Data($0.utf8)) }) {
         self.isTerminal = isTerminal
         self.quiet = quiet
         self.onRunning = onRunning
+        self.write = write
     }
 
     /// Shows the run about to start: `done` of `total` runs finished, `eta` in seconds when known.
@@ -39,14 +43,19 @@ public final class BenchProgress {
         let etaText = eta.map { " ETA \(Self.clock($0))" } ?? ""
         var line = "[\(done)/\(total)] \(round) \(label)\(etaText)"
         if let columns = Self.terminalColumns, line.count > columns - 1 { line = String(line.prefix(columns - 1)) }
-        try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K\(line)".utf8))
+        write("\r\u{1B}[K\(line)")
         lineShown = true
     }
 
-    /// A line that must stay in the log (round finished, warning).
+    /// A line that must stay in the log even with `--quiet` (an error, a disagreement).
     public func note(_ text: String) {
         clear()
-        try? FileHandle.standardError.write(contentsOf: Data("\(text)\n".utf8))
+        write("\(text)\n")
+    }
+
+    /// A line for the log that `--quiet` leaves out (the plan, a warning about the machine or the spread).
+    public func info(_ text: String) {
+        if !quiet { note(text) }
     }
 
     /// A round boundary: printed only when the progress line is not shown, as the line replaces it.
@@ -56,7 +65,7 @@ public final class BenchProgress {
 
     func clear() {
         guard lineShown else { return }
-        try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K".utf8))
+        write("\r\u{1B}[K")
         lineShown = false
     }
 

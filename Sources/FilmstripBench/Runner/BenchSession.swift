@@ -43,6 +43,8 @@ public struct BenchSession {
     public var measure: BenchMeasure = .time
     /// Two-build time runs: add pairs to undecided configurations after the planned repetitions.
     public var untilDecided: UntilDecided?
+    /// Warns when other work competes for the cores (the tests give it a fixed reading).
+    public var load = MachineLoad(logicalCores: MachineProbe.logicalCores())
 
     public init(matrix: BenchMatrix, context: RunContext, rawPath: String, summaryPath: String,
                 cache: ReferenceVideoCache, builds: [Build]) {
@@ -72,6 +74,8 @@ public struct BenchSession {
             return try runInstructions(configurations: configurations, videos: videos, parallel: parallel,
                                        interruption: interruption, progress: progress)
         }
+        // Read before the writer may cut a torn last record: only the estimate needs them.
+        let earlierRows = (try? ResultsFileReader.read(RawResultRow.self, from: rawPath)) ?? []
         let writer = try ResultsFileWriter<RawResultRow>(path: rawPath)
         for repair in writer.repairs { progress.note("filmstrip: warning: \(repair)") }
         var checker = AgreementChecker()
@@ -79,6 +83,8 @@ public struct BenchSession {
         var failures = 0
         var dropped = Set<Int>()
         var lastSeconds: [Int: Double] = [:]
+        var load = self.load
+        var ownParallelism = 1.0
         var rounds = (0..<matrix.warmup).map { Round(warmup: true, index: $0, positions: nil) }
             + (0..<matrix.repetitions).map { Round(warmup: false, index: $0, positions: nil) }
         let plannedRounds = rounds.count
@@ -87,17 +93,19 @@ public struct BenchSession {
         let sessionStart = ContinuousClock.now
         // Which configuration made each key's rows, for adding pairs to the undecided ones.
         var positionOfKey: [ConfigurationKey: Int] = [:]
-        progress.milestone("bench: \(configurations.count) configurations × \(matrix.repetitions) repetitions"
+        progress.info("bench: \(configurations.count) configurations × \(matrix.repetitions) repetitions"
             + (matrix.warmup > 0 ? " (+\(matrix.warmup) warm-up)" : "")
-            + (builds.count > 1 ? " × \(builds.count) builds" : "") + " = \(totalRuns) child runs"
-            + (untilDecided != nil && builds.count > 1 ? ", then pairs for the undecided configurations" : ""))
+            + (builds.count > 1 ? " × \(builds.count) builds" : "") + " = \(totalRuns) child runs; "
+            + RunEstimate.text(childRuns: totalRuns, secondsPerChildRun: RunEstimate.secondsPerChildRun(earlier: earlierRows), file: rawPath)
+            + (untilDecided.map { builds.count > 1 ? "; then pairs for the undecided configurations, \(BenchProgress.clock($0.maxSeconds)) at most in all" : "" } ?? ""))
+        if let warning = load.atStart() { progress.info(warning) }
 
         var roundNumber = 0
         while roundNumber < rounds.count {
             let round = rounds[roundNumber]
             defer { roundNumber += 1 }
             let roundName = round.warmup ? "warm-up \(round.index + 1)/\(matrix.warmup)"
-                : round.positions == nil ? "rep \(round.index + 1)/\(matrix.repetitions)" : "pair \(round.index + 1) (undecided)"
+                : round.positions.map { "pair \(round.index + 1) (\($0.count) of \(configurations.count) open)" } ?? "rep \(round.index + 1)/\(matrix.repetitions)"
             let members = round.positions ?? Array(configurations.indices)
             let order = Self.order(count: members.count, round: roundNumber, rounds: max(plannedRounds, roundNumber + 1)).map { members[$0] }
             for (slot, position) in order.enumerated() {
@@ -108,6 +116,9 @@ public struct BenchSession {
                     guard !dropped.contains(position) else { continue }
                     let configuration = configurations[position], build = builds[buildIndex]
                     let label = configuration.label + (build.role.map { " [\($0.rawValue)]" } ?? "")
+                    if let warning = load.between(elapsed: (ContinuousClock.now - sessionStart).seconds, ownParallelism: ownParallelism) {
+                        progress.info(warning)
+                    }
                     progress.running(label, round: roundName, done: doneRuns, total: totalRuns,
                                      eta: Self.eta(lastSeconds: lastSeconds, configurations: configurations.count,
                                                    remainingRuns: totalRuns - doneRuns, dropped: dropped))
@@ -123,6 +134,7 @@ public struct BenchSession {
                         return Result(rows: rows, summary: [], interruptedBy: interruption.signal ?? SIGINT,
                                       disagreements: checker.problemCount, failures: failures)
                     case .measured(let measurement, _):
+                        ownParallelism = Self.parallelism(measurement)
                         if round.warmup { continue }
                         newRows = checkedRows(configuration, measurement, build: build, video: video, repetition: round.index,
                                               checker: &checker, progress: progress)
@@ -144,19 +156,28 @@ public struct BenchSession {
                     rows += newRows
                 }
             }
-            progress.milestone("bench: \(roundName) done after \(BenchProgress.clock((ContinuousClock.now - sessionStart).seconds))")
+            let elapsed = (ContinuousClock.now - sessionStart).seconds
+            let left = Self.eta(lastSeconds: lastSeconds, configurations: configurations.count, remainingRuns: totalRuns - doneRuns, dropped: dropped)
+            // An added pair's line comes with the count still open, after the gate has looked.
+            if round.positions == nil {
+                progress.milestone("bench: \(roundName) done after \(BenchProgress.clock(elapsed))"
+                    + (left.map { $0 >= 1 ? ", about \(BenchProgress.clock($0)) left (estimate)" : "" } ?? ""))
+            }
             // After the planned rounds, one more pair for each configuration still undecided.
             if roundNumber + 1 == rounds.count, let untilDecided, builds.count > 1 {
                 let next = untilDecided.nextRound(rows: rows, positionOfKey: positionOfKey, dropped: dropped,
                                                   pairsSoFar: rounds.filter { !$0.warmup }.count,
                                                   elapsed: (ContinuousClock.now - sessionStart).seconds)
+                let pairs = rounds.filter { !$0.warmup }.count
                 switch next {
                 case .decided:
-                    progress.milestone("bench: every gated configuration decided after \(rounds.filter { !$0.warmup }.count) pair(s) at most")
+                    progress.milestone("bench: every gated configuration decided after \(pairs) pair(s) at most (\(BenchProgress.clock(elapsed)))")
                 case .stopped(let reason):
-                    progress.note("bench: \(reason); `compare` will list the undecided configurations")
+                    progress.info("bench: \(reason); `compare` will list the undecided configurations")
                 case .more(let positions):
-                    rounds.append(Round(warmup: false, index: rounds.filter { !$0.warmup }.count, positions: positions))
+                    progress.milestone(UntilDecided.progressLine(pairs: pairs, open: positions.count, of: configurations.count,
+                                                                 elapsed: elapsed, budget: untilDecided.maxSeconds))
+                    rounds.append(Round(warmup: false, index: pairs, positions: positions))
                     totalRuns += positions.count * builds.count
                 }
             }
@@ -167,6 +188,7 @@ public struct BenchSession {
         let summary = SummaryRow.summarize(builds.count > 1 ? rows.filter { $0.build == .candidate } : rows)
         let summaryWriter = try ResultsFileWriter<SummaryRow>(path: summaryPath)
         for row in summary { try summaryWriter.append(row) }
+        if let warning = WideSpread.warning(summary) { progress.info(warning) }
         return Result(rows: rows, summary: summary, interruptedBy: nil, disagreements: checker.problemCount, failures: failures)
     }
 
@@ -197,6 +219,13 @@ public struct BenchSession {
         return perRound * Double(remainingRuns) / Double(configurations)
     }
 
+    /// How many cores a run kept busy on average: its CPU time over its wall time, at least 1.
+    static func parallelism(_ measurement: BenchMeasurement) -> Double {
+        let wall = measurement.phases.map(\.wallSeconds).max() ?? 0
+        let cpu = measurement.phases.map { $0.cpuUserSeconds + $0.cpuSysSeconds }.max() ?? 0
+        return wall > 0 ? Swift.max(1, cpu / wall) : 1
+    }
+
     /// Generates missing reference videos and probes each once (for its description and thumbnail width).
     private func prepareVideos(interruption: Interruption, progress: BenchProgress) throws -> [String: PreparedVideo] {
         cache.removePartialsOfDeadProcesses()
@@ -211,7 +240,7 @@ public struct BenchSession {
             }
             guard let spec = ReferenceSuite.spec(id: id) else { throw BenchError.unknownVideo(id) }
             if !FileManager.default.fileExists(atPath: cache.url(for: spec).path) {
-                progress.note("bench: generating reference video \(id)…")
+                progress.info("bench: generating reference video \(id)…")
             }
             let url = try interruption.generating(into: cache.directory) { try cache.ensure(spec).url }
             let probe = try VideoProbe(path: url.path)

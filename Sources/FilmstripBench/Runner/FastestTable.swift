@@ -15,11 +15,11 @@ public enum FastestTable {
     /// thumbnails; at most `limit` pipelines per request. `raw` (the run's rows) gives each
     /// configuration's maximum, which the summary does not keep; without it the p90 stands in.
     public static func text(_ summary: [SummaryRow], raw: [RawResultRow] = [], limit: Int = 6) -> String {
-        let rows = summary.filter { row in
-            row.metric == .wallSeconds
-                && (row.configurationKey.phase == .total || row.configurationKey.phase == .peer
-                    || (row.configurationKey.phase == .compose
-                        && [.syntheticComposition, .memcpyFloor].contains(row.configurationKey.kind)))
+        let rows = rankedRows(summary)
+        // Mean user and system CPU time beside the wall time, as hyperfine gives them.
+        var cpu: [Metric: [ConfigurationKey: Double]] = [:]
+        for row in summary where row.metric == .cpuUserSeconds || row.metric == .cpuSysSeconds {
+            cpu[row.metric, default: [:]][row.configurationKey] = row.mean
         }
         // Interactive and sprite runs have no strip to rank: their rows are for `report` and `compare`.
         guard !rows.isEmpty else { return "no strip pipelines or whole processes to rank in this run (see `filmstrip report`)" }
@@ -35,7 +35,8 @@ public enum FastestTable {
             return ["\(key.videoID) ×\(key.thumbnailCount) \(key.thumbWidth)x\(key.thumbHeight)", key.accuracy, key.phase.rawValue,
                     options.isEmpty ? "" : "[\(options)]"].filter { !$0.isEmpty }.joined(separator: " ")
         }
-        var lines = ["fastest pipelines by median wall time: median (min … max, 95 % interval of the median, n), speed against the fastest"]
+        var lines = ["fastest pipelines by median wall time: median (min … max, 95 % interval of the median, n), speed against the fastest;",
+                     "below each, the wall time's mean ± standard deviation and the mean user and system CPU time"]
         var fewest = Int.max
         for title in groups.keys.sorted() {
             let ranked = groups[title]!.sorted { $0.median < $1.median }
@@ -50,6 +51,8 @@ public enum FastestTable {
                 let interval = row.n >= minimumRankableRuns ? ", CI \(ReadableSeconds.text(row.ciLow))–\(ReadableSeconds.text(row.ciHigh))" : ""
                 let spread = "(\(ReadableSeconds.text(row.min)) … \(ReadableSeconds.text(high))\(interval), n=\(row.n))"
                 lines.append("  \(name)  \(ReadableSeconds.text(row.median).rightAligned(width: 9))  \(spread)  \(relative(row, to: best))")
+                let user = cpu[.cpuUserSeconds]?[row.configurationKey], system = cpu[.cpuSysSeconds]?[row.configurationKey]
+                lines.append(String(repeating: " ", count: width + 4) + meanLine(row, user: user, system: system))
                 fewest = Swift.min(fewest, row.n)
             }
             if ranked.count > listed.count { lines.append("  … \(ranked.count - listed.count) more in the summary file") }
@@ -59,6 +62,24 @@ public enum FastestTable {
                 + "\(minimumRankableRuns)); use --repetitions \(minimumRankableRuns) or more")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The `wall_s` summary rows the table ranks: the `total` phase (pipelines), the `peer`
+    /// phase (whole processes) and the `compose` phase on synthetic thumbnails.
+    static func rankedRows(_ summary: [SummaryRow]) -> [SummaryRow] {
+        summary.filter { row in
+            row.metric == .wallSeconds
+                && (row.configurationKey.phase == .total || row.configurationKey.phase == .peer
+                    || (row.configurationKey.phase == .compose
+                        && [.syntheticComposition, .memcpyFloor].contains(row.configurationKey.kind)))
+        }
+    }
+
+    /// `mean 13.1 ms ± 0.40 ms  user 10.2 ms  sys 2.10 ms` (σ only from two runs on).
+    static func meanLine(_ row: SummaryRow, user: Double?, system: Double?) -> String {
+        let deviation = row.n > 1 ? " ± \(ReadableSeconds.text(row.stddev))" : ""
+        return "mean \(ReadableSeconds.text(row.mean))\(deviation)"
+            + (user.map { "  user \(ReadableSeconds.text($0))" } ?? "") + (system.map { "  sys \(ReadableSeconds.text($0))" } ?? "")
     }
 
     /// "fastest", or the ratio of medians with its error, e.g. `1.52 ± 0.04× slower`. The error

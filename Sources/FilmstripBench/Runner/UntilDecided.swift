@@ -37,6 +37,13 @@ public struct UntilDecided: Sendable {
         case more([Int])
     }
 
+    /// The line after each round of added pairs where no progress line is shown (CI logs): how
+    /// many configurations are still open, of how many, and the time against the budget.
+    static func progressLine(pairs: Int, open: Int, of total: Int, elapsed: Double, budget: Double) -> String {
+        "bench: after pair \(pairs): \(open) of \(total) configuration(s) still undecided, one more pair each "
+            + "(\(BenchProgress.clock(elapsed)) of \(BenchProgress.clock(budget)))"
+    }
+
     func nextRound(rows: [RawResultRow], positionOfKey: [ConfigurationKey: Int], dropped: Set<Int>,
                    pairsSoFar: Int, elapsed: Double) -> Next {
         let report = gate.comparePaired(rows)
