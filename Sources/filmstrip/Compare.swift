@@ -14,7 +14,10 @@ extension FilmstripCommand {
                 read, seeks, heap allocations) is reported as work changed; more work fails the gate. A file of \
                 `bench --measure instructions` is compared on instruction counts per phase, exactly, naming the \
                 functions behind each change. A configuration without enough evidence either way is undecided, \
-                never "same". Exit status: 0 every gated configuration decided and none slower, 2 a configuration \
+                never "same". Two runs from different machines (their fingerprints differ) answer the hardware \
+                question instead: per configuration the wall-time speed-up baseline / candidate with its interval, \
+                the fastest pipeline on each machine and where the ranking changed, the task group's scaling \
+                against the run's bound; no gate, exit 0 (`--gate` judges them as a regression gate). Exit status: 0 every gated configuration decided and none slower, 2 a configuration \
                 got slower beyond the threshold (or does more work), 3 some configurations undecided (listed) or \
                 the input cannot be compared. Warnings and errors go to stderr.
                 """)
@@ -41,6 +44,9 @@ extension FilmstripCommand {
         @Flag(help: "List only the configurations called slower or faster (the verdict and work changes always show).")
         var onlyChanged = false
 
+        @Flag(help: "Two runs from different machines: judge the candidate as the regression gate does (calibrated CPU time, exit 2 or 3) instead of answering the hardware question (wall-time speed-ups and rankings, exit 0).")
+        var gate = false
+
 
         func validate() throws {
             if let new, Self.sameFile(baseline, new) {
@@ -49,6 +55,7 @@ extension FilmstripCommand {
         }
 
         func run() throws {
+            if !gate, let new, try compareMachines(baselinePath: baseline, candidatePath: new) { return }
             let metric = metric ?? RegressionGate.automaticMetric(for: (try? ResultsFileReader.read(RawResultRow.self, from: baseline)) ?? [])
             let gate = RegressionGate(metric: metric, threshold: threshold?.fraction)
             var report = new.map { gate.compareFiles(baselinePath: baseline, candidatePath: $0) }
@@ -73,6 +80,22 @@ extension FilmstripCommand {
 }
 
 extension FilmstripCommand.Compare {
+    /// Two runs from different machines, without `--gate`: the hardware comparison, exit 0.
+    /// Returns `false` (the gate goes on) when the files are one machine's or cannot be read
+    /// (the gate then reports why).
+    func compareMachines(baselinePath: String, candidatePath: String) throws -> Bool {
+        guard let before = try? ResultsFileReader.read(RawResultRow.self, from: baselinePath),
+              let after = try? ResultsFileReader.read(RawResultRow.self, from: candidatePath),
+              HardwareComparison.differentMachines(before, after) else { return false }
+        let comparison = HardwareComparison(baseline: before, candidate: after, baselinePath: baselinePath, candidatePath: candidatePath)
+        switch format {
+        case .text: try Console.out(TerminalText.visible(comparison.text), terminator: "")
+        case .markdown: try Console.out(TerminalText.visible(comparison.markdown), terminator: "")
+        case .json: try Console.out(comparison.json)
+        }
+        return true
+    }
+
     /// The same file under two names (a link, `./`): compared by device and inode.
     static func sameFile(_ first: String, _ second: String) -> Bool {
         var a = stat(), b = stat()
