@@ -20,6 +20,8 @@ public struct GateReport: Sendable {
     public var comparisons: [ConfigurationComparison] = []
     /// Counters that changed; see ``RegressionGate``.
     public var workChanges: [WorkChange] = []
+    /// Instruction runs: configurations whose busiest thread's count moved beyond the threshold (``SpanChange``).
+    public var spanChanges: [SpanChange] = []
     /// Things that weaken the comparison without preventing it (for stderr).
     public var warnings: [String] = []
     public var onlyInBaseline: [ConfigurationKey] = []
@@ -78,7 +80,7 @@ public struct GateReport: Sendable {
         let undecidedLines = undecided.prefix(Self.undecidedListed).map { comparison in
             "undecided: \(comparison.key) \(changeText(comparison))"
         } + (undecided.count > Self.undecidedListed ? ["undecided: … and \(undecided.count - Self.undecidedListed) more"] : [])
-        return [outcomeLine] + movedLines + undecidedLines + workLines
+        return [outcomeLine] + movedLines + spanChanges.map(\.text) + undecidedLines + workLines
     }
 
     /// `+12.3 % (+8.0 % … +16.1 %, n 20)`, or the exact change of an instruction count.
@@ -161,8 +163,10 @@ public struct GateReport: Sendable {
         case .regressed:
             let count = comparisons.filter { $0.gated && $0.verdict == .slower }.count
             let added = gatesOnWork ? workChanges.filter(\.grew).count : 0
+            let spans = spanChanges.filter(\.grew).count
             return "regressed: \(count) configuration(s) slower by more than \(threshold) %"
-                + (added > 0 ? ", \(added) counter(s) of work grew" : "") + " (exit 2)"
+                + (added > 0 ? ", \(added) counter(s) of work grew" : "")
+                + (spans > 0 ? ", \(spans) span(s) grew (the busiest thread's instructions)" : "") + " (exit 2)"
         case .undecided:
             return "undecided: \(undecided.count) configuration(s) could not be decided with the pairs measured, none slower so far; not a pass (add pairs: `bench --until-decided`, or more --repetitions) (exit 3)"
         case .badInput(let reason):
@@ -240,7 +244,8 @@ public struct GateReport: Sendable {
 
     mutating func decideOutcome(gateOnWork: Bool) {
         gatesOnWork = gateOnWork
-        if comparisons.contains(where: { $0.gated && $0.verdict == .slower }) || (gateOnWork && workChanges.contains(where: \.grew)) {
+        if comparisons.contains(where: { $0.gated && $0.verdict == .slower }) || (gateOnWork && workChanges.contains(where: \.grew))
+            || spanChanges.contains(where: \.grew) {
             outcome = .regressed
         } else if !undecided.isEmpty {
             outcome = .undecided

@@ -126,6 +126,7 @@ public struct RegressionGate: Sendable {
         }
         if metric == .instructions {
             report.comparisons = instructionComparisons(paired, baselineRows: baseline, candidateRows: candidate, profileRoot: profileRoot)
+            report.spanChanges = spanChanges(baseline: baseline, candidate: candidate)
         } else {
             report.comparisons = sequentialComparisons(paired)
             report.familySize = report.comparisons.filter(\.gated).count
