@@ -186,7 +186,7 @@ public struct HardwareComparison: Sendable {
             guard keys.count >= 2 else { return nil }
             let label = labeler(keys)
             func ranked(_ samples: [ConfigurationKey: Samples]) -> [(label: String, seconds: Double)] {
-                keys.map { (label($0), samples[$0]!.medianWall) }.sorted { ($0.seconds, $0.label) < ($1.seconds, $1.label) }
+                keys.map { (label: label($0), seconds: samples[$0]!.medianWall) }.sorted { ($0.seconds, $0.label) < ($1.seconds, $1.label) }
             }
             return Ranking(request: request, baseline: ranked(before), candidate: ranked(after))
         }
