@@ -26,7 +26,7 @@ extension HardwareComparison {
         let taskgroup = speedUps.filter { $0.key.extractor == "taskgroup" && $0.key.kind == .pipeline }
         let shown = (taskgroup.sorted { $0.estimate > $1.estimate } + speedUps.filter { !taskgroup.map(\.key).contains($0.key) }.sorted { $0.estimate > $1.estimate })
         for entry in shown.prefix(Self.headlineListed) {
-            lines.append("\(entry.direction): \(entry.key) speed-up \(Self.speedUpText(entry)), \(ReadableSeconds.text(entry.baselineSeconds)) → \(ReadableSeconds.text(entry.candidateSeconds))")
+            lines.append("\(entry.direction): \(name(entry.key)) speed-up \(Self.speedUpText(entry)), \(ReadableSeconds.text(entry.baselineSeconds)) → \(ReadableSeconds.text(entry.candidateSeconds))")
         }
         if shown.count > Self.headlineListed { lines.append("… and \(shown.count - Self.headlineListed) more in the table") }
         let changed = rankings.filter(\.fastestChanged)
@@ -41,6 +41,7 @@ extension HardwareComparison {
             "speed-up: baseline / candidate median wall time per configuration (the top-level phase); Hodges–Lehmann estimate, exact Mann–Whitney \(Int(level * 100)) % interval over the repetitions; `faster` or `slower` when the whole interval is on one side of 1×",
             "run `compare --gate` to judge the candidate as a regression (CPU time divided by each machine's calibration)",
         ]
+        if !commonOptions.isEmpty { lines.append("options of every configuration below (left out of its name): [\(KeyValueList.encode(commonOptions))]") }
         for entry in calibrations {
             lines.append("single-threaded calibration \(entry.key.pipeline): speed-up \(Self.speedUpText(entry)) (one core's speed)")
         }
@@ -75,7 +76,7 @@ extension HardwareComparison {
 
     private var tableRows: [[String]] {
         speedUps.map { entry in
-            [entry.key.description, String(format: "%.4g", entry.baselineSeconds), String(format: "%.4g", entry.candidateSeconds),
+            [name(entry.key), String(format: "%.4g", entry.baselineSeconds), String(format: "%.4g", entry.candidateSeconds),
              Self.times(entry.estimate), "\(Self.times(entry.low)) … \(Self.times(entry.high))", "\(entry.count)", entry.direction]
         }
     }

@@ -96,6 +96,15 @@ public struct HardwareComparison: Sendable {
     public var calibrations: [SpeedUp] = []
     public var rankings: [Ranking] = []
     public var scalings: [Scaling] = []
+    /// Options every compared configuration that has options has with the same value: said once, not on every line.
+    public var commonOptions: [String: String] = [:]
+
+    /// `key`'s description without the options every compared configuration shares (``commonOptions``).
+    public func name(_ key: ConfigurationKey) -> String {
+        var shown = key
+        shown.options = key.options.filter { commonOptions[$0.key] != $0.value }
+        return shown.description
+    }
 
     /// Whether two sets of rows come from different machines (the fingerprint's id).
     public static func differentMachines(_ baseline: [RawResultRow], _ candidate: [RawResultRow]) -> Bool {
@@ -128,6 +137,11 @@ public struct HardwareComparison: Sendable {
             } else if RegressionGate.isGated(key, among: keys) {
                 speedUps.append(entry)
             }
+        }
+        // Configurations without options (synthetic composition) neither share nor break them.
+        let compared = speedUps.map(\.key).filter { !$0.options.isEmpty }
+        if let first = compared.first {
+            commonOptions = first.options.filter { option in compared.allSatisfy { $0.options[option.key] == option.value } }
         }
         rankings = Self.rankings(before: before, after: after, shared: keys)
         scalings = Self.scalings(before: before, after: after)

@@ -50,7 +50,8 @@ enum MachineComparisonChart {
         let panelHeight = tallest * rowHeight + panelPadding
         let height = panelRows * panelHeight + 60
         let allValues = points.values.flatMap(\.values).flatMap { [$0.low, $0.high] }.filter { $0 > 0 }.map { $0 * unit.factor }
-        let low = (allValues.min() ?? 1) / 1.5, high = (allValues.max() ?? 1) * 1.5
+        // Room on the right of the slowest dot for the key: rows are fastest first, so the top right is empty.
+        let low = (allValues.min() ?? 1) / 1.5, high = (allValues.max() ?? 1) * 8
         var panels: [String] = []
         for (index, (video, keys)) in videos.enumerated() {
             // Each machine's dots a little above or below the row's line, so intervals do not hide each other.
@@ -61,7 +62,9 @@ enum MachineComparisonChart {
                 let tics = machineIndex == 0 ? ":ytic(1)" : ""
                 return "\(source) index \(index) using \(first):($0+\(PlotText.number(offset))):\(first + 1):\(first + 2)\(tics) with xerrorbars ls \(machineIndex + 1) title \(index == 0 ? PlotText.scriptString(machine) : "''")"
             }
+            // The key once, in the first panel (an empty box would show in the others).
             panels.append("""
+                \(index == 0 ? "set key top right vertical opaque box" : "unset key")
                 set title \(PlotText.scriptString(video))
                 set yrange [-0.7:\(keys.count)-0.3]
                 plot \(plots.joined(separator: ", \\\n     "))
@@ -78,7 +81,7 @@ enum MachineComparisonChart {
             set xlabel \(PlotText.scriptString("wall-clock time (\(unit.rawValue), log scale)"))
             set grid xtics mxtics ytics
             set ytics nomirror font ",9"
-            set key top left horizontal
+            set xtics nomirror
             set lmargin 30
             set multiplot layout \(panelRows),\(columns) title \(PlotText.scriptString(title))
             \(panels.joined(separator: "\n"))
