@@ -18,11 +18,13 @@ struct InstructionSpanTests {
             Self.part(2, thread: 3, trigger: InstructionSpan.threadEnds, 700_000),
             Self.part(3, thread: 2, trigger: InstructionSpan.threadEnds, 40_000_000),
             Self.part(4, thread: 4, trigger: InstructionSpan.threadEnds, 38_000_000),
-            Self.part(5, thread: 1, trigger: InstructionProfile.composeBegins, 300_000),
-            Self.part(6, thread: 1, trigger: InstructionProfile.measuredEnds, 900_000),
+            // A third worker, given the number of the one that ended first: its own part, not their sum.
+            Self.part(5, thread: 3, trigger: InstructionSpan.threadEnds, 39_500_000),
+            Self.part(6, thread: 1, trigger: InstructionProfile.composeBegins, 300_000),
+            Self.part(7, thread: 1, trigger: InstructionProfile.measuredEnds, 900_000),
             // A pool thread alive until the end: its whole life, in no phase.
-            Self.part(7, thread: 5, trigger: nil, 90_000_000),
-            Self.part(7, thread: 1, trigger: nil, 100_000),
+            Self.part(8, thread: 5, trigger: nil, 90_000_000),
+            Self.part(8, thread: 1, trigger: nil, 100_000),
         ]
         let spans = InstructionSpan.spans(of: parts)
         #expect(spans.parts == [.extract: 40_000_000])

@@ -15,7 +15,8 @@ import Foundation
 /// threads inside the worker: `extract`'s span is exact. Threads of pools that outlive a phase
 /// (Swift's cooperative pool, OpenMP's) are written only when the process ends; they count in
 /// the `process` span but no phase's, which is why `compose` (parallel composers run on those
-/// pools) has no span. The totals stay those of the ordinary run, where a dump writes every
+/// pools) has no span. The marks themselves run on one of Swift's pool threads (the child's async
+/// code), not the main thread, whose start-up work is written only at exit (`process`). The totals stay those of the ordinary run, where a dump writes every
 /// thread's counts.
 public enum InstructionSpan {
     /// glibc's function every ending thread calls (`start_thread`, and `exit` for the main thread).
@@ -45,13 +46,22 @@ public enum InstructionSpan {
             for waiting in pending { phaseOf[waiting] = phase }
             pending.removeAll()
         }
-        var perThread: [InstructionProfile.Part: [Int: Int]] = [:], life: [Int: Int] = [:]
+        // Valgrind gives an ended thread's number to the next thread it starts, so parts are not
+        // summed by number within a phase: there each part is one thread's (a worker dumps once, when
+        // it ends; the marking thread once, at the mark that ends the phase). A thread's life, for
+        // the process's span, is its number's parts up to the one written as it ended.
+        var busiest: [InstructionProfile.Part: Int] = [:], running: [Int: Int] = [:], lives: [Int] = []
         for (index, part) in ordered.enumerated() {
-            perThread[phaseOf[index] ?? .teardown, default: [:]][part.thread, default: 0] += part.instructions
-            life[part.thread, default: 0] += part.instructions
+            let phase = phaseOf[index] ?? .teardown
+            busiest[phase] = max(busiest[phase] ?? 0, part.instructions)
+            running[part.thread, default: 0] += part.instructions
+            if part.trigger == threadEnds || part.trigger == nil {
+                lives.append(running.removeValue(forKey: part.thread) ?? 0)
+            }
         }
+        lives += running.values
         var result: [InstructionProfile.Part: Int] = [:]
-        for part in spannedParts { if let busiest = perThread[part]?.values.max() { result[part] = busiest } }
-        return (result, life.values.max())
+        for part in spannedParts { if let count = busiest[part] { result[part] = count } }
+        return (result, lives.max())
     }
 }
