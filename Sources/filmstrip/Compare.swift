@@ -14,7 +14,10 @@ extension FilmstripCommand {
                 read, seeks, heap allocations) is reported as work changed; more work fails the gate. A file of \
                 `bench --measure instructions` is compared on instruction counts per phase, exactly, naming the \
                 functions behind each change. A configuration without enough evidence either way is undecided, \
-                never "same". A time file is judged on CPU time and wall time at once (`--metric` names one): a \
+                never "same". Two runs from different machines (their fingerprints differ) answer the hardware \
+                question instead: per configuration the wall-time speed-up baseline / candidate with its interval, \
+                the fastest pipeline on each machine and where the ranking changed, the task group's scaling \
+                against the run's bound; no gate, exit 0 (`--gate` judges them as a regression gate). A time file is judged on CPU time and wall time at once (`--metric` names one): a \
                 configuration is slower when either is decided slower, so a worker waiting on a lock (wall time \
                 only) fails too. The metrics and threshold `bench --until-decided` decided on are read from \
                 NAME-gate.json beside NAME-raw.csv unless --metric or --threshold say otherwise. Exit status, one \
@@ -46,6 +49,9 @@ extension FilmstripCommand {
         @Flag(help: "List only the configurations called slower or faster (the verdict and work changes always show).")
         var onlyChanged = false
 
+        @Flag(help: "Two runs from different machines: judge the candidate as the regression gate does (calibrated CPU time, exit 2 or 3) instead of answering the hardware question (wall-time speed-ups and rankings, exit 0).")
+        var gate = false
+
 
         func validate() throws {
             if let new, Self.sameFile(baseline, new) {
@@ -54,6 +60,7 @@ extension FilmstripCommand {
         }
 
         func run() throws {
+            if !gate, let new, try compareMachines(baselinePath: baseline, candidatePath: new) { return }
             let rows = (try? ResultsFileReader.read(RawResultRow.self, from: baseline)) ?? []
             let recorded: GateSettings?
             do {
@@ -62,9 +69,9 @@ extension FilmstripCommand {
                 Console.err("filmstrip: bad input: \(TerminalText.visible(error.description)) (exit 1)")
                 throw ExitCode(GateOutcome.badInput("").exitCode)
             }
-            let (gate, settingsNote) = Self.gate(metric: metric, threshold: threshold?.fraction, recorded: recorded, rows: rows)
-            var report = new.map { gate.compareFiles(baselinePath: baseline, candidatePath: $0) }
-                ?? gate.compareFile(path: baseline)
+            let (regressionGate, settingsNote) = Self.gate(metric: metric, threshold: threshold?.fraction, recorded: recorded, rows: rows)
+            var report = new.map { regressionGate.compareFiles(baselinePath: baseline, candidatePath: $0) }
+                ?? regressionGate.compareFile(path: baseline)
             if let settingsNote { report.settingsNote = settingsNote }
             report.onlyChanged = onlyChanged
             for warning in report.warnings { Console.err("filmstrip: warning: \(TerminalText.visible(warning))") }
@@ -105,6 +112,22 @@ extension FilmstripCommand.Compare {
         let note = "gate settings recorded by `bench --until-decided` (run \(usable.runID)): \(usable.metrics.map(\.rawValue).joined(separator: " and ")) at \(String(format: "%g", usable.threshold * 100)) %"
             + (used.isEmpty ? "; overridden by --metric and --threshold" : "; used: \(used.joined(separator: ", "))")
         return (gate, note)
+    }
+
+    /// Two runs from different machines, without `--gate`: the hardware comparison, exit 0.
+    /// Returns `false` (the gate goes on) when the files are one machine's or cannot be read
+    /// (the gate then reports why).
+    func compareMachines(baselinePath: String, candidatePath: String) throws -> Bool {
+        guard let before = try? ResultsFileReader.read(RawResultRow.self, from: baselinePath),
+              let after = try? ResultsFileReader.read(RawResultRow.self, from: candidatePath),
+              HardwareComparison.differentMachines(before, after) else { return false }
+        let comparison = HardwareComparison(baseline: before, candidate: after, baselinePath: baselinePath, candidatePath: candidatePath)
+        switch format {
+        case .text: try Console.out(TerminalText.visible(comparison.text), terminator: "")
+        case .markdown: try Console.out(TerminalText.visible(comparison.markdown), terminator: "")
+        case .json: try Console.out(comparison.json)
+        }
+        return true
     }
 
     /// The same file under two names (a link, `./`): compared by device and inode.

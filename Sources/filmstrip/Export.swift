@@ -18,16 +18,28 @@ extension FilmstripCommand {
         @Argument(help: "A raw results file (NAME-raw.csv).", completion: .file(extensions: ["csv"]))
         var rawFile: String
 
+        @Argument(help: "With --format markdown: a second machine's raw results file; the markdown then compares the machines (wall-time speed-ups, each machine's ranking).", completion: .file(extensions: ["csv"]))
+        var otherMachineFile: String?
+
         @Option(help: "json (hyperfine's shape), bmf (Bencher), github-benchmark (customSmallerIsBetter), markdown, or bounds (the default pipeline beside its bound and the ffmpeg CLI).")
         var format: ExportFormat = .json
 
         @Option(name: .shortAndLong, help: "Output file (default: standard output).", completion: .file())
         var output: String?
 
+        func validate() throws {
+            if otherMachineFile != nil && format != .markdown {
+                throw ValidationError("a second results file is compared only with --format markdown.")
+            }
+        }
+
         func run() throws {
             let rows: [RawResultRow]
             do {
                 rows = try ResultsFileReader.readMeasurements(from: rawFile)
+                if try writeMachineComparison(rows) { return }
+            } catch let error as ExitCode {
+                throw error
             } catch {
                 throw failWithMessage(error)
             }
@@ -40,6 +52,37 @@ extension FilmstripCommand {
                 throw failWithMessage(error)
             }
         }
+    }
+}
+
+extension FilmstripCommand.Export {
+    /// `--format markdown` of two machines (two files, or one file holding two machines' runs):
+    /// the hardware comparison instead of one run's table. `false` when the rows are one machine's.
+    func writeMachineComparison(_ rows: [RawResultRow]) throws -> Bool {
+        guard format == .markdown else { return false }
+        let comparison: HardwareComparison
+        if let otherMachineFile {
+            let other = try ResultsFileReader.readMeasurements(from: otherMachineFile)
+            guard HardwareComparison.differentMachines(rows, other) else {
+                throw failWithMessage("\(otherMachineFile): comes from the same machine as \(rawFile); a second file is for another machine's run")
+            }
+            comparison = HardwareComparison(baseline: rows, candidate: other, baselinePath: rawFile, candidatePath: otherMachineFile)
+        } else if !rows.contains(where: { $0.build != nil }), let split = HardwareComparison.splitByMachine(rows) {
+            comparison = HardwareComparison(baseline: split.baseline, candidate: split.candidate, baselinePath: rawFile, candidatePath: rawFile)
+        } else {
+            return false
+        }
+        let inputs = [rawFile] + (otherMachineFile.map { [$0] } ?? [])
+        guard let output, output != "-" else {
+            try Console.out(comparison.markdown, terminator: "")
+            return true
+        }
+        let target = URL(fileURLWithPath: output).standardizedFileURL.resolvingSymlinksInPath()
+        if inputs.contains(where: { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath() == target }) {
+            throw failWithMessage("\(output): is an input file; not overwriting it")
+        }
+        try StripWriter.writeAtomically(Data(comparison.markdown.utf8), to: target.path)
+        return true
     }
 }
 

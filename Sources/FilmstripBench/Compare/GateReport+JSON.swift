@@ -51,6 +51,14 @@ extension GateReport {
                     "grew": change.grew, "gated": gatesOnWork && change.gated, "scheduled": change.scheduled,
                 ] as [String: Any]
             },
+            "span_changes": spanChanges.map { change in
+                [
+                    "configuration": change.key.description, "config_id": change.key.configID, "phase": change.key.phase.rawValue,
+                    "baseline_span": change.baseline, "candidate_span": change.candidate, "ratio": change.ratio, "grew": change.grew,
+                    "baseline_instructions": change.baselineWork as Any? ?? NSNull(),
+                    "candidate_instructions": change.candidateWork as Any? ?? NSNull(),
+                ] as [String: Any]
+            },
             "only_in_baseline": onlyInBaseline.map(\.description),
             "only_in_candidate": onlyInCandidate.map(\.description),
         ]

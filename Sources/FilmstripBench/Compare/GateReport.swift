@@ -20,6 +20,8 @@ public struct GateReport: Sendable {
     public var comparisons: [ConfigurationComparison] = []
     /// Counters that changed; see ``RegressionGate``.
     public var workChanges: [WorkChange] = []
+    /// Instruction runs: configurations whose busiest thread's count moved beyond the threshold (``SpanChange``).
+    public var spanChanges: [SpanChange] = []
     /// Things that weaken the comparison without preventing it (for stderr).
     public var warnings: [String] = []
     public var onlyInBaseline: [ConfigurationKey] = []
@@ -131,7 +133,7 @@ public struct GateReport: Sendable {
         let undecidedLines = open.prefix(Self.undecidedListed).map { group in
             "undecided: \(group.key) \(changeText(group.entries))"
         } + (open.count > Self.undecidedListed ? ["undecided: … and \(open.count - Self.undecidedListed) more"] : [])
-        return [outcomeLine] + movedLines + undecidedLines + workLines
+        return [outcomeLine] + movedLines + spanChanges.map(\.text) + undecidedLines + workLines
     }
 
     /// `+12.3 % (+8.0 % … +16.1 %, n 20)`, or the exact change of an instruction count; with
@@ -223,8 +225,10 @@ public struct GateReport: Sendable {
         case .regressed:
             let count = slowerConfigurations.count
             let added = gatesOnWork ? workChanges.filter { $0.grew && $0.gated }.count : 0
+            let spans = spanChanges.filter(\.grew).count
             return "regressed: \(count) configuration(s) slower by more than \(threshold) %"
-                + (added > 0 ? ", \(added) counter(s) of work grew" : "") + " (exit 2)"
+                + (added > 0 ? ", \(added) counter(s) of work grew" : "")
+                + (spans > 0 ? ", \(spans) span(s) grew (the busiest thread's instructions)" : "") + " (exit 2)"
         case .undecided:
             return "undecided: \(undecidedConfigurations.count) configuration(s) could not be decided with the pairs measured, none slower so far; not a pass (add pairs: `bench --until-decided`, or more --repetitions) (exit 3)"
         case .badInput(let reason):
@@ -311,7 +315,8 @@ public struct GateReport: Sendable {
 
     mutating func decideOutcome(gateOnWork: Bool) {
         gatesOnWork = gateOnWork
-        if comparisons.contains(where: { $0.gated && $0.verdict == .slower }) || (gateOnWork && workChanges.contains { $0.grew && $0.gated }) {
+        if comparisons.contains(where: { $0.gated && $0.verdict == .slower }) || (gateOnWork && workChanges.contains { $0.grew && $0.gated })
+            || spanChanges.contains(where: \.grew) {
             outcome = .regressed
         } else if !undecided.isEmpty {
             outcome = .undecided

@@ -149,6 +149,7 @@ public struct RegressionGate: Sendable {
         }
         if metric == .instructions {
             report.comparisons = instructionComparisons(paired, baselineRows: baseline, candidateRows: candidate, profileRoot: profileRoot)
+            report.spanChanges = spanChanges(baseline: baseline, candidate: candidate)
         } else {
             let entries = metrics.flatMap { judged -> [ConfigurationComparison] in
                 let pairs = judged == metric ? paired

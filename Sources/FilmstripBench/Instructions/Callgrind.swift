@@ -49,8 +49,11 @@ public struct Callgrind: Sendable {
     }
 
     /// The command line that runs `program arguments` under callgrind, writing its parts into `folder`.
-    func commandLine(program: String, arguments: [String], folder: String) -> [String] {
-        [
+    /// `separateThreads`: the span run (``InstructionSpan``): each thread's counts apart, and a part
+    /// written when each thread ends.
+    func commandLine(program: String, arguments: [String], folder: String, separateThreads: Bool = false) -> [String] {
+        let spanOptions = separateThreads ? ["--separate-threads=yes", "--dump-before=\(InstructionSpan.threadEnds)"] : []
+        return [
             "--tool=callgrind", "--quiet",
             // Threads take turns in a fixed order. With valgrind's default lock, which worker got
             // which parts of a taskgroup plan varied (one decoder and scaler more or fewer), and
@@ -62,15 +65,17 @@ public struct Callgrind: Sendable {
             "--callgrind-out-file=\(folder)/callgrind.%p",
             // Full names on every line, so each part parses on its own.
             "--compress-strings=no", "--compress-pos=no",
-        ] + InstructionProfile.marks.map { "--dump-before=\($0)" } + [program] + arguments
+        ] + spanOptions + InstructionProfile.marks.map { "--dump-before=\($0)" } + [program] + arguments
     }
 
     /// Every part written into `folder` by one run.
     static func parts(in folder: URL) throws -> [CallgrindPart] {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("callgrind.") }
-        return try names.map { name in
+        return try names.compactMap { name in
             let path = folder.appendingPathComponent(name).path
             let text = try String(contentsOfFile: path, encoding: .utf8)
+            // With separate threads callgrind also leaves the process's own file name empty.
+            if text.isEmpty { return nil }
             return try CallgrindPart(text: text, file: path)
         }
     }

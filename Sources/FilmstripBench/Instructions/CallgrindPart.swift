@@ -26,8 +26,11 @@ public struct CallgrindPart: Sendable, Hashable {
 
     /// The process the part belongs to.
     public var pid: Int
-    /// 1-based number of the dump within its process.
+    /// 1-based number of the dump within its process (counted across its threads).
     public var number: Int
+    /// callgrind's 1-based number of the thread the part counts (`--separate-threads=yes`); 1
+    /// when threads are not separated (every thread's counts together).
+    public var thread: Int = 1
     /// What ended the part: a function name of `--dump-before`, or nil for the end of the program.
     public var trigger: String?
     /// Instructions executed in the part (the `summary:` / `totals:` line).
@@ -41,7 +44,7 @@ public struct CallgrindPart: Sendable, Hashable {
 
     /// Parses the text of one callgrind output file (format version 1, event `Ir`).
     public init(text: String, file: String = "callgrind output") throws(FormatError) {
-        var pid: Int?, number = 1, trigger: String?, total: Int?
+        var pid: Int?, number = 1, thread = 1, trigger: String?, total: Int?
         var costs: [Function: Int] = [:]
         var object = "???", function = Function(object: "???", name: "???")
         var nextCostIsCall = false
@@ -71,6 +74,8 @@ public struct CallgrindPart: Sendable, Hashable {
                 nextCostIsCall = true
             } else if line.hasPrefix("pid:") {
                 pid = Int(line.dropFirst(4).trimmingCharacters(in: .whitespaces))
+            } else if line.hasPrefix("thread:") {
+                thread = Int(line.dropFirst(7).trimmingCharacters(in: .whitespaces)) ?? thread
             } else if line.hasPrefix("part:") {
                 number = Int(line.dropFirst(5).trimmingCharacters(in: .whitespaces)) ?? number
             } else if line.hasPrefix("desc: Trigger:") {
@@ -89,14 +94,16 @@ public struct CallgrindPart: Sendable, Hashable {
         guard sawEvents, let pid, let total else { throw FormatError(description: "\(file): not a callgrind profile (no events, pid or totals line)") }
         self.pid = pid
         self.number = number
+        self.thread = thread
         self.trigger = trigger
         self.instructions = total
         self.selfInstructions = costs.filter { $0.value != 0 }
     }
 
-    public init(pid: Int, number: Int, trigger: String?, instructions: Int, selfInstructions: [Function: Int]) {
+    public init(pid: Int, number: Int, thread: Int = 1, trigger: String?, instructions: Int, selfInstructions: [Function: Int]) {
         self.pid = pid
         self.number = number
+        self.thread = thread
         self.trigger = trigger
         self.instructions = instructions
         self.selfInstructions = selfInstructions

@@ -36,6 +36,10 @@ public struct InstructionProfile: Sendable, Hashable {
     public var functions: [Part: [CallgrindPart.Function: Int]]
     /// Every instruction the child executed, in all its processes.
     public var processInstructions: Int
+    /// The busiest thread's instructions per part (``InstructionSpan``), from the span run; empty without one.
+    public var span: [Part: Int] = [:]
+    /// The busiest thread's instructions over the child's whole life; nil without a span run.
+    public var processSpan: Int?
 
     public init(instructions: [Part: Int], functions: [Part: [CallgrindPart.Function: Int]], processInstructions: Int) {
         self.instructions = instructions
@@ -76,6 +80,23 @@ public struct InstructionProfile: Sendable, Hashable {
         }
     }
 
+    /// The busiest thread's instructions in a results row's `phase`: nil where not measured
+    /// (``InstructionSpan`` says which phases are).
+    public func span(for phase: Phase) -> Int? {
+        switch phase {
+        case .extract: span[.extract]
+        case .process: processSpan
+        default: nil
+        }
+    }
+
+    /// Adds the spans of the span run's parts (``InstructionSpan/spans(of:)``).
+    public mutating func addSpans(from parts: [CallgrindPart]) {
+        let spans = InstructionSpan.spans(of: parts)
+        span = spans.parts
+        processSpan = spans.process
+    }
+
     /// Self instructions per function over the parts that make up `phase`.
     public func functions(for phase: Phase) -> [CallgrindPart.Function: Int] {
         let parts: [Part] = switch phase {
@@ -95,12 +116,14 @@ public struct InstructionProfile: Sendable, Hashable {
     static let functionsKept = 400
 
     /// Tab-separated `part`, `object`, `function`, `instructions`: each part's total first
-    /// (function `(total)`), then its functions by cost, largest first.
+    /// (function `(total)`), its span (function `(span)`) where measured, then its functions by
+    /// cost, largest first.
     public var fileText: String {
         var lines = ["part\tobject\tfunction\tinstructions"]
         for part in Part.allCases {
             guard let total = instructions[part] else { continue }
             lines.append("\(part.rawValue)\t\t(total)\t\(total)")
+            if let busiest = span[part] { lines.append("\(part.rawValue)\t\t(span)\t\(busiest)") }
             let sorted = (functions[part] ?? [:]).sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
             for (function, cost) in sorted.prefix(Self.functionsKept) {
                 lines.append("\(part.rawValue)\t\(Self.clean(function.object))\t\(Self.clean(function.name))\t\(cost)")
@@ -109,19 +132,21 @@ public struct InstructionProfile: Sendable, Hashable {
             if rest != 0 { lines.append("\(part.rawValue)\t\t(other functions)\t\(rest)") }
         }
         lines.append("process\t\t(total)\t\(processInstructions)")
+        if let processSpan { lines.append("process\t\t(span)\t\(processSpan)") }
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// Reads ``fileText`` back.
     public init(fileText: String) throws(CallgrindPart.FormatError) {
         var instructions: [Part: Int] = [:], functions: [Part: [CallgrindPart.Function: Int]] = [:], process: Int?
+        var span: [Part: Int] = [:], processSpan: Int?
         for line in fileText.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard fields.count == 4, let cost = Int(fields[3]) else {
                 throw CallgrindPart.FormatError(description: "instruction profile: bad line \(line.prefix(80))")
             }
             if fields[0] == "process" {
-                process = cost
+                if fields[2] == "(span)" { processSpan = cost } else { process = cost }
                 continue
             }
             guard let part = Part(rawValue: String(fields[0])) else {
@@ -129,12 +154,16 @@ public struct InstructionProfile: Sendable, Hashable {
             }
             if fields[1].isEmpty && fields[2] == "(total)" {
                 instructions[part] = cost
+            } else if fields[1].isEmpty && fields[2] == "(span)" {
+                span[part] = cost
             } else {
                 functions[part, default: [:]][CallgrindPart.Function(object: String(fields[1]), name: String(fields[2]))] = cost
             }
         }
         guard let process else { throw CallgrindPart.FormatError(description: "instruction profile: no process total") }
         self.init(instructions: instructions, functions: functions, processInstructions: process)
+        self.span = span
+        self.processSpan = processSpan
     }
 
     /// Tabs and line breaks cannot occur in symbol names, but a file name is anyone's.

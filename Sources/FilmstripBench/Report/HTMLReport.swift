@@ -51,7 +51,7 @@ public struct HTMLReport: Sendable {
     /// property in a file of its own (an extension of `HTMLReport`) and one entry here; an
     /// empty string leaves it out.
     var sections: [String] {
-        [verdictSection, gateSection, fastestSection, historySection, peersSection, interactiveSection, memorySection, scalingSection,
+        [hardwareSection, verdictSection, gateSection, fastestSection, historySection, peersSection, interactiveSection, memorySection, scalingSection,
          runsSection, suiteSection, configurationsSection]
     }
 
@@ -395,7 +395,8 @@ public struct HTMLReport: Sendable {
             reports.append(("two builds in \(path)", gate.comparePaired(fileRows, path: path,
                                                                       profileRoot: URL(fileURLWithPath: path).deletingLastPathComponent().path)))
         }
-        if reports.isEmpty && rowsByFile.count == 2 {
+        // Two machines' runs answer the hardware question instead (`hardwareSection`), unless they are one machine's.
+        if reports.isEmpty && rowsByFile.count == 2 && !HardwareComparison.differentMachines(rowsByFile[0], rowsByFile[1]) {
             reports.append(("\(sources[1]) against \(sources[0])",
                             gate.compare(baseline: rowsByFile[0], candidate: rowsByFile[1], baselinePath: sources[0], candidatePath: sources[1])))
         }

@@ -81,6 +81,8 @@ public enum RawColumn: String, ResultColumn {
     case unreadableTiles = "unreadable_tiles"
     case worstFrameErrorSeconds = "worst_error_s"
     case meanFrameErrorSeconds = "mean_error_s"
+    // Added with the span of instruction runs; older files lack it.
+    case spanInstructions = "span_instructions"
 
     /// Columns that files written before they existed lack; they read as empty cells.
     public static let addedLater: Set<RawColumn> = [.build, .executableCommit, .packetsRead, .bytesRead, .seeks, .heapAllocations,
@@ -89,7 +91,7 @@ public enum RawColumn: String, ResultColumn {
                                                       .firstThumbnailSeconds, .fullRowSeconds, .allThumbnailsSeconds, .latencyP50Seconds,
                                                       .latencyP95Seconds, .wastedFrames, .cacheHits, .residentGrowthBytes,
                                                       .threadsLeft, .busyDecoders, .tiles, .unreadableTiles,
-                                                      .worstFrameErrorSeconds, .meanFrameErrorSeconds]
+                                                      .worstFrameErrorSeconds, .meanFrameErrorSeconds, .spanInstructions]
 
     public var unit: String {
         switch self {
@@ -97,7 +99,7 @@ public enum RawColumn: String, ResultColumn {
         case .gitDirty, .disagreement: "bool"
         case .cacheL1dBytes, .cacheL2Bytes, .cacheL3Bytes, .memoryBytes, .peakRSSBytes: "bytes"
         case .logicalCores, .videoFrameCount, .videoGOP, .thumbnailCount, .repetition, .framesDecoded, .maxFrameError: "count"
-        case .packetsRead, .seeks, .heapAllocations, .workers, .instructions: "count"
+        case .packetsRead, .seeks, .heapAllocations, .workers, .instructions, .spanInstructions: "count"
         case .startupCPUSeconds, .cpuOverCoresSeconds, .longestWorkerSeconds, .boundSeconds: "s"
         case .bytesRead, .videoBytes, .residentGrowthBytes: "bytes"
         case .firstThumbnailSeconds, .fullRowSeconds, .allThumbnailsSeconds, .latencyP50Seconds, .latencyP95Seconds: "s"
@@ -186,6 +188,7 @@ public enum RawColumn: String, ResultColumn {
         case .unreadableTiles: "Sprite rows: tiles whose frame marker could not be read."
         case .worstFrameErrorSeconds: "Sprite rows: largest distance between a tile's frame and its cue's start (cue k starts at k · interval)."
         case .meanFrameErrorSeconds: "Sprite rows: mean of the same distances over the readable tiles."
+        case .spanInstructions: "Instruction runs: instructions of the phase's busiest thread (the span, beside `instructions`, the work), counted in a second callgrind run with `--separate-threads=yes`; `extract` (decoding workers and their codec threads end inside it) and `process` (each thread's whole life) rows only, empty elsewhere and in time runs. `instructions / span_instructions` is the parallelism the phase had."
         case .profile: "Instruction runs: the run's profile (instructions per part and per function and library), a path relative to the folder of this file."
         }
     }

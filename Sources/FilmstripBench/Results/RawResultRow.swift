@@ -56,6 +56,8 @@ public struct RawResultRow: ResultRecord, Hashable {
     public var instructions: Int?
     /// The run's instruction profile, relative to the results file's folder; empty in time runs.
     public var profile: String = ""
+    /// Instructions of the phase's busiest thread under callgrind (``InstructionSpan``); nil where not measured.
+    public var spanInstructions: Int?
     /// What kind of work the row timed (the `kind` column).
     public var kind: RunKind
     /// Interactive rows: latencies, wasted frames, what a soak left behind; nil elsewhere.
@@ -195,6 +197,7 @@ public struct RawResultRow: ResultRecord, Hashable {
         case .unreadableTiles: Cell.text(spriteTiles?.unreadable)
         case .worstFrameErrorSeconds: Cell.text(spriteTiles?.worstErrorSeconds)
         case .meanFrameErrorSeconds: Cell.text(spriteTiles?.meanErrorSeconds)
+        case .spanInstructions: Cell.text(spanInstructions)
         }
     }
 
@@ -264,6 +267,7 @@ public struct RawResultRow: ResultRecord, Hashable {
         videoBytes = try Cell.optionalInt(RawColumn.videoBytes, cells(.videoBytes))
         instructions = try Cell.optionalInt(RawColumn.instructions, cells(.instructions))
         profile = cells(.profile)
+        spanInstructions = try Cell.optionalInt(RawColumn.spanInstructions, cells(.spanInstructions))
         interactive = try Self.interactive(cells)
         spriteTiles = try Self.spriteTiles(cells)
     }

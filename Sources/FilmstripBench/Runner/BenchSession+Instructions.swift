@@ -141,6 +141,7 @@ extension BenchSession {
         }
         for index in result.indices {
             result[index].instructions = profile.instructions(for: result[index].phase)
+            result[index].spanInstructions = profile.span(for: result[index].phase)
             result[index].profile = relativePath
             result[index].wallSeconds = nil
             result[index].cpuUserSeconds = nil

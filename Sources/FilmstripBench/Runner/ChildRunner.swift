@@ -90,11 +90,19 @@ public struct ChildRunner: ConfigurationExecutor {
               let measurement = try? JSONDecoder().decode(BenchMeasurement.self, from: Data(line.utf8)) else {
             return .failed("child printed no measurement")
         }
-        guard let profileFolder else { return .measured(measurement, nil) }
+        guard let profileFolder, let callgrind else { return .measured(measurement, nil) }
+        var profile: InstructionProfile
         do {
-            return .measured(measurement, InstructionProfile(parts: try Callgrind.parts(in: profileFolder)))
+            profile = InstructionProfile(parts: try Callgrind.parts(in: profileFolder))
         } catch {
             return .failed("cannot read the child's instruction profile: \(error)")
         }
+        switch spanParts(configurationJSON: json, callgrind: callgrind, timeLimit: timeLimit, interruption: interruption) {
+        case .success(let parts): profile.addSpans(from: parts)
+        case .failure(.interrupted): return .interrupted
+        case .failure(.timedOut): return .timedOut
+        case .failure(.failed(let reason)): return .failed(reason)
+        }
+        return .measured(measurement, profile)
     }
 }

@@ -1,0 +1,162 @@
+import Foundation
+
+extension HardwareComparison {
+    /// Configurations shown by name under the headline, largest speed-up first within the task group, then the rest.
+    static let headlineListed = 12
+
+    /// `3.95× (3.80× … 4.10×)`.
+    static func speedUpText(_ entry: SpeedUp) -> String {
+        "\(times(entry.estimate)) (\(times(entry.low)) … \(times(entry.high)))"
+    }
+
+    static func times(_ value: Double) -> String {
+        value >= 10 ? String(format: "%.1f×", value) : String(format: "%.2f×", value)
+    }
+
+    private func percentText(_ value: Double) -> String { "\(Int((value * 100).rounded())) %" }
+
+    /// The answer first: which machine is faster, by how much, for the task group in particular.
+    public var headlineLines: [String] {
+        let faster = speedUps.filter { $0.direction == "faster" }.count, slower = speedUps.filter { $0.direction == "slower" }.count
+        let median = speedUps.isEmpty ? 1 : Quantile.median(sorted: speedUps.map(\.estimate).sorted())
+        var lines = ["hardware: \(candidate.name) against \(baseline.name): faster in \(faster), slower in \(slower), "
+            + "either in \(speedUps.count - faster - slower) of \(speedUps.count) configuration(s) (wall time; median speed-up \(Self.times(median))); "
+            + "not a gate (exit 0)"]
+        // The task group's end-to-end rows first: the question a second machine's cores answer.
+        let taskgroup = speedUps.filter { $0.key.extractor == "taskgroup" && $0.key.kind == .pipeline }
+        let shown = (taskgroup.sorted { $0.estimate > $1.estimate } + speedUps.filter { !taskgroup.map(\.key).contains($0.key) }.sorted { $0.estimate > $1.estimate })
+        for entry in shown.prefix(Self.headlineListed) {
+            lines.append("\(entry.direction): \(name(entry.key)) speed-up \(Self.speedUpText(entry)), \(ReadableSeconds.text(entry.baselineSeconds)) → \(ReadableSeconds.text(entry.candidateSeconds))")
+        }
+        if shown.count > Self.headlineListed { lines.append("… and \(shown.count - Self.headlineListed) more in the table") }
+        let changed = rankings.filter(\.fastestChanged)
+        lines.append("fastest pipeline changed in \(changed.count) of \(rankings.count) request(s)"
+            + (changed.isEmpty ? "" : ": " + changed.prefix(6).map { "\($0.request) \($0.baseline[0].label) → \($0.candidate[0].label)" }.joined(separator: "; ")))
+        return lines
+    }
+
+    private var contextLines: [String] {
+        var lines = [
+            "machines: baseline \(baseline.text) (\(baselinePath)), candidate \(candidate.text) (\(candidatePath))",
+            "speed-up: baseline / candidate median wall time per configuration (the top-level phase); Hodges–Lehmann estimate, exact Mann–Whitney \(Int(level * 100)) % interval over the repetitions; `faster` or `slower` when the whole interval is on one side of 1×",
+            "run `compare --gate` to judge the candidate as a regression (CPU time divided by each machine's calibration)",
+        ]
+        if !commonOptions.isEmpty { lines.append("options of every configuration below (left out of its name): [\(KeyValueList.encode(commonOptions))]") }
+        for entry in calibrations {
+            lines.append("single-threaded calibration \(entry.key.pipeline): speed-up \(Self.speedUpText(entry)) (one core's speed)")
+        }
+        return lines
+    }
+
+    /// Per request, the pipelines both machines ran, fastest first, on each machine.
+    var rankingLines: [String] {
+        rankings.map { ranking in
+            let order = { (entries: [(label: String, seconds: Double)]) in
+                entries.map { "\($0.label) \(ReadableSeconds.text($0.seconds))" }.joined(separator: " < ")
+            }
+            return "\(ranking.request)\(ranking.changed ? " (ranking changed)" : ""): \(baseline.name): \(order(ranking.baseline)); \(candidate.name): \(order(ranking.candidate))"
+        }
+    }
+
+    /// The task group against the sequential extractor on each machine, with the bound's speed-up.
+    var scalingLines: [String] {
+        scalings.map { scaling in
+            func side(_ machine: Machine, _ side: Scaling.Side) -> String {
+                let bound = side.boundSpeedUp.map { ", bound allows \(Self.times($0)), at \(percentText($0 > 0 ? side.speedUp / $0 : 0)) of it" } ?? ", bound not recorded"
+                let workers = side.workers.map { ", \($0) workers" } ?? ""
+                return "\(machine.name) (\(machine.cores) cores) \(Self.times(side.speedUp))\(workers)\(bound)"
+            }
+            return "\(scaling.request) taskgroup+\(scaling.composer) / sequential+\(scaling.composer): \(side(baseline, scaling.baseline)); \(side(candidate, scaling.candidate))"
+        }
+    }
+
+    private var tableHeader: [String] {
+        ["configuration", "\(baseline.name) (s)", "\(candidate.name) (s)", "speed-up", "\(Int(level * 100)) % CI", "n", ""]
+    }
+
+    private var tableRows: [[String]] {
+        speedUps.map { entry in
+            [name(entry.key), String(format: "%.4g", entry.baselineSeconds), String(format: "%.4g", entry.candidateSeconds),
+             Self.times(entry.estimate), "\(Self.times(entry.low)) … \(Self.times(entry.high))", "\(entry.count)", entry.direction]
+        }
+    }
+
+    /// Plain text for stdout: the answer, context, rankings, the task group's scaling, the table.
+    public var text: String {
+        var lines = headlineLines + [""] + contextLines + ["", "ranking per request (in-process pipelines both measured, median wall time):"]
+        lines += rankingLines.map { "  " + $0 }
+        if !scalingLines.isEmpty { lines += ["", "task group scaling (sequential / taskgroup wall time, per machine):"] + scalingLines.map { "  " + $0 } }
+        let rows = tableRows
+        if !rows.isEmpty {
+            let header = tableHeader
+            let widths = header.indices.map { column in (rows + [header]).map { $0[column].count }.max()! }
+            let render = { (cells: [String]) in
+                zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                    .trimmingCharacters(in: .whitespaces)
+            }
+            lines += ["", render(header), render(widths.map { String(repeating: "-", count: $0) })] + rows.map(render)
+        }
+        lines.append(headlineLines[0])
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Markdown (`compare --format markdown`, `export --format markdown` of two machines).
+    public var markdown: String {
+        let headline = headlineLines
+        var lines = ["**\(MarkdownText.escaped(headline[0]))**", ""] + headline.dropFirst().map { "- \(MarkdownText.escaped($0))" }
+        lines += [""] + contextLines.map { "- \(MarkdownText.escaped($0))" }
+        lines += ["", "### Ranking per request", "", "| request | \(MarkdownText.escaped(baseline.name)) (fastest first) | \(MarkdownText.escaped(candidate.name)) (fastest first) | changed |", "|---|---|---|---|"]
+        for ranking in rankings {
+            let order = { (entries: [(label: String, seconds: Double)]) in
+                entries.map { "\(MarkdownText.escaped($0.label)) \(ReadableSeconds.text($0.seconds))" }.joined(separator: " < ")
+            }
+            lines.append("| \(MarkdownText.escaped(ranking.request.description)) | \(order(ranking.baseline)) | \(order(ranking.candidate)) | \(ranking.fastestChanged ? "fastest" : ranking.changed ? "order" : "") |")
+        }
+        if !scalings.isEmpty {
+            lines += ["", "### Task group scaling", "", "| request | composer | \(MarkdownText.escaped(baseline.name)) speed-up | bound allows | \(MarkdownText.escaped(candidate.name)) speed-up | bound allows |", "|---|---|---:|---:|---:|---:|"]
+            for scaling in scalings {
+                let bound = { (side: Scaling.Side) in side.boundSpeedUp.map(Self.times) ?? "—" }
+                lines.append("| \(MarkdownText.escaped(scaling.request.description)) | \(MarkdownText.escaped(scaling.composer)) | \(Self.times(scaling.baseline.speedUp)) | \(bound(scaling.baseline)) | \(Self.times(scaling.candidate.speedUp)) | \(bound(scaling.candidate)) |")
+            }
+        }
+        let rows = tableRows
+        if !rows.isEmpty {
+            lines += ["", "### Speed-up per configuration", "", "| " + tableHeader.map(MarkdownText.escaped).joined(separator: " | ") + " |",
+                      "|" + tableHeader.map { _ in "---" }.joined(separator: "|") + "|"]
+            lines += rows.map { "| " + $0.map(MarkdownText.escaped).joined(separator: " | ") + " |" }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension HardwareComparison {
+    /// `compare --format json` of two machines: `outcome` is `hardware` (exit 0), with every
+    /// speed-up, ranking and scaling; keys snake_case and sorted, absent values `null`.
+    public var json: String {
+        func speedUp(_ entry: SpeedUp) -> [String: Any] {
+            ["configuration": entry.key.description, "config_id": entry.key.configID, "baseline_wall_s": entry.baselineSeconds,
+             "candidate_wall_s": entry.candidateSeconds, "speed_up": entry.estimate, "speed_up_low": entry.low,
+             "speed_up_high": entry.high, "coverage": entry.coverage, "n": entry.count, "direction": entry.direction]
+        }
+        func side(_ side: Scaling.Side) -> [String: Any] {
+            ["speed_up": side.speedUp, "taskgroup_wall_s": side.seconds, "bound_s": side.boundSeconds as Any? ?? NSNull(),
+             "bound_speed_up": side.boundSpeedUp as Any? ?? NSNull(), "workers": side.workers as Any? ?? NSNull()]
+        }
+        let object: [String: Any] = [
+            "schema_version": GateReport.jsonSchemaVersion, "outcome": "hardware", "exit_status": 0, "summary": headlineLines[0],
+            "machines": ["baseline": baseline.text, "candidate": candidate.text], "level": level,
+            "speed_ups": speedUps.map(speedUp), "calibrations": calibrations.map(speedUp),
+            "rankings": rankings.map { ranking in
+                ["request": ranking.request.description, "changed": ranking.changed, "fastest_changed": ranking.fastestChanged,
+                 "baseline": ranking.baseline.map { ["pipeline": $0.label, "wall_s": $0.seconds] as [String: Any] },
+                 "candidate": ranking.candidate.map { ["pipeline": $0.label, "wall_s": $0.seconds] as [String: Any] }] as [String: Any]
+            },
+            "scalings": scalings.map { ["request": $0.request.description, "composer": $0.composer,
+                                        "baseline": side($0.baseline), "candidate": side($0.candidate)] as [String: Any] },
+        ]
+        guard JSONSerialization.isValidJSONObject(object),
+              let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        else { return #"{"outcome":"hardware","error":"the comparison cannot be written as JSON"}"# }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,238 @@
+import Filmstrip
+import Foundation
+
+/// Two runs from different machines, read as the hardware question ("how much faster, and does
+/// the ranking change?") rather than as a regression gate.
+///
+/// The gate divides each time by its machine's single-threaded calibration, which answers "did
+/// the code get slower?" and nothing a user comparing machines asks: a 16-core machine whose
+/// cores are 20 % slower would read as a 20 % regression of a strip it finishes 4× sooner. Here
+/// every figure is wall time, what a user waits for:
+/// - per configuration, the speed-up baseline / candidate of the medians' Hodges–Lehmann
+///   estimate with its exact Mann–Whitney interval over the repetitions (``ShiftInterval``);
+/// - per request (video, N, height, accuracy), the fastest pipeline on each machine and the
+///   order of the pipelines both measured, and where that order changed;
+/// - the task group's scaling: sequential / taskgroup wall time on each machine beside the
+///   run's bound (``PhaseBound``: the wall time the work allows on that machine), where the
+///   rows carry it.
+/// It is no gate: `compare` exits 0 unless `--gate` asks for the gate's verdict.
+public struct HardwareComparison: Sendable {
+    public struct Machine: Sendable, Hashable {
+        public var name: String
+        public var cpuModel: String
+        public var cores: Int
+
+        public var text: String { "\(name) (\(cores) cores, \(cpuModel))" }
+    }
+
+    /// One configuration measured on both machines.
+    public struct SpeedUp: Sendable {
+        public var key: ConfigurationKey
+        /// Median wall time in seconds on each machine.
+        public var baselineSeconds: Double
+        public var candidateSeconds: Double
+        /// Baseline / candidate wall time: 4.0 means the candidate machine takes a quarter of the time.
+        public var estimate: Double
+        public var low: Double
+        public var high: Double
+        public var coverage: Double
+        /// The smaller machine's repetitions.
+        public var count: Int
+
+        /// `faster` or `slower` when the whole interval is on one side of 1, else `either`.
+        public var direction: String { low > 1 ? "faster" : high < 1 ? "slower" : "either" }
+    }
+
+    /// What a strip request is, whatever pipeline made it.
+    public struct Request: Sendable, Hashable, Comparable, CustomStringConvertible {
+        public var videoID: String
+        public var thumbnailCount: Int
+        public var thumbHeight: Int
+        public var accuracy: String
+
+        public var description: String { "\(videoID) ×\(thumbnailCount) h\(thumbHeight) \(accuracy)" }
+
+        public static func < (lhs: Request, rhs: Request) -> Bool {
+            (lhs.videoID, lhs.thumbnailCount, lhs.thumbHeight, lhs.accuracy) < (rhs.videoID, rhs.thumbnailCount, rhs.thumbHeight, rhs.accuracy)
+        }
+    }
+
+    /// The in-process pipelines of one request, fastest first, on each machine.
+    public struct Ranking: Sendable {
+        public var request: Request
+        /// Label and median wall time of each pipeline both machines measured.
+        public var baseline: [(label: String, seconds: Double)]
+        public var candidate: [(label: String, seconds: Double)]
+        public var changed: Bool { baseline.map(\.label) != candidate.map(\.label) }
+        public var fastestChanged: Bool { baseline.first?.label != candidate.first?.label }
+    }
+
+    /// The task group against the sequential extractor with the same composer and options, per machine.
+    public struct Scaling: Sendable {
+        public var request: Request
+        public var composer: String
+        public struct Side: Sendable {
+            /// Sequential / taskgroup median wall time.
+            public var speedUp: Double
+            /// Taskgroup median wall time and its bound (nil where the rows do not carry it).
+            public var seconds: Double
+            public var boundSeconds: Double?
+            /// Decoding workers the task group ran (median), nil where not recorded.
+            public var workers: Int?
+            /// Sequential wall / taskgroup bound: the speed-up the bound allows.
+            public var boundSpeedUp: Double?
+        }
+        public var baseline: Side
+        public var candidate: Side
+    }
+
+    public var baseline: Machine
+    public var candidate: Machine
+    public var baselinePath: String
+    public var candidatePath: String
+    public var level: Double
+    public var speedUps: [SpeedUp] = []
+    /// Single-threaded calibration workloads, where both runs have them: the cores' own speed.
+    public var calibrations: [SpeedUp] = []
+    public var rankings: [Ranking] = []
+    public var scalings: [Scaling] = []
+    /// Options every compared configuration that has options has with the same value: said once, not on every line.
+    public var commonOptions: [String: String] = [:]
+
+    /// `key`'s description without the options every compared configuration shares (``commonOptions``).
+    public func name(_ key: ConfigurationKey) -> String {
+        var shown = key
+        shown.options = key.options.filter { commonOptions[$0.key] != $0.value }
+        return shown.description
+    }
+
+    /// Whether two sets of rows come from different machines (the fingerprint's id).
+    public static func differentMachines(_ baseline: [RawResultRow], _ candidate: [RawResultRow]) -> Bool {
+        let before = Set(baseline.map(\.run.machine.id)), after = Set(candidate.map(\.run.machine.id))
+        return !before.isEmpty && !after.isEmpty && before.isDisjoint(with: after)
+    }
+
+    /// Rows of one file split by machine, for a file (or files) holding two machines' runs: nil unless exactly two.
+    public static func splitByMachine(_ rows: [RawResultRow]) -> (baseline: [RawResultRow], candidate: [RawResultRow])? {
+        var order: [String] = []
+        for row in rows where !order.contains(row.run.machine.id) { order.append(row.run.machine.id) }
+        guard order.count == 2 else { return nil }
+        return (rows.filter { $0.run.machine.id == order[0] }, rows.filter { $0.run.machine.id == order[1] })
+    }
+
+    public init(baseline baselineRows: [RawResultRow], candidate candidateRows: [RawResultRow],
+                baselinePath: String = "baseline", candidatePath: String = "candidate", level: Double = 0.95) {
+        baseline = Self.machine(baselineRows)
+        candidate = Self.machine(candidateRows)
+        self.baselinePath = baselinePath
+        self.candidatePath = candidatePath
+        self.level = level
+        // A two-build file's candidate is what it measured of its own code; a plain run has no build column.
+        let before = Self.samples(Self.latestBuild(baselineRows)), after = Self.samples(Self.latestBuild(candidateRows))
+        let keys = Set(before.keys).intersection(after.keys)
+        for key in keys.sorted() {
+            let entry = Self.speedUp(key, before[key]!.wall, after[key]!.wall, level: level)
+            if key.phase == .calibration {
+                calibrations.append(entry)
+            } else if RegressionGate.isGated(key, among: keys) {
+                speedUps.append(entry)
+            }
+        }
+        // Configurations without options (synthetic composition) neither share nor break them.
+        let compared = speedUps.map(\.key).filter { !$0.options.isEmpty }
+        if let first = compared.first {
+            commonOptions = first.options.filter { option in compared.allSatisfy { $0.options[option.key] == option.value } }
+        }
+        rankings = Self.rankings(before: before, after: after, shared: keys)
+        scalings = Self.scalings(before: before, after: after)
+    }
+
+    /// The figures of one configuration on one machine.
+    struct Samples {
+        var wall: [Double] = []
+        var bound: [Double] = []
+        var workers: [Int] = []
+        var medianWall: Double { Quantile.median(sorted: wall.sorted()) }
+        var medianBound: Double? { bound.isEmpty ? nil : Quantile.median(sorted: bound.sorted()) }
+        var medianWorkers: Int? { workers.isEmpty ? nil : workers.sorted()[workers.count / 2] }
+    }
+
+    private static func latestBuild(_ rows: [RawResultRow]) -> [RawResultRow] {
+        rows.contains { $0.build == .candidate } ? rows.filter { $0.build == .candidate } : rows
+    }
+
+    static func samples(_ rows: [RawResultRow]) -> [ConfigurationKey: Samples] {
+        var result: [ConfigurationKey: Samples] = [:]
+        for row in rows where row.status == .ok && !row.kind.isReference {
+            guard let wall = row.wallSeconds, wall > 0 else { continue }
+            let key = row.configurationKey
+            result[key, default: Samples()].wall.append(wall)
+            if let bound = row.bound, bound.boundSeconds > 0 {
+                result[key, default: Samples()].bound.append(bound.boundSeconds)
+                result[key, default: Samples()].workers.append(bound.workers)
+            }
+        }
+        return result
+    }
+
+    private static func machine(_ rows: [RawResultRow]) -> Machine {
+        let machine = rows.first?.run.machine
+        return Machine(name: machine?.name ?? "unknown", cpuModel: machine?.cpuModel ?? "unknown", cores: machine?.logicalCores ?? 0)
+    }
+
+    static func speedUp(_ key: ConfigurationKey, _ before: [Double], _ after: [Double], level: Double) -> SpeedUp {
+        let interval = ShiftInterval.twoSample(baseline: before.map(log), candidate: after.map(log), level: level)
+        // The interval is of log(candidate / baseline); the speed-up is its inverse.
+        return SpeedUp(key: key, baselineSeconds: Quantile.median(sorted: before.sorted()), candidateSeconds: Quantile.median(sorted: after.sorted()),
+                       estimate: exp(-interval.estimate), low: exp(-interval.high), high: exp(-interval.low),
+                       coverage: interval.coverage, count: interval.count)
+    }
+
+    static func request(_ key: ConfigurationKey) -> Request {
+        Request(videoID: key.videoID, thumbnailCount: key.thumbnailCount, thumbHeight: key.thumbHeight, accuracy: key.accuracy)
+    }
+
+    /// The in-process pipelines (`total`) of each request both machines measured, ranked on each.
+    private static func rankings(before: [ConfigurationKey: Samples], after: [ConfigurationKey: Samples],
+                                 shared: Set<ConfigurationKey>) -> [Ranking] {
+        let pipelines = shared.filter { $0.kind == .pipeline && $0.phase == .total }
+        return Dictionary(grouping: pipelines, by: request).sorted { $0.key < $1.key }.compactMap { request, keys in
+            guard keys.count >= 2 else { return nil }
+            let label = labeler(keys)
+            func ranked(_ samples: [ConfigurationKey: Samples]) -> [(label: String, seconds: Double)] {
+                keys.map { (label: label($0), seconds: samples[$0]!.medianWall) }.sorted { ($0.seconds, $0.label) < ($1.seconds, $1.label) }
+            }
+            return Ranking(request: request, baseline: ranked(before), candidate: ranked(after))
+        }
+    }
+
+    /// The pipeline's name, with the options that tell it apart from the others of its request.
+    static func labeler(_ keys: [ConfigurationKey]) -> (ConfigurationKey) -> String {
+        let optionNames = Set(keys.flatMap(\.options.keys)).filter { name in Set(keys.map { $0.options[name] ?? "" }).count > 1 }.sorted()
+        return { key in
+            let options = optionNames.map { "\($0)=\(key.options[$0] ?? "")" }.joined(separator: " ")
+            return options.isEmpty ? key.pipeline : "\(key.pipeline) [\(options)]"
+        }
+    }
+
+    /// `taskgroup+C` against `sequential+C` with the same options, per request, on each machine.
+    private static func scalings(before: [ConfigurationKey: Samples], after: [ConfigurationKey: Samples]) -> [Scaling] {
+        var result: [Scaling] = []
+        for key in Set(before.keys).intersection(after.keys).sorted()
+        where key.kind == .pipeline && key.phase == .total && key.extractor == "taskgroup" {
+            var sequential = key
+            sequential.extractor = "sequential"
+            sequential.pipeline = "sequential+" + key.composer
+            guard let baselineSequential = before[sequential], let candidateSequential = after[sequential] else { continue }
+            func side(_ taskgroup: Samples, _ sequential: Samples) -> Scaling.Side {
+                let bound = taskgroup.medianBound
+                return Scaling.Side(speedUp: sequential.medianWall / taskgroup.medianWall, seconds: taskgroup.medianWall,
+                                    boundSeconds: bound, workers: taskgroup.medianWorkers,
+                                    boundSpeedUp: bound.map { sequential.medianWall / $0 })
+            }
+            result.append(Scaling(request: request(key), composer: key.composer,
+                                  baseline: side(before[key]!, baselineSequential), candidate: side(after[key]!, candidateSequential)))
+        }
+        return result
+    }
+}
