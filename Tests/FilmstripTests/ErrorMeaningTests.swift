@@ -20,6 +20,21 @@ struct ErrorMeaningTests {
         #expect(reason.contains("(FFmpeg \(call): \(ffmpegText)"), "\(reason)")
     }
 
+    /// The process out of memory (an allocation FFmpeg's fixed-size objects need failed, as
+    /// under `ulimit -v`) is named as such, never blamed on the file: `avcodec_alloc_context3`
+    /// returning NULL was a trap (exit 132), and ENOMEM read "a size in the file claims more memory".
+    @Test("out of memory says so, and does not call the file damaged or not a video")
+    func outOfMemory() {
+        let error = FFmpegError.outOfMemory(in: "avcodec_alloc_context3", file: "v.mkv")
+        #expect(error.processOutOfMemory)
+        #expect(error.description == "v.mkv: out of memory: avcodec_alloc_context3 failed: Cannot allocate memory")
+        for reason in [MediaError.Reason.ffmpeg(error), .unreadableContainer(error), .firstFrameFails(error)] {
+            #expect(reason.description.hasPrefix("out of memory (the process could not allocate more; not a fault of the file)"), "\(reason)")
+        }
+        // ENOMEM while plenty is left: a size in the file asked for too much.
+        #expect(!FFmpegError(code: filmstrip_averror(ENOMEM), call: "av_read_frame").processOutOfMemory)
+    }
+
     @Test("a stream without a codec says so instead of \"codec 'none' has no decoder\"")
     func noCodec() {
         #expect(MediaError.Reason.unsupportedCodec("none").description == "no video codec is named in the stream's header (damaged header)")

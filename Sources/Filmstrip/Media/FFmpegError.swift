@@ -80,7 +80,7 @@ public struct FFmpegError: Error, Hashable, Sendable, CustomStringConvertible {
     /// "FILE: CALL failed: REASON", with FFmpeg's own text for the code.
     public var description: String {
         let prefix = file.map { "\($0): " } ?? ""
-        return "\(prefix)\(call) failed: \(reason)"
+        return "\(prefix)\(processOutOfMemory ? "out of memory: " : "")\(call) failed: \(reason)"
     }
 
     /// Throws when `result` is negative, which is how every FFmpeg call reports failure.
