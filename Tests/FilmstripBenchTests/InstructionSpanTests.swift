@@ -71,6 +71,10 @@ struct InstructionSpanTests {
         #expect(serial.outcomeLine.contains("1 span(s) grew"))
         // Within the threshold (A/A): passes; a shrunk span is shown, not gated.
         #expect(gate.comparePaired(Self.rows(candidateSpan: 40_600_000)).outcome == .passed)
+        // Beyond ±0.5 % but within what scheduling moves (10 %): shown, not gated (an
+        // identical-build gate saw a span move +13.5 %).
+        let scheduled = gate.comparePaired(Self.rows(candidateSpan: 43_500_000))
+        #expect(scheduled.outcome == .passed && scheduled.headlineLines.contains { $0.hasPrefix("span grew (not gated") }, "\(scheduled.headlineLines)")
         let parallel = gate.comparePaired(Self.rows(candidateSpan: 27_000_000))
         #expect(parallel.outcome == .passed && parallel.headlineLines.contains { $0.hasPrefix("span shrank: ") })
 

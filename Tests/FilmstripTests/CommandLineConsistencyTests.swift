@@ -74,7 +74,8 @@ struct CommandLineConsistencyTests {
         (["thumbnails", "V", "--out-dir", "o", "--count", "-2"], "--count must be 1 to"),
         (["info", "V", "--timeout", "-1"], "--timeout must be 0 to"),
         (["thumbnails", "V", "--out-dir", "o", "--at", "-0.5"], "--at -0.5: times cannot be negative"),
-        (["thumbnails", "V", "--out-dir", "o", "--at=2,-1:30"], "--at -1:30: times cannot be negative"),
+        // `-1:30` and `-5s` are times before the end (TimePoint); a bare negative number is not.
+        (["thumbnails", "V", "--out-dir", "o", "--at=2,-1.5"], "--at -1.5: times cannot be negative"),
     ]
 
     @Test("a negative value is named as such, never as a missing one", arguments: 0..<negativeValues.count)
@@ -90,8 +91,11 @@ struct CommandLineConsistencyTests {
     @Test func fractionForAWholeNumberSaysSo() throws {
         let timeout = try TestSupport.runCLI(["info", "V", "--timeout", "0.25"])
         #expect(timeout.status == 64 && timeout.standardError.contains("--timeout takes a whole number"), "\(timeout.standardError)")
+        let count = try TestSupport.runCLI(["strip", "V", "-o", "s.png", "--count=2.5"])
+        #expect(count.status == 64 && count.standardError.contains("--count takes a whole number"), "\(count.standardError)")
+        // --height takes a list of sizes, and its own parser gives the reason.
         let height = try TestSupport.runCLI(["strip", "V", "-o", "s.png", "--height=2.5"])
-        #expect(height.status == 64 && height.standardError.contains("--height takes a whole number"), "\(height.standardError)")
+        #expect(height.status == 64 && height.standardError.contains("is not a number of pixels"), "\(height.standardError)")
     }
 
     /// A second `--at` adds its times to the first's (it silently replaced them), and

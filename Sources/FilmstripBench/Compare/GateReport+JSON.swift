@@ -54,7 +54,7 @@ extension GateReport {
             "span_changes": spanChanges.map { change in
                 [
                     "configuration": change.key.description, "config_id": change.key.configID, "phase": change.key.phase.rawValue,
-                    "baseline_span": change.baseline, "candidate_span": change.candidate, "ratio": change.ratio, "grew": change.grew,
+                    "baseline_span": change.baseline, "candidate_span": change.candidate, "ratio": change.ratio, "grew": change.grew, "gated": change.gated,
                     "baseline_instructions": change.baselineWork as Any? ?? NSNull(),
                     "candidate_instructions": change.candidateWork as Any? ?? NSNull(),
                 ] as [String: Any]

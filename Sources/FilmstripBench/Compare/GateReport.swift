@@ -225,7 +225,7 @@ public struct GateReport: Sendable {
         case .regressed:
             let count = slowerConfigurations.count
             let added = gatesOnWork ? workChanges.filter { $0.grew && $0.gated }.count : 0
-            let spans = spanChanges.filter(\.grew).count
+            let spans = spanChanges.filter(\.gated).count
             return "regressed: \(count) configuration(s) slower by more than \(threshold) %"
                 + (added > 0 ? ", \(added) counter(s) of work grew" : "")
                 + (spans > 0 ? ", \(spans) span(s) grew (the busiest thread's instructions)" : "") + " (exit 2)"
@@ -316,7 +316,7 @@ public struct GateReport: Sendable {
     mutating func decideOutcome(gateOnWork: Bool) {
         gatesOnWork = gateOnWork
         if comparisons.contains(where: { $0.gated && $0.verdict == .slower }) || (gateOnWork && workChanges.contains { $0.grew && $0.gated })
-            || spanChanges.contains(where: \.grew) {
+            || spanChanges.contains(where: \.gated) {
             outcome = .regressed
         } else if !undecided.isEmpty {
             outcome = .undecided
