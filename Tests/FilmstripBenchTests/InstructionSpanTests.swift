@@ -63,12 +63,13 @@ struct InstructionSpanTests {
     @Test func aGrownSpanFailsTheGateAndIsNamed() throws {
         let gate = RegressionGate(metric: .instructions)
         let serial = gate.comparePaired(Self.rows(candidateSpan: 79_900_000))
-        #expect(serial.outcome == .regressed)
+        // Shown, not gated: valgrind's one-thread-at-a-time scheduling makes spans depend on
+        // which worker drains the shared queue (SpanChange.gated).
+        #expect(serial.outcome == .passed)
         #expect(serial.comparisons.allSatisfy { $0.verdict == .same })
-        let line = try #require(serial.headlineLines.first { $0.hasPrefix("span grew: ") })
+        let line = try #require(serial.headlineLines.first { $0.hasPrefix("span grew (not gated): ") })
         #expect(line.contains("taskgroup+rowcopy") && line.contains(" extract: span 40.5 M → 79.9 M instructions (+97.3 %)"), "\(line)")
         #expect(line.contains("parallelism 1.98 → 1.00"), "\(line)")
-        #expect(serial.outcomeLine.contains("1 span(s) grew"))
         // Within the threshold (A/A): passes; a shrunk span is shown, not gated.
         #expect(gate.comparePaired(Self.rows(candidateSpan: 40_600_000)).outcome == .passed)
         // Beyond ±0.5 % but within what scheduling moves (10 %): shown, not gated (an
@@ -83,8 +84,8 @@ struct InstructionSpanTests {
         let writer = try ResultsFileWriter<RawResultRow>(path: path, durable: false)
         for row in Self.rows(candidateSpan: 79_900_000) { try writer.append(row) }
         let compare = try CLISupport.run(["compare", path])
-        #expect(compare.status == 2, "\(compare.standardOutput)")
-        #expect(compare.standardOutput.contains("span grew: taskgroup+rowcopy"), "\(compare.standardOutput)")
+        #expect(compare.status == 0, "\(compare.standardOutput)")
+        #expect(compare.standardOutput.contains("span grew (not gated): taskgroup+rowcopy"), "\(compare.standardOutput)")
         let json = try CLISupport.run(["compare", "--format", "json", path])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         #expect((object["span_changes"] as? [[String: Any]])?.first?["grew"] as? Bool == true)
@@ -120,7 +121,9 @@ struct InstructionSpanTests {
         let taskgroup = try #require(extract["taskgroup"]), sequential = try #require(extract["sequential"])
         let taskgroupSpan = try #require(taskgroup.spanInstructions), taskgroupWork = try #require(taskgroup.instructions)
         let sequentialSpan = try #require(sequential.spanInstructions), sequentialWork = try #require(sequential.instructions)
-        #expect(Double(taskgroupWork) / Double(taskgroupSpan) > 1.6, "taskgroup work \(taskgroupWork), span \(taskgroupSpan)")
+        // Between one thread's share and all of it: which worker drains the shared queue under
+        // valgrind's one-thread-at-a-time scheduling varies (parallelism 1.04 and about 2 seen).
+        #expect(taskgroupSpan <= taskgroupWork && Double(taskgroupWork) / Double(taskgroupSpan) <= 2.05, "taskgroup work \(taskgroupWork), span \(taskgroupSpan)")
         #expect(Double(sequentialWork) / Double(sequentialSpan) < 1.15, "sequential work \(sequentialWork), span \(sequentialSpan)")
         #expect(rows.filter { $0.phase == .process }.allSatisfy { ($0.spanInstructions ?? 0) > 0 })
         #expect(rows.filter { $0.phase == .compose || $0.phase == .total }.allSatisfy { $0.spanInstructions == nil })

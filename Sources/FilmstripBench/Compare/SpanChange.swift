@@ -20,20 +20,17 @@ public struct SpanChange: Sendable, Hashable {
     public var ratio: Double { candidate / baseline }
     public var grew: Bool { candidate > baseline }
 
-    /// Scheduling moves whole parts between workers (the task group takes GOP runs from a shared
-    /// queue) and start-up work between threads, so an unchanged build's span moves too: an
-    /// identical-build gate once saw a `process` span move +13.5 %. Only the `extract` phase,
-    /// whose decoding threads are joined inside it, is gated, and only beyond this allowance; the
-    /// loss of parallelism the gate is for moved spans by +149 to +174 % in the experiments
-    /// (docs/gate.md).
-    public static let schedulingAllowance = 0.10
-
-    /// Whether this change fails the gate: a grown `extract` span beyond ``schedulingAllowance``.
-    public var gated: Bool { grew && key.phase == .extract && ratio > 1 + Self.schedulingAllowance }
+    /// Not gated yet, only shown. Under callgrind valgrind runs one thread at a time, and the
+    /// task group's workers take GOP runs from a shared queue, so one worker may drain the queue
+    /// before the other starts: with the same binary, a two-worker `extract` read parallelism
+    /// 1.04 in one fresh-clone CI run and about 2 in another, and an identical-build gate read a
+    /// `process` span +13.5 %. A gate on that would fail unchanged code; until the instruction
+    /// run makes the parts' assignment deterministic, a span change never fails the gate.
+    public var gated: Bool { false }
 
     /// `span grew: taskgroup+rowcopy … extract: span 41.2 M → 80.9 M instructions (+96.3 %), work +0.02 % (parallelism 1.96 → 1.00)`.
     public var text: String {
-        var line = "span \(grew ? "grew" : "shrank")\(grew && !gated ? " (not gated: within scheduling's reach)" : ""): \(key): span \(Self.count(baseline)) → \(Self.count(candidate)) instructions "
+        var line = "span \(grew ? "grew" : "shrank")\(grew && !gated ? " (not gated)" : ""): \(key): span \(Self.count(baseline)) → \(Self.count(candidate)) instructions "
             + "(\(GateReport.percent(ratio, digits: 1)))"
         if let baselineWork, let candidateWork, baselineWork > 0, baseline > 0, candidate > 0 {
             line += ", work \(GateReport.percent(candidateWork / baselineWork, digits: 2))"
