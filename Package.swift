@@ -68,9 +68,21 @@ let package = Package(
         .target(name: "CAllocationCounter"),
         // Empty functions marking a bench child's phases for callgrind (`bench --measure instructions`).
         .target(name: "CInstructionMarks"),
+        // Judging results: reading and writing the results CSV, statistics, the regression gate,
+        // trend, report, plots, export, the machine fingerprint and the callgrind profile readers.
+        // Nothing here runs a measurement; `FilmstripBench` does, and hands its rows to this.
+        .target(
+            name: "FilmstripResults",
+            dependencies: ["Filmstrip", "FilmstripProcess", .product(name: "CSV", package: "CSV.swift")],
+            // Optimised as the harness was: the gate's simulations and the plots' sample sets are
+            // thousands of rows in the tests.
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
+        ),
+        // Running measurements: the matrix, sessions, the bench-run child protocol, callgrind,
+        // peers, interactive and sprite runs.
         .target(
             name: "FilmstripBench",
-            dependencies: ["Filmstrip", "FilmstripProcess", "FilmstripFixtures", "CAllocationCounter", "CInstructionMarks", .product(name: "CSV", package: "CSV.swift")],
+            dependencies: ["Filmstrip", "FilmstripResults", "FilmstripProcess", "FilmstripFixtures", "CAllocationCounter", "CInstructionMarks"],
             // The bench child paints 500 synthetic thumbnails pixel by pixel before each compose
             // run; unoptimised that takes seconds per run in the tests.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
@@ -78,7 +90,7 @@ let package = Package(
         .executableTarget(
             name: "filmstrip",
             dependencies: [
-                "Filmstrip", "FilmstripOpenMP", "FilmstripBench", "FilmstripProcess", "FilmstripFixtures",
+                "Filmstrip", "FilmstripOpenMP", "FilmstripBench", "FilmstripResults", "FilmstripProcess", "FilmstripFixtures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift runtime and Foundation linked in: the dynamic loader then binds a dozen
@@ -91,10 +103,14 @@ let package = Package(
         ),
         // Writes the commit being built into the executable (`filmstrip --version`, `executable_commit`).
         .plugin(name: "BuildInfo", capability: .buildTool()),
-        // Runs the built `filmstrip` from either test target.
+        // Runs the built `filmstrip` from any test target.
         .target(name: "CLITestSupport", path: "Tests/CLITestSupport"),
-        .testTarget(name: "FilmstripTests", dependencies: ["Filmstrip", "FilmstripProcess", "FilmstripFixtures", "FilmstripOpenMP", "COpenMPKernels", "CLITestSupport"]),
-        .testTarget(name: "FilmstripBenchTests", dependencies: ["FilmstripBench", "FilmstripProcess", "FilmstripFixtures", "FilmstripOpenMP", "CLITestSupport"]),
+        // Sample result rows, machines and scratch folders for both harness test targets.
+        .target(name: "ResultsTestSupport", dependencies: ["FilmstripResults", "CLITestSupport"], path: "Tests/ResultsTestSupport"),
+        // One test target per module: the library (with the tool's commands on it), judging, running.
+        .testTarget(name: "FilmstripTests", dependencies: ["Filmstrip", "FilmstripProcess", "FilmstripFixtures", "FilmstripResults", "FilmstripOpenMP", "COpenMPKernels", "CLITestSupport"]),
+        .testTarget(name: "FilmstripResultsTests", dependencies: ["FilmstripResults", "Filmstrip", "FilmstripProcess", "CLITestSupport", "ResultsTestSupport"]),
+        .testTarget(name: "FilmstripBenchTests", dependencies: ["FilmstripBench", "FilmstripResults", "FilmstripProcess", "FilmstripFixtures", "FilmstripOpenMP", "CLITestSupport", "ResultsTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,7 @@ import Dispatch
 import Filmstrip
 import FilmstripBench
 import FilmstripFixtures
+import FilmstripResults
 import Foundation
 
 extension FilmstripCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FilmstripBench
+import FilmstripResults
 import Foundation
 
 extension FilmstripCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Filmstrip
-import FilmstripBench
+import FilmstripResults
 import Foundation
 
 extension ExportFormat: ExpressibleByArgument {}

@@ -1,5 +1,5 @@
 import Filmstrip
-import FilmstripBench
+import FilmstripResults
 import Foundation
 
 /// `filmstrip info --machine`: the fingerprint every benchmark row carries.

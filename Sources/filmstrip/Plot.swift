@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import FilmstripBench
+import FilmstripResults
 
 extension FilmstripCommand {
     struct Plot: ParsableCommand {

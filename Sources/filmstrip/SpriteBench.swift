@@ -2,6 +2,7 @@ import ArgumentParser
 import Filmstrip
 import FilmstripBench
 import FilmstripFixtures
+import FilmstripResults
 import Foundation
 
 extension FilmstripCommand {

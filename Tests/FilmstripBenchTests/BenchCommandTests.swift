@@ -4,6 +4,8 @@ import FilmstripOpenMP
 import Foundation
 import Testing
 @testable import FilmstripBench
+@testable import FilmstripResults
+import ResultsTestSupport
 
 /// End-to-end tests of `filmstrip bench` and `filmstrip compare` through the built executable.
 /// They never assert on timings: the machine is shared.

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import FilmstripBench
+@testable import FilmstripResults
 
 /// What `bench` prints while and after it runs, read as hyperfine's output is: mean ± σ and
 /// user/system CPU time in the table, warnings about a busy machine and a wide spread, the

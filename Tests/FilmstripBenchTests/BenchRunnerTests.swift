@@ -1,6 +1,7 @@
 import Filmstrip
 import Testing
 @testable import FilmstripBench
+@testable import FilmstripResults
 
 struct BenchRunnerTests {
     @Test(arguments: [(7, 3), (23, 6), (1, 5), (5, 1)])

@@ -6,6 +6,8 @@ import Glibc
 import Synchronization
 import Testing
 @testable import FilmstripBench
+@testable import FilmstripResults
+import ResultsTestSupport
 
 /// `BenchSession.run` with a fake in place of the `bench-run` children (as hyperfine's
 /// `MockExecutor`): the order of runs, a failure dropping a configuration for both builds,

@@ -2,6 +2,8 @@ import CLITestSupport
 import Foundation
 import Testing
 @testable import FilmstripBench
+@testable import FilmstripResults
+import ResultsTestSupport
 
 /// The span of instruction runs (issue 37): the busiest thread's instructions beside the total,
 /// read from callgrind's separate-thread parts, kept in the profile and the rows, and gated.

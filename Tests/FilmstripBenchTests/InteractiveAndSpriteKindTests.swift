@@ -4,6 +4,8 @@ import FilmstripProcess
 import Foundation
 import Testing
 @testable import FilmstripBench
+@testable import FilmstripResults
+import ResultsTestSupport
 
 /// Interactive sessions and sprites as bench kinds: real `bench` runs on real reference videos,
 /// their rows read back from the CSV, judged by `compare` and read by `trend` and `export`.

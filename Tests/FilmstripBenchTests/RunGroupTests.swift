@@ -6,6 +6,8 @@ import Synchronization
 import CLITestSupport
 import Testing
 @testable import FilmstripBench
+@testable import FilmstripResults
+import ResultsTestSupport
 
 @Suite("A bench run's process group")
 struct RunGroupTests {

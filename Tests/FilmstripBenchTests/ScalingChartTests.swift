@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FilmstripBench
+@testable import FilmstripResults
+import ResultsTestSupport
 
 @Suite("Scaling chart: speed-up against workers")
 struct ScalingChartTests {

@@ -1,7 +1,8 @@
-import FilmstripFixtures
 import Foundation
 import Testing
 @testable import FilmstripBench
+@testable import FilmstripResults
+import ResultsTestSupport
 
 /// The time gate's verdicts: anytime-valid evidence, e-Benjamini–Hochberg, the undecided state
 /// and the stopping rule of `bench --until-decided`.

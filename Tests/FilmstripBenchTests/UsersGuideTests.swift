@@ -3,6 +3,8 @@ import Filmstrip
 import Foundation
 import Testing
 @testable import FilmstripBench
+@testable import FilmstripResults
+import ResultsTestSupport
 
 /// The newcomer's path: the README's quick start run as printed on the project's own reference
 /// videos, the README's links, `bench --videos` with files and folders, and the CI files

@@ -3,6 +3,8 @@ import Filmstrip
 import Foundation
 import Testing
 @testable import FilmstripBench
+@testable import FilmstripResults
+import ResultsTestSupport
 
 /// The work counters the gate compares exactly must be the same in every run of the same work:
 /// an A/A run (one executable on both sides) once failed on `heap_allocations 5912 → 5913`, and

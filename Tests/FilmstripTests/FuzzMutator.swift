@@ -1,4 +1,4 @@
-import FilmstripFixtures
+import FilmstripResults
 import Foundation
 
 /// Deterministic damage to a video file, the way a fuzzer does it: each mutant is a pure

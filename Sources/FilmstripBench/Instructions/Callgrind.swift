@@ -1,5 +1,6 @@
 import Filmstrip
 import FilmstripProcess
+import FilmstripResults
 import Foundation
 
 /// Counts a `bench-run` child's instructions by running it under valgrind's callgrind

@@ -1,4 +1,5 @@
 import Filmstrip
+import FilmstripResults
 import Foundation
 
 /// Scripted slider sessions replayed against a `ThumbnailGenerator`, the body of an

@@ -1,4 +1,5 @@
 import Filmstrip
+import FilmstripResults
 
 /// One timed unit of work: what a `bench-run` child process runs once.
 ///
@@ -66,7 +67,7 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
         public var cacheBytes: Int
 
         /// The generator's cache when it is on: 64 MiB, `thumbnails`' default.
-        public static let defaultCacheBytes = 64 << 20
+        public static let defaultCacheBytes = ThumbnailGeneratorOptions().cacheBytes
 
         public init(strategy: any InteractiveStrategy, script: Script = .session, videoID: String, videoPath: String?,
                     thumbnailCount: Int = 20, thumbHeight: Int = 64, decoders: Int? = nil, cacheBytes: Int = defaultCacheBytes) {

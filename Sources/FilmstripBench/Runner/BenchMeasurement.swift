@@ -1,3 +1,5 @@
+import FilmstripResults
+
 /// What one `bench-run` child measured, printed by the child as one JSON line.
 public struct BenchMeasurement: Sendable, Hashable, Codable {
     /// Cost of one phase of the run.

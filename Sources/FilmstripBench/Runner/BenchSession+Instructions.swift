@@ -1,5 +1,6 @@
 import Dispatch
 import Filmstrip
+import FilmstripResults
 import Foundation
 import Synchronization
 

@@ -1,4 +1,5 @@
 import FilmstripProcess
+import FilmstripResults
 import Foundation
 import Glibc
 

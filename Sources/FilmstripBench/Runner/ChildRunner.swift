@@ -1,5 +1,6 @@
 import Filmstrip
 import FilmstripProcess
+import FilmstripResults
 import Foundation
 import Glibc
 

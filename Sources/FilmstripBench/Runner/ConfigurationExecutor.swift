@@ -1,3 +1,5 @@
+import FilmstripResults
+
 /// What runs one configuration once and reports how it went: the seam between ``BenchSession``
 /// (order, pairs, retries, rows) and the processes that do the work.
 ///

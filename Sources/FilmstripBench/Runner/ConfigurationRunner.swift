@@ -1,5 +1,6 @@
 import Filmstrip
 import FilmstripFixtures
+import FilmstripResults
 import Foundation
 import CAllocationCounter
 import CInstructionMarks

@@ -1,3 +1,4 @@
+import FilmstripResults
 import Foundation
 
 /// How long a bench run will take, said before the first child starts: the planned child runs

@@ -1,3 +1,4 @@
+import FilmstripResults
 import Foundation
 
 /// `bench --until-decided`: after the planned repetitions of a two-build time run, one more

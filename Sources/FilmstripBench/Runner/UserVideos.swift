@@ -1,4 +1,5 @@
 import Filmstrip
+import FilmstripResults
 import Foundation
 
 /// A video of the user's own, named to `bench --videos` beside (or instead of) reference ids.

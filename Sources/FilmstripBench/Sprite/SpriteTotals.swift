@@ -1,3 +1,4 @@
+import FilmstripResults
 import Foundation
 
 extension SpriteBench {

@@ -1,0 +1,219 @@
+import Foundation
+
+/// One executable's run in a history: a run id, and in a two-build run which build.
+public struct TrendRun: Sendable, Hashable {
+    public var runID: String
+    public var build: BuildRole?
+    /// ``RawResultRow/executableCommit`` when recorded, else the checkout's commit.
+    public var commit: String
+    /// When the run's first repetition finished.
+    public var started: Date
+
+    /// Time first, then commit, then the baseline before the candidate of a two-build run.
+    static func precedes(_ lhs: TrendRun, _ rhs: TrendRun) -> Bool {
+        (lhs.started, lhs.commit, lhs.runID, lhs.build == .candidate ? 1 : 0)
+            < (rhs.started, rhs.commit, rhs.runID, rhs.build == .candidate ? 1 : 0)
+    }
+}
+
+/// A step in one configuration's history.
+public struct TrendStep: Sendable, Hashable {
+    /// The first run after the step.
+    public var run: TrendRun
+    /// The last run before it.
+    public var previousRun: TrendRun
+    /// Quantile.median(after) / Quantile.median(before) − 1 of the run medians on either side, up to the next steps.
+    public var relativeChange: Double
+    /// 95 % percentile-bootstrap interval of ``relativeChange``; for a step at the newest run
+    /// alone, a 95 % interval from the runs' noise.
+    public var low: Double
+    public var high: Double
+    /// The newest run judged alone against the runs since the last step (``TrendAnalysis/newestRunStep(_:series:changes:)``):
+    /// E-divisive needs ``EDivisive/minimumSegment`` runs after a step, so it never sees one there.
+    public var newestRunAlone = false
+}
+
+/// One configuration's runs on one machine and the steps found in them.
+public struct ConfigurationTrend: Sendable {
+    public var key: ConfigurationKey
+    /// Median wall seconds per run, in run order; divided by each repetition's calibration
+    /// when `normalised`.
+    public var runs: [(run: TrendRun, median: Double)]
+    /// True when every run's times were divided by the calibration of their repetition
+    /// (decode for extraction and totals, copy for composition), as `compare` does with two
+    /// files: a machine's slower day is then not a step.
+    public var normalised = false
+    public var steps: [TrendStep]
+
+    /// The latest step made it slower, so the latest run sits on a step up.
+    public var endsOnStepUp: Bool { (steps.last?.relativeChange ?? 0) > 0 }
+}
+
+/// The runs of one machine (same fingerprint id and build configuration) and their trends.
+public struct MachineHistory: Sendable {
+    public var machineID: String
+    public var machineName: String
+    public var buildConfiguration: String
+    public var runs: [TrendRun]
+    /// Empty when there are fewer runs than ``TrendAnalysis/minimumRuns``.
+    public var trends: [ConfigurationTrend]
+    /// Configurations of the newest run with fewer runs than ``TrendAnalysis/minimumRuns``:
+    /// not searched, so their newest run is undecided.
+    public var tooShort: [ConfigurationKey] = []
+}
+
+/// Finds when configurations got slower or faster across a series of runs.
+public struct TrendAnalysis: Sendable {
+    public var detector: EDivisive
+    /// Fewest runs for a search that can find a step at the detector's significance
+    /// (``EDivisive/shortestDecidableSeries``: 10 at the defaults); a shorter history is undecided.
+    public var minimumRuns: Int { detector.shortestDecidableSeries }
+    /// Steps smaller than this (as a fraction) are not reported: noise a rerun would not repeat.
+    public var minimumChange: Double
+    public var bootstrapResamples = 1000
+
+    public init(detector: EDivisive = EDivisive(), minimumChange: Double = 0.03) {
+        self.detector = detector
+        self.minimumChange = minimumChange
+    }
+
+    /// The histories in `rows` (successful timed repetitions only), one per machine, by machine name.
+    public func histories(of rows: [RawResultRow]) -> [MachineHistory] {
+        let timed = rows.filter { $0.status == .ok && $0.wallSeconds != nil }
+        let byMachine = Dictionary(grouping: timed) { "\($0.run.machine.id)|\($0.run.machine.buildConfiguration)" }
+        return byMachine.values.map(history).sorted { ($0.machineName, $0.machineID) < ($1.machineName, $1.machineID) }
+    }
+
+    /// The runs in `rows` (a run id, and in a two-build run each build apart), in order.
+    static func orderedRuns(of rows: [RawResultRow]) -> [TrendRun] {
+        Dictionary(grouping: rows) { RunKey($0) }.map { key, runRows in
+            let first = runRows.min { $0.timestamp < $1.timestamp }!
+            return TrendRun(
+                runID: key.runID, build: key.build,
+                commit: first.executableCommit.isEmpty ? first.run.gitCommit : first.executableCommit,
+                started: first.timestamp)
+        }.sorted(by: TrendRun.precedes)
+    }
+
+    func history(of rows: [RawResultRow]) -> MachineHistory {
+        let ordered = Self.orderedRuns(of: rows)
+        let machine = rows[0].run.machine
+        var trends: [ConfigurationTrend] = [], tooShort: [ConfigurationKey] = []
+        if ordered.count >= minimumRuns {
+            let position = Dictionary(uniqueKeysWithValues: ordered.enumerated().map { (RunKey($1), $0) })
+            let calibration = CalibrationTable(rows, metric: .wallSeconds)
+            for (key, keyRows) in Dictionary(grouping: rows, by: \.configurationKey) {
+                // Each time over its repetition's calibration where every row has one, so that a
+                // day on which the whole machine ran slower is not taken for a step of the code;
+                // the calibrations themselves measure the day, not the code, and are left out.
+                let calibrated = keyRows.map { row in row.wallSeconds.flatMap { wall in
+                    calibration.seconds(CalibrationKind(for: key), row: row).map { wall / $0 } } }
+                let normalised = !calibration.isEmpty && calibrated.allSatisfy { $0 != nil }
+                if normalised && key.phase == .calibration { continue }
+                let values = normalised ? calibrated.map { $0! } : keyRows.map { $0.wallSeconds! }
+                let samplesByRun = Dictionary(grouping: zip(keyRows, values)) { RunKey($0.0) }
+                let series = samplesByRun.map { runKey, samples in
+                    (position: position[runKey]!, median: Quantile.median(samples.map(\.1)))
+                }.sorted { $0.position < $1.position }
+                guard series.count >= minimumRuns else {
+                    if series.last?.position == ordered.count - 1 { tooShort.append(key) }
+                    continue
+                }
+                var found = trend(of: key, series: series.map { (ordered[$0.position], $0.median) })
+                found.normalised = normalised
+                trends.append(found)
+            }
+        }
+        return MachineHistory(
+            machineID: machine.id, machineName: machine.name, buildConfiguration: machine.buildConfiguration,
+            runs: ordered, trends: trends.sorted { $0.key < $1.key }, tooShort: tooShort.sorted())
+    }
+
+    /// The steps of one configuration's run medians; seeded from its ``ConfigurationKey/configID``
+    /// so the same history always gives the same answer.
+    public func trend(of key: ConfigurationKey, series: [(run: TrendRun, median: Double)]) -> ConfigurationTrend {
+        var generator = SeededGenerator(seed: UInt64(key.configID, radix: 16) ?? 0)
+        let medians = series.map(\.median)
+        let changes = detector.changePoints(in: medians, using: &generator)
+        let boundaries = [0] + changes + [medians.count]
+        var steps: [TrendStep] = []
+        for (index, change) in changes.enumerated() {
+            let before = Array(medians[boundaries[index]..<change])
+            let after = Array(medians[change..<boundaries[index + 2]])
+            let relativeChange = Quantile.median(after) / Quantile.median(before) - 1
+            guard abs(relativeChange) >= minimumChange else { continue }
+            let interval = bootstrapInterval(before: before, after: after, using: &generator)
+            steps.append(TrendStep(run: series[change].run, previousRun: series[change - 1].run,
+                                   relativeChange: relativeChange, low: interval.low, high: interval.high))
+        }
+        if let newest = newestRunStep(medians, series: series, changes: changes) { steps.append(newest) }
+        return ConfigurationTrend(key: key, runs: series, steps: steps)
+    }
+
+    /// The newest run judged alone: the question CI asks, and one E-divisive cannot answer (it
+    /// needs ``EDivisive/minimumSegment`` runs after a step). Its log median is compared with
+    /// the runs since the last change point by a prediction interval: the centre is their
+    /// median (m runs), the noise σ is 1.4826 × the median absolute difference between
+    /// successive runs within each segment ÷ √2 (robust to outliers, blind to the steps),
+    /// the standard error σ·√(1 + π/(2m)), and the bound Student's t at 1 − significance/2
+    /// with half the differences as degrees of freedom (the median's estimate of σ is worth
+    /// about half as many samples; 20,000 simulated flat histories of 8 to 40 runs with
+    /// Gaussian noise: 0.6 to 1.1 % flagged in either direction at 0.01). A step is returned
+    /// when the run is beyond the bound and at least ``minimumChange`` from the centre.
+    func newestRunStep(_ medians: [Double], series: [(run: TrendRun, median: Double)], changes: [Int]) -> TrendStep? {
+        let count = medians.count
+        guard count >= 3, medians.allSatisfy({ $0 > 0 }) else { return nil }
+        let logs = medians.map { Foundation.log($0) }
+        let start = changes.last ?? 0
+        let baseline = Array(medians[start..<(count - 1)])
+        guard baseline.count >= 2 else { return nil }
+        let bounds = [0] + changes + [count - 1]
+        var differences: [Double] = []
+        for (low, high) in zip(bounds, bounds.dropFirst()) where high - low >= 2 {
+            for index in (low + 1)..<high { differences.append(abs(logs[index] - logs[index - 1])) }
+        }
+        guard differences.count >= 2 else { return nil }
+        let sigma = SampleStatistics.madScale * Quantile.median(differences) / 2.0.squareRoot()
+        let center = Quantile.median(Array(logs[start..<(count - 1)]))
+        let shift = logs[count - 1] - center
+        let relativeChange = medians[count - 1] / Quantile.median(baseline) - 1
+        guard abs(relativeChange) >= minimumChange else { return nil }
+        let standardError = sigma * (1 + Double.pi / (2 * Double(baseline.count))).squareRoot()
+        let degrees = max(1, differences.count / 2)
+        if standardError > 0 {
+            guard abs(shift) / standardError > StudentT.quantile(1 - detector.significance / 2, degrees: degrees) else { return nil }
+        }
+        let margin = StudentT.quantile(0.975, degrees: degrees) * standardError
+        return TrendStep(run: series[count - 1].run, previousRun: series[count - 2].run, relativeChange: relativeChange,
+                         low: Foundation.exp(shift - margin) - 1, high: Foundation.exp(shift + margin) - 1, newestRunAlone: true)
+    }
+
+    /// 2.5 and 97.5 percentiles of Quantile.median(after*)/Quantile.median(before*) − 1 over resamples of each side.
+    func bootstrapInterval(before: [Double], after: [Double], using generator: inout some RandomNumberGenerator) -> (low: Double, high: Double) {
+        var ratios: [Double] = []
+        ratios.reserveCapacity(bootstrapResamples)
+        for _ in 0..<bootstrapResamples {
+            let resampledBefore = before.indices.map { _ in before.randomElement(using: &generator)! }
+            let resampledAfter = after.indices.map { _ in after.randomElement(using: &generator)! }
+            ratios.append(Quantile.median(resampledAfter) / Quantile.median(resampledBefore) - 1)
+        }
+        ratios.sort()
+        let lowIndex = Int((Double(ratios.count - 1) * 0.025).rounded())
+        let highIndex = Int((Double(ratios.count - 1) * 0.975).rounded())
+        return (ratios[lowIndex], ratios[highIndex])
+    }
+
+    struct RunKey: Hashable {
+        var runID: String
+        var build: BuildRole?
+
+        init(runID: String, build: BuildRole?) {
+            self.runID = runID
+            self.build = build
+        }
+
+        init(_ run: TrendRun) { self.init(runID: run.runID, build: run.build) }
+
+        init(_ row: RawResultRow) { self.init(runID: row.run.runID, build: row.build) }
+    }
+}

@@ -1,0 +1,210 @@
+import CLITestSupport
+import Foundation
+import Testing
+@testable import FilmstripResults
+import ResultsTestSupport
+
+/// Instruction counts: the callgrind reader, the phases, the exact gate and its attribution,
+/// and one real valgrind run end to end where valgrind is installed.
+struct InstructionGateTests {
+    /// A part as callgrind 3.19 writes it with `--compress-strings=no --compress-pos=no`.
+    static let sample = """
+        # callgrind format
+        version: 1
+        creator: callgrind-3.19.0
+        pid: 4242
+        cmd:  /tmp/filmstrip bench-run --config {}
+        part: 2
+
+        desc: I1 cache:
+        desc: Trigger: --dump-before=filmstrip_mark_compose_begins
+
+        positions: line
+        events: Ir
+        summary: 1500
+
+        ob=/usr/lib/x86_64-linux-gnu/libavcodec.so.59.37.100
+        fl=???
+        fn=avcodec_send_packet
+        0 700
+        cob=/tmp/shim.so
+        cfl=???
+        cfn=helper
+        calls=3 0
+        0 400
+        0 100
+
+        ob=/tmp/shim.so
+        fl=???
+        fn=helper
+        0 400
+
+        ob=/tmp/filmstrip
+        fl=???
+        fn=$s9Filmstrip4mainyyF
+        0 300
+
+        totals: 1500
+        """
+
+    @Test func readsAPartWithSelfCostsOnly() throws {
+        let part = try CallgrindPart(text: Self.sample)
+        #expect(part.pid == 4242 && part.number == 2)
+        #expect(part.trigger == "filmstrip_mark_compose_begins")
+        #expect(part.instructions == 1500)
+        // The call's inclusive 400 belongs to the callee, not to avcodec_send_packet.
+        #expect(part.selfInstructions[.init(object: "libavcodec.so.59.37.100", name: "avcodec_send_packet")] == 800)
+        #expect(part.selfInstructions[.init(object: "shim.so", name: "helper")] == 400)
+        #expect(part.selfInstructions.values.reduce(0, +) == part.instructions)
+        #expect(throws: CallgrindPart.FormatError.self) { try CallgrindPart(text: "not a profile") }
+    }
+
+    @Test func namesPartsByTheMarkThatEndedThem() throws {
+        let function = CallgrindPart.Function(object: "libavcodec.so", name: "decode")
+        let parts = [
+            CallgrindPart(pid: 7, number: 1, trigger: InstructionProfile.measuredBegins, instructions: 100, selfInstructions: [:]),
+            CallgrindPart(pid: 7, number: 2, trigger: InstructionProfile.composeBegins, instructions: 50, selfInstructions: [function: 50]),
+            CallgrindPart(pid: 7, number: 3, trigger: InstructionProfile.measuredEnds, instructions: 5, selfInstructions: [:]),
+            CallgrindPart(pid: 7, number: 4, trigger: nil, instructions: 9, selfInstructions: [:]),
+        ]
+        let profile = InstructionProfile(parts: parts.shuffled())
+        #expect(profile.instructions(for: .startup) == 100)
+        #expect(profile.instructions(for: .extract) == 50)
+        #expect(profile.instructions(for: .compose) == 5)
+        #expect(profile.instructions(for: .total) == 55)
+        #expect(profile.instructions(for: .process) == 164)
+        #expect(profile.functions(for: .total)[function] == 50)
+        // The file kept beside the results reads back the same.
+        #expect(try InstructionProfile(fileText: profile.fileText) == profile)
+        // An executable built before the marks: one part, the process only.
+        let old = InstructionProfile(parts: [CallgrindPart(pid: 8, number: 1, trigger: nil, instructions: 99, selfInstructions: [:])])
+        #expect(old.instructions(for: .extract) == nil && old.instructions(for: .process) == 99)
+    }
+
+    @Test func attributionNamesTheFunctionsThatGrew() {
+        let shim = CallgrindPart.Function(object: "shim.so", name: "avcodec_send_packet")
+        let decode = CallgrindPart.Function(object: "libavcodec.so", name: "decode")
+        let changes = InstructionAttribution.changes(before: [decode: 1000], after: [decode: 1001, shim: 20],
+                                                     baselineTotal: 1000, grew: true)
+        #expect(changes.map(\.function) == [shim, decode])
+        #expect(changes.first?.text == "avcodec_send_packet (shim.so) +2.0 pp")
+        // Functions that moved by less than 0.05 pp are left out, and the profile's remainder
+        // line (no library) is named without empty brackets.
+        let rest = CallgrindPart.Function(object: "", name: "(other functions)")
+        let small = InstructionAttribution.changes(before: [decode: 1_000_000, rest: 10], after: [decode: 1_000_000, shim: 20_000, rest: 30],
+                                                   baselineTotal: 1_000_000, grew: true)
+        #expect(small.map(\.function) == [shim])
+        #expect(FunctionChange(function: rest, instructions: 900, percentagePoints: 0.09).text == "(other functions) +0.1 pp")
+    }
+
+    /// Counts are decided exactly at the threshold, with no pairs needed.
+    @Test func instructionCountsAreDecidedAtOnce() throws {
+        func rows(_ candidate: Int) -> [RawResultRow] {
+            var before = Fixtures.row(phase: .extract), after = Fixtures.row(phase: .extract)
+            before.build = .baseline
+            after.build = .candidate
+            before.instructions = 10_000_000
+            after.instructions = candidate
+            return [before, after]
+        }
+        let gate = RegressionGate(metric: .instructions)
+        #expect(gate.threshold == 0.005)
+        let grew = gate.comparePaired(rows(10_100_000))
+        #expect(grew.outcome == .regressed && grew.comparisons.first?.verdict == .slower)
+        let same = gate.comparePaired(rows(10_004_000))
+        #expect(same.outcome == .passed && same.comparisons.first?.verdict == .same)
+        // Beyond the share but under the floor of instructions: the noise of a small phase.
+        #expect(RegressionGate(metric: .instructions).comparePaired(rows(10_000_000 + Int(RegressionGate.instructionFloor) - 1).map {
+            var row = $0
+            if row.build == .baseline { row.instructions = 1_000_000 } else { row.instructions = 1_000_000 + Int(RegressionGate.instructionFloor) - 1 }
+            return row
+        }).outcome == .passed)
+        #expect(RegressionGate.automaticMetric(for: rows(1)) == .instructions)
+        // A time metric on a file of counts says what to do instead of "same".
+        guard case .badInput(let reason) = RegressionGate(metric: .cpuSeconds).comparePaired(rows(1).map { var row = $0; row.cpuUserSeconds = nil; row.cpuSysSeconds = nil; row.wallSeconds = nil; return row }).outcome else {
+            Issue.record("a time metric on instruction rows must be bad input")
+            return
+        }
+        #expect(reason.contains("--metric instructions"))
+    }
+
+    /// The real thing: a two-build instruction run whose candidate is the same executable with a
+    /// fixed loop in `avcodec_send_packet` (scripts/slowdown-shim.c through a wrapper script);
+    /// the gate must fail it and name that function, and pass the same executable against itself.
+    @Test(.enabled(if: CLIProcess.program(named: "valgrind") != nil && CLIProcess.program(named: "cc") != nil,
+                   "needs valgrind and a C compiler (scripts/setup.sh installs valgrind)"))
+    func realCallgrindRunNamesTheShim() throws {
+        let folder = try CLISupport.scratchDirectory()
+        let shim = folder.appendingPathComponent("shim.so").path
+        let built = try CLIProcess.run(program: CLIProcess.program(named: "cc")!,
+                                       ["-O2", "-shared", "-fPIC", "-o", shim, CLISupport.packageRoot.appendingPathComponent("scripts/slowdown-shim.c").path, "-ldl"])
+        #expect(built.status == 0, "\(built.standardError)")
+        // A wrapper must start a binary valgrind 3.19 can read: stripped of its DWARF 5 debug information.
+        let stripped = folder.appendingPathComponent("filmstrip").path
+        let strip = try CLIProcess.run(program: CLIProcess.program(named: "strip")!, ["--strip-debug", "-o", stripped, CLIProcess.executable.path])
+        #expect(strip.status == 0)
+        let wrapper = folder.appendingPathComponent("slower.sh").path
+        try "#!/bin/sh\nexport FILMSTRIP_SHIM_LOOP=3000\nLD_PRELOAD=\"${LD_PRELOAD:+$LD_PRELOAD:}\(shim)\" exec \(stripped) \"$@\"\n"
+            .write(toFile: wrapper, atomically: true, encoding: .utf8)
+        chmod(wrapper, 0o755)
+        let matrix = ["bench", "--suite", "quick", "--videos", "h264-180p-3s", "--extractors", "forward", "--composers", "rowcopy",
+                      "--counts", "5", "--pipelines-only", "--measure", "instructions", "--fixtures-dir", CLISupport.fixturesDirectory]
+
+        let name = folder.appendingPathComponent("ab").path
+        let run = try CLISupport.run(matrix + ["--baseline-binary", CLIProcess.executable.path, "--candidate-binary", wrapper, "--out", name])
+        #expect(run.status == 0, "\(run.standardError)")
+        let rows = try ResultsFileReader.read(RawResultRow.self, from: name + "-raw.csv")
+        #expect(Set(rows.map(\.phase)) == [.startup, .extract, .compose, .total, .process])
+        #expect(rows.allSatisfy { $0.status == .ok && ($0.instructions ?? 0) > 0 && $0.wallSeconds == nil && !$0.profile.isEmpty })
+        let compare = try CLISupport.run(["compare", name + "-raw.csv"])
+        #expect(compare.status == 2, "\(compare.standardOutput)")
+        let extractLine = compare.standardOutput.split(separator: "\n").first { $0.hasPrefix("slower: ") && $0.contains(" extract ") }
+        #expect(extractLine?.contains("avcodec_send_packet (shim.so)") == true, "\(compare.standardOutput)")
+
+        let same = folder.appendingPathComponent("aa").path
+        let again = try CLISupport.run(matrix + ["--baseline-binary", CLIProcess.executable.path, "--out", same])
+        #expect(again.status == 0, "\(again.standardError)")
+        let pass = try CLISupport.run(["compare", same + "-raw.csv"])
+        #expect(pass.status == 0, "\(pass.standardOutput)")
+    }
+}
+
+extension InstructionGateTests {
+    /// An instruction run's allocation counts moved A/A under callgrind (threads run one at a
+    /// time): shown, not gated; its instructions count malloc's work instead.
+    @Test func instructionRunsDoNotGateAllocations() {
+        var before = Fixtures.row(phase: .compose), after = Fixtures.row(phase: .compose)
+        before.build = .baseline
+        after.build = .candidate
+        before.instructions = 500_000
+        after.instructions = 500_000
+        before.heapAllocations = 63
+        after.heapAllocations = 74
+        #expect(RegressionGate(metric: .instructions).comparePaired([before, after]).outcome == .passed)
+        before.instructions = nil
+        after.instructions = nil
+        #expect(RegressionGate().workChanges(baseline: [before], candidate: [after]).map(\.counter) == [.heapAllocations])
+    }
+}
+
+extension InstructionGateTests {
+    /// The memcpy floor is glibc's copy, whose loop is chosen by the buffers' addresses: its
+    /// count moved +27 % between identical runs (docs/gate.md § 1). Shown as a reference, never gated.
+    @Test func theMemcpyFloorIsShownNotGated() {
+        var before = Fixtures.row(pipeline: "synthetic+memcpy", phase: .compose), after = before
+        before.kind = .memcpyFloor
+        after.kind = .memcpyFloor
+        before.build = .baseline
+        after.build = .candidate
+        before.instructions = 400_000
+        after.instructions = 509_480
+        let report = RegressionGate(metric: .instructions).comparePaired([before, after])
+        #expect(report.outcome == .passed)
+        #expect(report.comparisons.first?.verdict == .slower && report.comparisons.first?.gated == false)
+        #expect(report.text.contains("slower (reference)"))
+        // The same change in a strategy's own composition fails the gate.
+        before.kind = .syntheticComposition
+        after.kind = .syntheticComposition
+        #expect(RegressionGate(metric: .instructions).comparePaired([before, after]).outcome == .regressed)
+    }
+}

@@ -1,0 +1,26 @@
+import CLITestSupport
+import Foundation
+
+/// Runs the built `filmstrip` executable, which sits next to the test bundle.
+package enum CLISupport {
+    package static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The reference video cache the other test targets use too, so videos are made once.
+    package static let fixturesDirectory = ProcessInfo.processInfo.environment["FILMSTRIP_FIXTURES"]
+        ?? packageRoot.appendingPathComponent("fixtures-cache").path
+
+    package typealias Result = CLIProcess.Result
+
+    package static func start(_ arguments: [String]) throws -> (process: Process, output: Pipe, error: Pipe) {
+        try CLIProcess.start(arguments)
+    }
+
+    package static func run(_ arguments: [String]) throws -> Result { try CLIProcess.run(arguments) }
+
+    package static func scratchDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("filmstrip-bench-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
