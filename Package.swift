@@ -18,7 +18,6 @@ let package = Package(
     // the OpenMP link path is Debian's, and nothing is built or tested on macOS.
     products: [
         .library(name: "Filmstrip", targets: ["Filmstrip"]),
-        .library(name: "FilmstripBench", targets: ["FilmstripBench"]),
         // The reference videos, for the allocation benchmarks in Benchmarks/ (a package of its own).
         .library(name: "FilmstripFixtures", targets: ["FilmstripFixtures"]),
         .executable(name: "filmstrip", targets: ["filmstrip"]),

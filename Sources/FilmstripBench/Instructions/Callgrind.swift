@@ -19,15 +19,15 @@ import Foundation
 /// made with `strip --strip-debug` (the symbol table stays, so functions keep their names). A
 /// wrapper script given as an executable cannot be stripped from outside: the binary it
 /// starts must have been stripped already; the failure says so.
-public struct Callgrind: Sendable {
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+package struct Callgrind: Sendable {
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Absolute path of `valgrind`.
-    public let valgrind: String
+    package let valgrind: String
 
-    public init(valgrind: String) {
+    package init(valgrind: String) {
         self.valgrind = valgrind
     }
 
@@ -39,7 +39,7 @@ public struct Callgrind: Sendable {
     ///   function is looked up by the first thread to call it, and threads that race to call it
     ///   first each look it up (measured A/A: the OpenMP composer's phase moved by up to 0.95 %,
     ///   all of it `strcmp` and `do_lookup_x` in the loader).
-    public static func find() throws(Failure) -> Callgrind {
+    package static func find() throws(Failure) -> Callgrind {
         guard let path = ChildProcess.find("valgrind") else {
             throw Failure(description: "valgrind is not installed: `--measure instructions` runs every configuration under it (apt-get install valgrind; scripts/setup.sh installs it)")
         }
@@ -90,7 +90,7 @@ public struct Callgrind: Sendable {
 
     /// A copy of `executable` valgrind can read: an ELF file stripped of its debug information
     /// into `folder`; anything else (a wrapper script) is returned as it is.
-    public static func instrumentable(_ executable: URL, into folder: URL) throws(Failure) -> URL {
+    package static func instrumentable(_ executable: URL, into folder: URL) throws(Failure) -> URL {
         guard isELF(executable.path) else { return executable }
         guard let strip = ChildProcess.find("strip") else {
             throw Failure(description: "`strip` (binutils) is not installed: it makes the copy of \(executable.path) valgrind can read")

@@ -7,10 +7,10 @@ import Foundation
 /// open the clip and show N across it, zoom into a quarter of it, drag a handle in 20 steps
 /// (each request superseding the last, one every `dragInterval`), zoom back out; then the drag's
 /// last position asked of a fresh generator, the cold reference for the drag's latency.
-public enum InteractiveSessions {
+package enum InteractiveSessions {
     /// Runs the session on `path` with `strategy`; every step on one generator, except `cold-single`.
     /// Returns a cost per step, in the order of ``Phase/sessionSteps``.
-    public static func run(path: String, strategy: any InteractiveStrategy, count: Int = 20, box: ThumbnailBox = .height(64),
+    package static func run(path: String, strategy: any InteractiveStrategy, count: Int = 20, box: ThumbnailBox = .height(64),
                            decoders: Int? = nil, cacheBytes: Int = BenchConfiguration.InteractiveRun.defaultCacheBytes,
                            dragInterval: Duration = .milliseconds(16)) async throws -> [BenchMeasurement.PhaseCost] {
         let options = ThumbnailGeneratorOptions(strategy: strategy, decoders: decoders, cacheBytes: cacheBytes)
@@ -91,7 +91,7 @@ public enum InteractiveSessions {
 
     /// Makes `count` requests each superseding the last (without reading them), then one read
     /// to the end; reports the memory, threads and busy decoders left behind, as one `soak` cost.
-    public static func soak(path: String, count: Int, strategy: any InteractiveStrategy = InteractiveStrategies.standard,
+    package static func soak(path: String, count: Int, strategy: any InteractiveStrategy = InteractiveStrategies.standard,
                             decoders: Int? = nil, cacheBytes: Int = 0) async throws -> BenchMeasurement.PhaseCost {
         let options = ThumbnailGeneratorOptions(strategy: strategy, decoders: decoders, cacheBytes: cacheBytes)
         let generator = try ThumbnailGenerator(path: path, options: options)

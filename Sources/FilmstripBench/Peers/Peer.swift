@@ -5,7 +5,7 @@ import Foundation
 /// How each peer is run (its names are in `FilmstripResults`, which reads their rows).
 extension Peer {
     /// The program this peer needs.
-    public var program: String {
+    package var program: String {
         switch self {
         case .ffmpegthumbnailer: "ffmpegthumbnailer"
         case .filmstrip: "filmstrip"
@@ -14,7 +14,7 @@ extension Peer {
     }
 
     /// The accuracy this peer competes in (decode floors are listed with the mode they bound).
-    public var accuracy: Accuracy {
+    package var accuracy: Accuracy {
         switch self {
         case .ffmpegExact, .decodeAll, .ffmpegthumbnailer, .filmstrip: .exact
         case .ffmpegKeyframes, .decodeKeyframes: .keyframe
@@ -24,7 +24,7 @@ extension Peer {
     /// The command lines for one strip of `count` thumbnails of `width`x`height` px over the whole
     /// video (`durationSeconds` long), writing into `folder`. Most peers are one command;
     /// ffmpegthumbnailer is one per thumbnail.
-    public func commands(video: String, durationSeconds: Double, count: Int, width: Int, height: Int,
+    package func commands(video: String, durationSeconds: Double, count: Int, width: Int, height: Int,
                          folder: String) -> [[String]] {
         let rate = "\(count)/\(String(format: "%.6f", durationSeconds))"
         let strip = "\(folder)/\(rawValue).png"

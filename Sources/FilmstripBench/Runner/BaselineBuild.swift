@@ -5,11 +5,11 @@ import Foundation
 /// The baseline executable of `bench --baseline-rev REV`: REV built in release once, in a
 /// git worktree under `.build-baselines/COMMIT` of the repository (git-ignored with the
 /// other `.build-*` folders), and reused while REV names the same commit.
-public enum BaselineBuild {
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+package enum BaselineBuild {
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
         /// The signal that stopped the build; its worktree was removed. Nil when the build failed by itself.
-        public var signal: Int32? = nil
+        package var signal: Int32? = nil
     }
 
     /// The executable built from `revision`, and its commit; builds it when missing.
@@ -17,7 +17,7 @@ public enum BaselineBuild {
     /// `interruption` receives ends the build's whole process group (the compiler jobs with it)
     /// and removes the half-built worktree, so that nothing goes on writing into
     /// `.build-baselines/` and git keeps no stale worktree behind.
-    public static func executable(revision: String, repository: URL, interruption: Interruption? = nil,
+    package static func executable(revision: String, repository: URL, interruption: Interruption? = nil,
                                   note: (String) -> Void) throws -> (url: URL, commit: String) {
         guard let commit = GitRevision.git(["rev-parse", "--verify", "--quiet", "\(revision)^{commit}"], in: repository)?
             .trimmingCharacters(in: .whitespacesAndNewlines), !commit.isEmpty else {

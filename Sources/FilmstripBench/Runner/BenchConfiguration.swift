@@ -9,7 +9,7 @@ import FilmstripResults
 /// parent and the child agree on the work without sharing memory; the JSON keeps the flat keys and
 /// strings of the struct this enum replaced (``FlatRecord``), so an older `bench-run` child
 /// (`bench --baseline-rev`) reads what this build writes, and the other way round.
-public enum BenchConfiguration: Sendable, Hashable, Codable {
+package enum BenchConfiguration: Sendable, Hashable, Codable {
     /// Extract from a reference video, then compose: rows for `extract`, `compose` and `total`.
     case pipeline(PipelineRun)
     /// One composer on synthetic thumbnails, no video: one `compose` row.
@@ -32,14 +32,14 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
     case sprite(SpriteRun)
 
     /// The kind of run, as the child's JSON and the phases name it (one per case, filmstrip's command line a `peer`).
-    public enum Kind: String, Sendable, Hashable, Codable {
+    package enum Kind: String, Sendable, Hashable, Codable {
         case pipeline, composeSynthetic, memcpySynthetic, calibrationCopy, calibrationDecode, peer, interactive, sprite
     }
 
     /// An interactive strategy's generator on one video, with its pool and cache, driven by a script.
-    public struct InteractiveRun: Sendable, Hashable {
+    package struct InteractiveRun: Sendable, Hashable {
         /// What the generator is driven by.
-        public enum Script: Sendable, Hashable {
+        package enum Script: Sendable, Hashable {
             /// ``InteractiveSessions/run(path:strategy:count:box:decoders:cacheBytes:dragInterval:)``: a row per ``Phase/sessionSteps``.
             case session
             /// ``InteractiveSessions/soak(path:count:strategy:decoders:cacheBytes:)`` with this many superseding requests: one `soak` row.
@@ -47,29 +47,29 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
         }
 
         /// From `InteractiveStrategies`.
-        public var strategy: any InteractiveStrategy {
+        package var strategy: any InteractiveStrategy {
             get { registered.strategy }
             set { registered.strategy = newValue }
         }
         private var registered: RegisteredStrategy
-        public var script: Script
+        package var script: Script
         /// Reference video id.
-        public var videoID: String
+        package var videoID: String
         /// Path of the video file (nil when the parent has none for the id: the run fails).
-        public var videoPath: String?
+        package var videoPath: String?
         /// Thumbnails per open and zoom request.
-        public var thumbnailCount: Int
+        package var thumbnailCount: Int
         /// Thumbnail height in pixels.
-        public var thumbHeight: Int
+        package var thumbHeight: Int
         /// Decoders in the generator's pool (nil: its default).
-        public var decoders: Int?
+        package var decoders: Int?
         /// The generator's cache in bytes (0: off).
-        public var cacheBytes: Int
+        package var cacheBytes: Int
 
         /// The generator's cache when it is on: 64 MiB, `thumbnails`' default.
-        public static let defaultCacheBytes = ThumbnailGeneratorOptions().cacheBytes
+        package static let defaultCacheBytes = ThumbnailGeneratorOptions().cacheBytes
 
-        public init(strategy: any InteractiveStrategy, script: Script = .session, videoID: String, videoPath: String?,
+        package init(strategy: any InteractiveStrategy, script: Script = .session, videoID: String, videoPath: String?,
                     thumbnailCount: Int = 20, thumbHeight: Int = 64, decoders: Int? = nil, cacheBytes: Int = defaultCacheBytes) {
             registered = RegisteredStrategy(strategy: strategy)
             self.script = script
@@ -82,7 +82,7 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
         }
 
         /// The `options` column: `decoders`, `cache` (bytes, 0 off) and a soak's `requests`.
-        public var options: [String: String] {
+        package var options: [String: String] {
             var options = ["cache": "\(cacheBytes)"]
             if let decoders { options["decoders"] = "\(decoders)" }
             if case .soak(let requests) = script { options["requests"] = "\(requests)" }
@@ -99,14 +99,14 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
     }
 
     /// One contender making one video's sprite.
-    public struct SpriteRun: Sendable, Hashable {
-        public var contender: SpriteBench.Contender
+    package struct SpriteRun: Sendable, Hashable {
+        package var contender: SpriteBench.Contender
         /// Reference video id.
-        public var videoID: String
+        package var videoID: String
         /// Path of the video file (nil when the parent has none for the id: the run fails).
-        public var videoPath: String?
+        package var videoPath: String?
 
-        public init(contender: SpriteBench.Contender, videoID: String, videoPath: String?) {
+        package init(contender: SpriteBench.Contender, videoID: String, videoPath: String?) {
             self.contender = contender
             self.videoID = videoID
             self.videoPath = videoPath
@@ -114,31 +114,31 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
     }
 
     /// An extractor and a destination on one reference video, with the request and the decoder settings.
-    public struct PipelineRun: Sendable, Hashable {
+    package struct PipelineRun: Sendable, Hashable {
         /// From ``Extractors``.
-        public var extractor: any ThumbnailExtractor
+        package var extractor: any ThumbnailExtractor
         /// A registered composer's thumbnails, or the canvas.
-        public var destination: StripDestination
+        package var destination: StripDestination
         /// Reference video id.
-        public var videoID: String
+        package var videoID: String
         /// Path of the reference video file (nil when the parent has none for the id: the run fails).
-        public var videoPath: String?
+        package var videoPath: String?
         /// Thumbnails in the strip.
-        public var thumbnailCount: Int
+        package var thumbnailCount: Int
         /// Thumbnail height in pixels (the width follows the display aspect ratio).
-        public var thumbHeight: Int
+        package var thumbHeight: Int
         /// Which frame each thumbnail may show.
-        public var accuracy: Accuracy
+        package var accuracy: Accuracy
         /// Decoder threads (0: FFmpeg picks one per core).
-        public var decoderThreads: Int
+        package var decoderThreads: Int
         /// Let the decoder drop non-reference frames that are not shown.
-        public var skipNonReference: Bool
+        package var skipNonReference: Bool
         /// Skip the deblocking filter (same frames, different pixels: never compared with the others).
-        public var skipLoopFilter: Bool
+        package var skipLoopFilter: Bool
         /// Workers of the extractors that declare them (nil: one per core).
-        public var workers: Int?
+        package var workers: Int?
 
-        public init(extractor: any ThumbnailExtractor, destination: StripDestination, videoID: String, videoPath: String?,
+        package init(extractor: any ThumbnailExtractor, destination: StripDestination, videoID: String, videoPath: String?,
                     thumbnailCount: Int, thumbHeight: Int, accuracy: Accuracy = .exact, decoderThreads: Int = 1,
                     skipNonReference: Bool = false, skipLoopFilter: Bool = false, workers: Int? = nil) {
             self.extractor = extractor
@@ -155,10 +155,10 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
         }
 
         /// `extractor+destination`, the `pipeline` column.
-        public var name: String { "\(extractor.name)+\(destination.name)" }
+        package var name: String { "\(extractor.name)+\(destination.name)" }
 
         /// The extraction options recorded in the `options` column.
-        public var extractionOptions: ExtractionOptions {
+        package var extractionOptions: ExtractionOptions {
             ExtractionOptions(decoder: DecoderOptions(threads: decoderThreads, skipLoopFilter: skipLoopFilter),
                               skipNonReferenceFrames: skipNonReference, workers: workers)
         }
@@ -173,7 +173,7 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
         }
 
         /// Equal when every setting is, the extractor compared by its registry name.
-        public static func == (lhs: PipelineRun, rhs: PipelineRun) -> Bool {
+        package static func == (lhs: PipelineRun, rhs: PipelineRun) -> Bool {
             lhs.extractor.name == rhs.extractor.name && lhs.destination == rhs.destination && lhs.videoID == rhs.videoID
                 && lhs.videoPath == rhs.videoPath && lhs.thumbnailCount == rhs.thumbnailCount && lhs.thumbHeight == rhs.thumbHeight
                 && lhs.accuracy == rhs.accuracy && lhs.decoderThreads == rhs.decoderThreads
@@ -181,7 +181,7 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
         }
 
         /// Hashes what `==` compares.
-        public func hash(into hasher: inout Hasher) {
+        package func hash(into hasher: inout Hasher) {
             hasher.combine(extractor.name)
             hasher.combine(destination)
             hasher.combine(videoID)
@@ -197,17 +197,17 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
     }
 
     /// What an external tool is asked for: a strip of one reference video.
-    public struct PeerRun: Sendable, Hashable {
+    package struct PeerRun: Sendable, Hashable {
         /// Reference video id.
-        public var videoID: String
+        package var videoID: String
         /// Path of the reference video file (nil when the parent has none for the id: the run fails).
-        public var videoPath: String?
+        package var videoPath: String?
         /// Thumbnails in the strip.
-        public var thumbnailCount: Int
+        package var thumbnailCount: Int
         /// Thumbnail height in pixels.
-        public var thumbHeight: Int
+        package var thumbHeight: Int
 
-        public init(videoID: String, videoPath: String?, thumbnailCount: Int, thumbHeight: Int) {
+        package init(videoID: String, videoPath: String?, thumbnailCount: Int, thumbHeight: Int) {
             self.videoID = videoID
             self.videoPath = videoPath
             self.thumbnailCount = thumbnailCount
@@ -216,26 +216,26 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
     }
 
     /// A registered composer, compared by its registry name (composers are stateless).
-    public struct SyntheticComposer: Sendable, Hashable {
-        public var composer: any StripComposer
-        public init(_ composer: any StripComposer) { self.composer = composer }
-        public static func == (lhs: SyntheticComposer, rhs: SyntheticComposer) -> Bool { lhs.composer.name == rhs.composer.name }
+    package struct SyntheticComposer: Sendable, Hashable {
+        package var composer: any StripComposer
+        package init(_ composer: any StripComposer) { self.composer = composer }
+        package static func == (lhs: SyntheticComposer, rhs: SyntheticComposer) -> Bool { lhs.composer.name == rhs.composer.name }
         /// Hashes the name only, consistently with `==`.
-        public func hash(into hasher: inout Hasher) { hasher.combine(composer.name) }
+        package func hash(into hasher: inout Hasher) { hasher.combine(composer.name) }
     }
 
     /// A peer tool on a reference video.
-    public static func peer(_ peer: Peer, videoID: String, videoPath: String?, thumbnailCount: Int, thumbHeight: Int) -> BenchConfiguration {
+    package static func peer(_ peer: Peer, videoID: String, videoPath: String?, thumbnailCount: Int, thumbHeight: Int) -> BenchConfiguration {
         .peer(peer, PeerRun(videoID: videoID, videoPath: videoPath, thumbnailCount: thumbnailCount, thumbHeight: thumbHeight))
     }
 
     /// Bytes copied by the calibration copy: 64 MiB, far beyond any cache, so it measures memory bandwidth.
-    public static let calibrationCopyBytes = 64 << 20
+    package static let calibrationCopyBytes = 64 << 20
     /// Width of a synthetic thumbnail in pixels: 64 px high at 16:9.
-    public static let syntheticThumbWidth = 114
+    package static let syntheticThumbWidth = 114
 
     /// The run's kind: the child JSON's `kind` (filmstrip's own command line is a `peer`).
-    public var kind: Kind {
+    package var kind: Kind {
         switch self {
         case .pipeline: .pipeline
         case .composeSynthetic: .composeSynthetic
@@ -249,7 +249,7 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
     }
 
     /// The pipeline of the kinds that run one (in this process or as `filmstrip strip`).
-    public var pipelineRun: PipelineRun? {
+    package var pipelineRun: PipelineRun? {
         switch self {
         case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): run
         case .composeSynthetic, .memcpySynthetic, .calibrationCopy, .peer, .interactive, .sprite: nil
@@ -257,7 +257,7 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
     }
 
     /// The external tool of the peer kinds (``Peer/filmstrip`` for filmstrip's command line).
-    public var peer: Peer? {
+    package var peer: Peer? {
         switch self {
         case .peer(let peer, _): peer
         case .commandLine: .filmstrip
@@ -266,7 +266,7 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
     }
 
     /// The `kind` column: what the row's work is (filmstrip's own command line a `whole-process`).
-    public var runKind: RunKind {
+    package var runKind: RunKind {
         switch self {
         case .pipeline: .pipeline
         case .composeSynthetic: .syntheticComposition
@@ -281,7 +281,7 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
     }
 
     /// The `extractor` column: the registry name, or `synthetic`, `calibration` or `peer` for the kinds without one.
-    public var extractor: String {
+    package var extractor: String {
         switch self {
         case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): run.extractor.name
         case .composeSynthetic, .memcpySynthetic: FlatRecord.syntheticExtractor
@@ -293,7 +293,7 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
     }
     /// The `composer` column: the destination's registry name, the peer's, `memcpy`, the
     /// interactive runs' `generator` or the sprite runs' `sheet`.
-    public var composer: String {
+    package var composer: String {
         switch self {
         case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): run.destination.name
         case .composeSynthetic(let composer, _, _): composer.composer.name
@@ -304,9 +304,9 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
         }
     }
     /// Reference video id; nil for the kinds without a video.
-    public var videoID: String? { video?.id }
+    package var videoID: String? { video?.id }
     /// Path of the reference video file; nil for the kinds without a video.
-    public var videoPath: String? { video?.path }
+    package var videoPath: String? { video?.path }
     /// The reference video's id and path (nil when the parent has none for the id), for the kinds with a video.
     private var video: (id: String, path: String?)? {
         switch self {
@@ -318,7 +318,7 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
         }
     }
     /// Thumbnails in the strip.
-    public var thumbnailCount: Int {
+    package var thumbnailCount: Int {
         switch self {
         case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): run.thumbnailCount
         case .peer(_, let request): request.thumbnailCount
@@ -329,7 +329,7 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
         }
     }
     /// Thumbnail height in pixels.
-    public var thumbHeight: Int {
+    package var thumbHeight: Int {
         switch self {
         case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): run.thumbHeight
         case .peer(_, let request): request.thumbHeight
@@ -339,7 +339,7 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
         }
     }
     /// The accuracy of the kinds that decode or compete with decoding; nil for the others.
-    public var accuracy: Accuracy? {
+    package var accuracy: Accuracy? {
         switch self {
         case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): run.accuracy
         case .peer(let peer, _): peer.accuracy
@@ -350,7 +350,7 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
     }
 
     /// The `pipeline` column: `extractor+composer`, `cli:` before it for filmstrip's command line, or the peer's name.
-    public var pipeline: String {
+    package var pipeline: String {
         switch self {
         case .commandLine(let run): "cli:\(run.name)"
         case .peer(let peer, _): peer.rawValue
@@ -362,26 +362,26 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
     }
 
     /// `filmstrip strip` timed as a whole process with this pipeline and its options (self for the other kinds).
-    public func asCommandLine() -> BenchConfiguration {
+    package func asCommandLine() -> BenchConfiguration {
         guard case .pipeline(let run) = self else { return self }
         return .commandLine(run)
     }
 
     /// Options recorded in the `options` column: the extraction options for kinds that decode
     /// (and for filmstrip's own command line).
-    public var extractionOptions: ExtractionOptions {
+    package var extractionOptions: ExtractionOptions {
         pipelineRun?.extractionOptions ?? ExtractionOptions()
     }
 
     /// The `options` column: the extraction options of the kinds that decode a strip, an
     /// interactive run's pool, cache and soak.
-    public var optionsColumn: [String: String] {
+    package var optionsColumn: [String: String] {
         if case .interactive(let run) = self { return run.options }
         return pipelineRun.map { Dictionary(uniqueKeysWithValues: $0.extractionOptions.fields.map { ($0.key, $0.value) }) } ?? [:]
     }
 
     /// The phases a run of this configuration reports, in row order.
-    public var phases: [Phase] {
+    package var phases: [Phase] {
         switch kind {
         case .pipeline: [.extract, .compose, .total]
         case .composeSynthetic, .memcpySynthetic: [.compose]
@@ -395,7 +395,7 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
 
     /// `true` when the strip must be byte-identical to every other exact run of the same
     /// request (same video, count, size), so its checksum is compared.
-    public var isCheckedForAgreement: Bool {
+    package var isCheckedForAgreement: Bool {
         switch self {
         case .pipeline(let run): run.accuracy == .exact && !run.skipLoopFilter
         case .composeSynthetic: true
@@ -404,7 +404,7 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
     }
 
     /// One line for progress and error messages, e.g. `forward+simd h264-180p-3s ×10 h64 exact threads=1`.
-    public var label: String {
+    package var label: String {
         let accuracyText = accuracy?.description ?? ""
         func settings(_ run: PipelineRun) -> String {
             "threads=\(run.decoderThreads)" + (run.workers.map { " workers=\($0)" } ?? "")
@@ -430,11 +430,11 @@ public enum BenchConfiguration: Sendable, Hashable, Codable {
         }
     }
 
-    public init(from decoder: any Swift.Decoder) throws {
+    package init(from decoder: any Swift.Decoder) throws {
         self = try FlatRecord(from: decoder).configuration()
     }
 
-    public func encode(to encoder: any Swift.Encoder) throws {
+    package func encode(to encoder: any Swift.Encoder) throws {
         try FlatRecord(self).encode(to: encoder)
     }
 }

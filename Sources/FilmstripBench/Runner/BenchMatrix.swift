@@ -15,46 +15,46 @@ import Filmstrip
 ///   ``syntheticCount`` synthetic thumbnails beside `memcpyFloor`, without a video;
 /// - two **calibration** workloads (a 64 MiB copy and a fixed decode of
 ///   ``calibrationVideoID``) let runs on different machines be compared as ratios.
-public struct BenchMatrix: Sendable {
+package struct BenchMatrix: Sendable {
     /// Extractors from the registry.
-    public var extractors: [any ThumbnailExtractor]
+    package var extractors: [any ThumbnailExtractor]
     /// Destinations: registered composers, or the canvas.
-    public var composers: [StripDestination]
+    package var composers: [StripDestination]
     /// Videos by id, in order: reference ids and the ids of ``userVideos``.
-    public var videoIDs: [String]
+    package var videoIDs: [String]
     /// Paths of the user's own videos (`bench --videos FILE|FOLDER`) by id; every other id names a reference video.
-    public var userVideos: [String: String] = [:]
+    package var userVideos: [String: String] = [:]
     /// Thumbnails per strip.
-    public var counts: [Int]
+    package var counts: [Int]
     /// Thumbnail heights in pixels.
-    public var heights: [Int]
-    public var accuracies: [Accuracy]
+    package var heights: [Int]
+    package var accuracies: [Accuracy]
     /// Decoder threads (0: one per core, FFmpeg's choice).
-    public var decoderThreads: [Int]
+    package var decoderThreads: [Int]
     /// Timed runs of every configuration.
-    public var repetitions: Int
+    package var repetitions: Int
     /// Untimed runs of every configuration before the timed ones.
-    public var warmup: Int
+    package var warmup: Int
     /// Seconds one run may take before its child is killed and the configuration dropped.
-    public var timeLimitSeconds: Double
+    package var timeLimitSeconds: Double
     /// Settings of "skip non-reference frames" to sweep the extractors over.
-    public var skipNonReference: [Bool] = [false]
+    package var skipNonReference: [Bool] = [false]
     /// Worker counts for the extractors whose settings include `.workers` (empty: one per core).
-    public var workerCounts: [Int] = []
+    package var workerCounts: [Int] = []
     /// Add rows for real tools doing the same job (``Peer``), where they are installed.
-    public var peers = false
+    package var peers = false
     /// Add the seed study: the 4 min 4 s 1080p H.264 case at 20, 50 and 500 thumbnails (see ``seedStudy``).
-    public var seedStudy = false
+    package var seedStudy = false
     /// `false` leaves out the composition-alone, memcpy-floor and calibration runs: a two-build
     /// gate on a few pipelines then spends every child run on the pairs it judges (without
     /// calibration rows, the file can only be compared paired, not with another run).
-    public var referenceRuns = true
+    package var referenceRuns = true
     /// What the configurations run: strips (the extractor and composer sweeps), interactive
     /// sessions, or sprites.
-    public var workload: Workload = .strips
+    package var workload: Workload = .strips
 
     /// The kind of work a suite's configurations do.
-    public enum Workload: Sendable {
+    package enum Workload: Sendable {
         /// Strips: the extractor and composer sweeps, peers and the seed study.
         case strips
         /// Scripted slider sessions (and a soak) per video × count × height.
@@ -66,16 +66,16 @@ public struct BenchMatrix: Sendable {
     /// The interactive configurations: every strategy with the generator's default pool and
     /// the cache on; the standard strategy also over `decoderCounts` and with the cache off
     /// (the settings swept as the extractors' are); a soak per video.
-    public struct InteractiveSweep: Sendable {
-        public var strategies: [any InteractiveStrategy]
+    package struct InteractiveSweep: Sendable {
+        package var strategies: [any InteractiveStrategy]
         /// Pool sizes the standard strategy is also run with.
-        public var decoderCounts: [Int]
+        package var decoderCounts: [Int]
         /// Also run the standard strategy with the cache off.
-        public var cacheOff: Bool
+        package var cacheOff: Bool
         /// Superseding requests of the soak run per video (0: none).
-        public var soakRequests: Int
+        package var soakRequests: Int
 
-        public init(strategies: [any InteractiveStrategy] = InteractiveStrategies.all, decoderCounts: [Int] = [1, 4],
+        package init(strategies: [any InteractiveStrategy] = InteractiveStrategies.all, decoderCounts: [Int] = [1, 4],
                     cacheOff: Bool = true, soakRequests: Int = 1000) {
             self.strategies = strategies
             self.decoderCounts = decoderCounts
@@ -102,13 +102,13 @@ public struct BenchMatrix: Sendable {
         }
     }
 
-    public static let syntheticCount = 500
-    public static let syntheticHeight = 64
-    public static let calibrationVideoID = "h264-180p-3s"
+    package static let syntheticCount = 500
+    package static let syntheticHeight = 64
+    package static let calibrationVideoID = "h264-180p-3s"
     /// Every frame of the 3 s, 30 fps calibration video.
-    public static let calibrationCount = 90
+    package static let calibrationCount = 90
 
-    public init(extractors: [any ThumbnailExtractor], composers: [StripDestination], videoIDs: [String], counts: [Int], heights: [Int],
+    package init(extractors: [any ThumbnailExtractor], composers: [StripDestination], videoIDs: [String], counts: [Int], heights: [Int],
                 accuracies: [Accuracy], decoderThreads: [Int], repetitions: Int, warmup: Int, timeLimitSeconds: Double) {
         self.extractors = extractors
         self.composers = composers
@@ -128,7 +128,7 @@ public struct BenchMatrix: Sendable {
     /// (the summary flags `few_samples`) and make the regression gate warn.
     /// `standard` skips the warm-up: every run is a fresh process anyway, and the
     /// reference files are in the page cache from being probed just before.
-    public static func defaults(for suite: ReferenceSuite) -> BenchMatrix {
+    package static func defaults(for suite: ReferenceSuite) -> BenchMatrix {
         let extractors = Extractors.all, composers = StripDestination.all
         switch suite {
         case .quick:
@@ -174,29 +174,29 @@ public struct BenchMatrix: Sendable {
     }
 
     /// The composer every extractor runs with: the registry's partner when it is in the list.
-    public var sweepComposer: StripDestination {
+    package var sweepComposer: StripDestination {
         let partner = StripDestination.thumbnails(Composers.extractorSweepPartner)
         return composers.contains(partner) ? partner : composers[0]
     }
     /// The extractor every other composer runs with: the registry's partner when it is in the list.
-    public var sweepExtractor: any ThumbnailExtractor {
+    package var sweepExtractor: any ThumbnailExtractor {
         let partner = Extractors.composerSweepPartner
         return extractors.first { $0.name == partner.name } ?? extractors[0]
     }
 
     /// Every reference video the configurations read, calibration video included.
-    public var requiredVideoIDs: [String] {
+    package var requiredVideoIDs: [String] {
         let all = videoIDs + [Self.calibrationVideoID] + (seedStudy ? Self.seedVideoIDs : [])
         return all.enumerated().filter { all.firstIndex(of: $0.element) == $0.offset }.map(\.element)
     }
 
     /// The seed's case (4 min 4 s, 1080p, 30 fps H.264) and its short- and long-GOP variants.
-    public static let seedVideoID = "h264-1080p-244s"
-    public static let seedVideoIDs = [seedVideoID, "h264-1080p-244s-gop30", "h264-1080p-244s-gop600-open"]
+    package static let seedVideoID = "h264-1080p-244s"
+    package static let seedVideoIDs = [seedVideoID, "h264-1080p-244s-gop30", "h264-1080p-244s-gop600-open"]
 
     /// The configurations, in a fixed order that the session rotates per repetition.
     /// - Parameter videoPaths: file of every id in ``requiredVideoIDs``.
-    public func configurations(videoPaths: [String: String]) -> [BenchConfiguration] {
+    package func configurations(videoPaths: [String: String]) -> [BenchConfiguration] {
         var result: [BenchConfiguration] = []
         switch workload {
         case .strips:

@@ -3,7 +3,7 @@ import Glibc
 
 /// The progress line on stderr: rewritten in place with the running configuration and
 /// an ETA when stderr is a terminal; a line per repetition otherwise, so CI logs stay short.
-public final class BenchProgress {
+package final class BenchProgress {
     private let isTerminal: Bool
     /// Only notes (warnings, disagreements): no progress line, no round milestones (`bench --quiet`).
     private let quiet: Bool
@@ -14,21 +14,21 @@ public final class BenchProgress {
     private let write: (String) -> Void
 
     /// A run about to start: its configuration, the round, how many runs of the session are done.
-    public struct Running {
+    package struct Running {
         /// The configuration's label, as the progress line shows it.
-        public let label: String
+        package let label: String
         /// The round, e.g. "rep 2/6" or "until decided 3".
-        public let round: String
+        package let round: String
         /// Runs finished so far.
-        public let done: Int
+        package let done: Int
         /// Runs planned in all.
-        public let total: Int
+        package let total: Int
         /// Seconds left, when an estimate exists.
-        public let eta: Double?
+        package let eta: Double?
     }
 
     /// Progress on stderr (or to `write`); `quiet` leaves only the notes; `onRunning` hears of each run.
-    public init(isTerminal: Bool = isatty(STDERR_FILENO) != 0, quiet: Bool = false, onRunning: ((Running) -> Void)? = nil,
+    package init(isTerminal: Bool = isatty(STDERR_FILENO) != 0, quiet: Bool = false, onRunning: ((Running) -> Void)? = nil,
                 write: @escaping (String) -> Void = { try? FileHandle.standardError.write(contentsOf: Data($0.utf8)) }) {
         self.isTerminal = isTerminal
         self.quiet = quiet
@@ -48,13 +48,13 @@ public final class BenchProgress {
     }
 
     /// A line that must stay in the log even with `--quiet` (an error, a disagreement).
-    public func note(_ text: String) {
+    package func note(_ text: String) {
         clear()
         write("\(text)\n")
     }
 
     /// A line for the log that `--quiet` leaves out (the plan, a warning about the machine or the spread).
-    public func info(_ text: String) {
+    package func info(_ text: String) {
         if !quiet { note(text) }
     }
 

@@ -11,19 +11,19 @@ import Glibc
 /// With two builds (a baseline and a candidate executable), every repetition runs each
 /// configuration under both, back to back, the order alternating, so each pair sees the
 /// machine in the same state and `compare FILE` can judge the candidate pair by pair.
-public struct BenchSession {
+package struct BenchSession {
     /// One executable the session runs the configurations with.
-    public struct Build: Sendable {
+    package struct Build: Sendable {
         /// nil when a single build runs everything.
-        public var role: BuildRole?
+        package var role: BuildRole?
         /// Runs each configuration: a ``ChildRunner`` (a fake in the tests).
-        public var runner: any ConfigurationExecutor
+        package var runner: any ConfigurationExecutor
         /// The commit recorded when the child does not report its own (built before it could).
-        public var commitFallback: String
+        package var commitFallback: String
         /// Its build configuration when known without the child (`--baseline-rev` builds release).
-        public var configurationFallback: String?
+        package var configurationFallback: String?
 
-        public init(role: BuildRole?, runner: any ConfigurationExecutor, commitFallback: String = "", configurationFallback: String? = nil) {
+        package init(role: BuildRole?, runner: any ConfigurationExecutor, commitFallback: String = "", configurationFallback: String? = nil) {
             self.role = role
             self.runner = runner
             self.commitFallback = commitFallback
@@ -31,23 +31,23 @@ public struct BenchSession {
         }
     }
 
-    public var matrix: BenchMatrix
-    public var context: RunContext
+    package var matrix: BenchMatrix
+    package var context: RunContext
     /// Raw results file, appended to row by row.
-    public var rawPath: String
+    package var rawPath: String
     /// Summary file, appended to once the run is complete.
-    public var summaryPath: String
-    public var cache: ReferenceVideoCache
+    package var summaryPath: String
+    package var cache: ReferenceVideoCache
     /// One build, or baseline then candidate.
-    public var builds: [Build]
+    package var builds: [Build]
     /// What each run measures.
-    public var measure: BenchMeasure = .time
+    package var measure: BenchMeasure = .time
     /// Two-build time runs: add pairs to undecided configurations after the planned repetitions.
-    public var untilDecided: UntilDecided?
+    package var untilDecided: UntilDecided?
     /// Warns when other work competes for the cores (the tests give it a fixed reading).
-    public var load = MachineLoad(logicalCores: MachineProbe.logicalCores())
+    package var load = MachineLoad(logicalCores: MachineProbe.logicalCores())
 
-    public init(matrix: BenchMatrix, context: RunContext, rawPath: String, summaryPath: String,
+    package init(matrix: BenchMatrix, context: RunContext, rawPath: String, summaryPath: String,
                 cache: ReferenceVideoCache, builds: [Build]) {
         self.matrix = matrix
         self.context = context
@@ -57,18 +57,18 @@ public struct BenchSession {
         self.builds = builds
     }
 
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// Rows this run appended to the raw file.
-        public var rows: [RawResultRow]
+        package var rows: [RawResultRow]
         /// Rows appended to the summary file (none when interrupted).
-        public var summary: [SummaryRow]
+        package var summary: [SummaryRow]
         /// The signal that stopped the run early, if any.
-        public var interruptedBy: Int32?
-        public var disagreements: Int
-        public var failures: Int
+        package var interruptedBy: Int32?
+        package var disagreements: Int
+        package var failures: Int
     }
 
-    public func run(interruption: Interruption, progress: BenchProgress) throws -> Result {
+    package func run(interruption: Interruption, progress: BenchProgress) throws -> Result {
         let videos = try prepareVideos(interruption: interruption, progress: progress)
         let configurations = matrix.configurations(videoPaths: videos.mapValues(\.path))
         if case .instructions(let parallel) = measure {
@@ -340,7 +340,7 @@ public struct BenchSession {
 }
 
 /// What the children of a session measure.
-public enum BenchMeasure: Sendable, Hashable {
+package enum BenchMeasure: Sendable, Hashable {
     /// Clocks, CPU time and counters, repetitions interleaved.
     case time
     /// Instructions under callgrind, `parallel` children at a time (the builds' runners carry the ``Callgrind``).
@@ -355,10 +355,10 @@ struct PreparedVideo {
     var description: VideoDescription
 }
 
-public enum BenchError: Error, CustomStringConvertible {
+package enum BenchError: Error, CustomStringConvertible {
     case unknownVideo(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownVideo(let id): "no reference video named \(id)"
         }

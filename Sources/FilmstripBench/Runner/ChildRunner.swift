@@ -19,9 +19,9 @@ import Glibc
 /// The child leads its own process group (``becomeRunGroupLeader()``, the first thing
 /// `bench-run` does) and the programs it launches (peers such as the ffmpeg CLI) stay in it,
 /// so ``end(_:)`` at the time limit or on SIGINT/SIGTERM ends the whole run, peers included.
-public struct ChildRunner: ConfigurationExecutor {
+package struct ChildRunner: ConfigurationExecutor {
     /// Makes this `bench-run` process the leader of a new process group, its run's group.
-    public static func becomeRunGroupLeader() { setpgid(0, 0) }
+    package static func becomeRunGroupLeader() { setpgid(0, 0) }
 
     /// Kills the run of child `pid`: its process group, and the child itself in case it has not
     /// made its group yet (then it has launched nothing either).
@@ -31,17 +31,17 @@ public struct ChildRunner: ConfigurationExecutor {
     }
 
     /// The `filmstrip` executable to launch (normally this very process's executable).
-    public let executable: URL
+    package let executable: URL
     /// Runs each child under callgrind to count its instructions; nil runs it natively.
-    public let callgrind: Callgrind?
+    package let callgrind: Callgrind?
 
-    public init(executable: URL, callgrind: Callgrind? = nil) {
+    package init(executable: URL, callgrind: Callgrind? = nil) {
         self.executable = executable
         self.callgrind = callgrind
     }
 
     /// Runs `configuration` once in a `bench-run` child, waiting at most `timeLimit` seconds.
-    public func run(_ configuration: BenchConfiguration, timeLimit: Double, interruption: Interruption) -> RunOutcome {
+    package func run(_ configuration: BenchConfiguration, timeLimit: Double, interruption: Interruption) -> RunOutcome {
         let json: String
         do {
             json = String(decoding: try JSONEncoder().encode(configuration), as: UTF8.self)

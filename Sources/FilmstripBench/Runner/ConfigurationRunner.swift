@@ -9,13 +9,13 @@ import Glibc
 /// Runs one ``BenchConfiguration`` once in this process and measures it: the body
 /// of the `bench-run` child. Setup (probing the video, planning, making synthetic
 /// thumbnails) happens before any clock starts.
-public enum ConfigurationRunner {
+package enum ConfigurationRunner {
     /// Why a configuration cannot run.
-    public struct SetupError: Error, CustomStringConvertible {
-        public var description: String
+    package struct SetupError: Error, CustomStringConvertible {
+        package var description: String
     }
 
-    public static func run(_ configuration: BenchConfiguration) async throws -> BenchMeasurement {
+    package static func run(_ configuration: BenchConfiguration) async throws -> BenchMeasurement {
         switch configuration {
         case .pipeline(let run): try await runPipeline(run)
         case .calibrationDecode(let run): try await runCalibrationDecode(run)

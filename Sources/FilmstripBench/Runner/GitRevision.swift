@@ -3,9 +3,9 @@ import FilmstripProcess
 import Foundation
 
 /// The commit of the checkout the harness runs in, for the `git_commit` and `git_dirty` columns.
-public enum GitRevision {
+package enum GitRevision {
     /// `(commit, dirty)` of the repository containing the current directory, or `("unknown", false)`.
-    public static func current() -> (commit: String, dirty: Bool) {
+    package static func current() -> (commit: String, dirty: Bool) {
         guard let commit = git(["rev-parse", "HEAD"])?.trimmingCharacters(in: .whitespacesAndNewlines), !commit.isEmpty else {
             return ("unknown", false)
         }

@@ -9,7 +9,7 @@ import Synchronization
 /// async-signal context) calls ``interrupt(signal:)``; the session checks
 /// ``signal`` between runs. Rows are written only by the session between runs,
 /// so a signal never cuts one in half.
-public final class Interruption: Sendable {
+package final class Interruption: Sendable {
     private struct State {
         var signal: Int32?
         /// The `bench-run` children being waited for (several at once in an instruction run).
@@ -20,15 +20,15 @@ public final class Interruption: Sendable {
 
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
     /// The signal received, if any.
-    public var signal: Int32? { state.withLock { $0.signal } }
+    package var signal: Int32? { state.withLock { $0.signal } }
 
     /// Records `signal` and kills the running child. While a reference video is being
     /// generated (in this process, not stoppable midway) the process removes its own
     /// partial file and exits 128 + signal at once.
-    public func interrupt(signal: Int32) {
+    package func interrupt(signal: Int32) {
         let (children, generatingInto) = state.withLock { state -> (Set<pid_t>, URL?) in
             state.signal = state.signal ?? signal
             return (state.children, state.generatingInto)

@@ -8,10 +8,10 @@ import Filmstrip
 /// so the allowance is the cores plus the last child's parallelism (its CPU time over its
 /// wall time, at least 1): a single-threaded child on an idle 2-core machine keeps the load
 /// near 1, and only a load above 3 says something else is running.
-public struct MachineLoad: Sendable {
+package struct MachineLoad: Sendable {
     /// The 1-minute load average; nil when it cannot be read (tests give a fixed one).
-    public var read: @Sendable () -> Double?
-    public var logicalCores: Int
+    package var read: @Sendable () -> Double?
+    package var logicalCores: Int
     /// The load is read between runs at most this often (seconds)...
     static let readInterval = 10.0
     /// ...and a busy machine is warned of at most this often: the load average's own window.
@@ -21,7 +21,7 @@ public struct MachineLoad: Sendable {
     private var lastWarning = -Double.infinity
 
     /// `read` nil: `/proc/loadavg`.
-    public init(read: (@Sendable () -> Double?)? = nil, logicalCores: Int) {
+    package init(read: (@Sendable () -> Double?)? = nil, logicalCores: Int) {
         self.read = read ?? { System.loadAverage() }
         self.logicalCores = logicalCores
     }

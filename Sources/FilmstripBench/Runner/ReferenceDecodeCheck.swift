@@ -4,27 +4,27 @@ import Foundation
 /// Checks a video without frame markers (the user's own) against a decoder this project did not
 /// write: each thumbnail of an exact strip beside the ffmpeg CLI's decode of the same frame,
 /// scaled to the same size with the same filter (area).
-public enum ReferenceDecodeCheck {
+package enum ReferenceDecodeCheck {
     /// What the comparison found for one video.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// Thumbnails compared (distinct frames).
-        public var compared: Int
+        package var compared: Int
         /// The largest mean absolute difference per colour byte (0–255) over the thumbnails.
-        public var worstDifference: Double
+        package var worstDifference: Double
         /// Frames whose difference is at or above ``threshold`` (display order).
-        public var mismatchedFrames: [Int]
+        package var mismatchedFrames: [Int]
         /// True when every thumbnail is within ``threshold``.
-        public var agrees: Bool { mismatchedFrames.isEmpty }
+        package var agrees: Bool { mismatchedFrames.isEmpty }
     }
 
     /// Different scalers and rounding make the two close, not equal; a neighbouring frame of
     /// moving video differs by far more (the real-world tests use the same bound).
-    public static let threshold = 6.0
+    package static let threshold = 6.0
 
     /// Makes `count` exact thumbnails `height` pixels high of `path` with the sequential
     /// extractor, decodes the same frames with `ffmpeg` in one pass (`select` by display index),
     /// and compares them.
-    public static func run(path: String, count: Int, height: Int, ffmpeg: String, timeLimit: Double = 600) async throws -> Outcome {
+    package static func run(path: String, count: Int, height: Int, ffmpeg: String, timeLimit: Double = 600) async throws -> Outcome {
         let probe = try VideoProbe(path: path)
         let plan = try SamplePlan(probe: probe, count: count)
         let request = try ExtractionRequest(path: path, probe: probe, plan: plan, size: .height(height))
@@ -74,12 +74,12 @@ public enum ReferenceDecodeCheck {
 }
 
 /// Why the ffmpeg CLI's reference decode could not be made.
-public enum ReferenceDecodeError: Error, CustomStringConvertible {
+package enum ReferenceDecodeError: Error, CustomStringConvertible {
     /// The CLI exited with `status`.
     case ffmpegFailed(path: String, status: Int32)
 
     /// One line naming the file.
-    public var description: String {
+    package var description: String {
         switch self {
         case .ffmpegFailed(let path, let status): "\(path): the ffmpeg CLI could not decode the reference frames (exit \(status))"
         }

@@ -6,9 +6,9 @@ import Filmstrip
 /// visible bytes say whether two strategies made the same strip. FNV-1a, because a
 /// checksum only has to tell different strips apart, not resist forgery, and it is
 /// a few lines with no dependency.
-public enum StripChecksum {
+package enum StripChecksum {
     /// 16 lowercase hex digits.
-    public static func of(_ image: Image) -> String {
+    package static func of(_ image: Image) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         let rowBytes = image.width * Image.bytesPerPixel
         image.pixels.withUnsafeBufferPointer { pixels in

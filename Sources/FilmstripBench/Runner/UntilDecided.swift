@@ -11,11 +11,11 @@ import Foundation
 /// anytime-valid (``BettingEvidence``): the same fixed-n test applied after every pair would
 /// call unchanged code slower far more often than its level. The rule here is the gate's own
 /// (`compare FILE` with the same metric and threshold reaches the same verdicts).
-public struct UntilDecided: Sendable {
-    public var gate: RegressionGate
+package struct UntilDecided: Sendable {
+    package var gate: RegressionGate
     /// Wall-clock budget of the whole run, planned repetitions included.
-    public var maxSeconds: Double
-    public var maxPairs: Int
+    package var maxSeconds: Double
+    package var maxPairs: Int
 
     /// Pairs of one configuration at most, unless `--max-pairs` says otherwise. The time budget
     /// is the real bound; this one only stops a configuration that will never be decided. At
@@ -23,9 +23,9 @@ public struct UntilDecided: Sendable {
     /// multithreaded synthetic compositions (a few ms, CPU-time noise ~15 % a pair) had
     /// intervals of about ±4 % there, short of "within ±5 %" (5 of 5 gates, 5–8 min each). At
     /// 400 the same gate passed after 207 pairs in 7:49, inside the 20-minute budget.
-    public static let defaultMaxPairs = 400
+    package static let defaultMaxPairs = 400
 
-    public init(gate: RegressionGate, maxSeconds: Double, maxPairs: Int = defaultMaxPairs) {
+    package init(gate: RegressionGate, maxSeconds: Double, maxPairs: Int = defaultMaxPairs) {
         self.gate = gate
         self.maxSeconds = maxSeconds
         self.maxPairs = maxPairs

@@ -3,39 +3,39 @@ import FilmstripResults
 import Foundation
 
 /// A video of the user's own, named to `bench --videos` beside (or instead of) reference ids.
-public struct UserVideo: Sendable, Hashable {
+package struct UserVideo: Sendable, Hashable {
     /// What its rows call it: its path relative to the argument it was found under (a file
     /// given by itself: its file name; two with the same name: the path as given).
-    public var id: String
+    package var id: String
     /// Where it is.
-    public var path: String
+    package var path: String
 
     /// A user video called `id` at `path`.
-    public init(id: String, path: String) {
+    package init(id: String, path: String) {
         self.id = id
         self.path = path
     }
 }
 
 /// Reads `bench --videos` items: reference ids, video files and folders of them.
-public enum UserVideos {
+package enum UserVideos {
     /// What the items name.
-    public struct Resolution: Sendable {
+    package struct Resolution: Sendable {
         /// Reference video ids, in the order given.
-        public var referenceIDs: [String] = []
+        package var referenceIDs: [String] = []
         /// Files and the videos found in folders (scanned into subfolders, by extension).
-        public var videos: [UserVideo] = []
+        package var videos: [UserVideo] = []
         /// Items that are neither a reference id nor an existing path.
-        public var unknown: [String] = []
+        package var unknown: [String] = []
         /// Why a folder gave nothing: it could not be read, or holds no video files.
-        public var problems: [String] = []
+        package var problems: [String] = []
         /// Reference ids and user ids together, in the order given (the matrix's video order).
-        public var allIDs: [String] = []
+        package var allIDs: [String] = []
     }
 
     /// Splits `items` into reference ids (`isReference`) and the user's files and folders; a
     /// folder is scanned like `sprite`'s libraries (`SpriteLibrary.scan`), so the same files count as videos.
-    public static func resolve(_ items: [String], isReference: (String) -> Bool) -> Resolution {
+    package static func resolve(_ items: [String], isReference: (String) -> Bool) -> Resolution {
         var resolution = Resolution()
         var takenIDs: Set<String> = []
         for item in items {
@@ -67,7 +67,7 @@ public enum UserVideos {
 
     /// The description rows carry for a user video, from its probe: the same columns as a
     /// reference video's, with the keyframe interval the mean of the file's own.
-    public static func description(id: String, probe: VideoProbe) -> VideoDescription {
+    package static func description(id: String, probe: VideoProbe) -> VideoDescription {
         let gop = probe.keyframes.isEmpty ? probe.frameCount : max(1, probe.frameCount / probe.keyframes.count)
         return VideoDescription(id: id, codec: probe.codec, width: probe.width, height: probe.height,
                                 durationSeconds: probe.durationSeconds, frameCount: probe.frameCount, gop: gop)

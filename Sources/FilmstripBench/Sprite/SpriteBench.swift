@@ -7,22 +7,22 @@ import Foundation
 /// with or without `-skip_frame nokey`), each run a whole process: bench runs of kind `sprite`
 /// (``BenchConfiguration/sprite(_:)``, `bench --suite sprite`), interleaved by the session;
 /// every tile's frame read back through the reference videos' markers.
-public enum SpriteBench {
+package enum SpriteBench {
     /// The sprite every contender makes: a tile of 320 px wide every 10 s, sheets of 10x10
     /// (Jellyfin's trickplay defaults).
-    public static let layout = (intervalSeconds: 10, width: 320, columns: 10, rows: 10)
+    package static let layout = (intervalSeconds: 10, width: 320, columns: 10, rows: 10)
 
-    public enum Contender: String, CaseIterable, Sendable {
+    package enum Contender: String, CaseIterable, Sendable {
         case spriteExact = "sprite-exact"
         case spriteTolerance = "sprite-tolerance"
         case spriteKeyframe = "sprite-keyframe"
         case ffmpegFPS = "ffmpeg-fps"
         case ffmpegKeyframes = "ffmpeg-fps-nokey"
 
-        public var isFFmpeg: Bool { self == .ffmpegFPS || self == .ffmpegKeyframes }
+        package var isFFmpeg: Bool { self == .ffmpegFPS || self == .ffmpegKeyframes }
 
         /// The program and arguments for one video, writing into `folder`.
-        public func command(filmstrip: String, ffmpeg: String, video: String, folder: String,
+        package func command(filmstrip: String, ffmpeg: String, video: String, folder: String,
                             intervalSeconds: Int, width: Int, columns: Int, rows: Int) -> (String, [String]) {
             switch self {
             case .spriteExact, .spriteTolerance, .spriteKeyframe:
@@ -42,16 +42,16 @@ public enum SpriteBench {
     }
 
     /// How far each tile's frame lies from its cue's start.
-    public struct FrameErrors: Sendable {
-        public var tiles: Int
-        public var unreadable: Int
-        public var worstSeconds: Double
-        public var meanSeconds: Double
+    package struct FrameErrors: Sendable {
+        package var tiles: Int
+        package var unreadable: Int
+        package var worstSeconds: Double
+        package var meanSeconds: Double
     }
 
     /// Reads every tile `contender` wrote into `folder` for the video `probe` describes: cue k
     /// starts at k · interval (what the WebVTT track, Jellyfin's playlist and BIF all state).
-    public static func frameErrors(_ contender: Contender, folder: String, videoName: String, probe: VideoProbe,
+    package static func frameErrors(_ contender: Contender, folder: String, videoName: String, probe: VideoProbe,
                                    intervalSeconds: Int, columns: Int, rows: Int) throws -> FrameErrors {
         var tiles: [(start: Double, image: Image)] = []
         if contender.isFFmpeg {

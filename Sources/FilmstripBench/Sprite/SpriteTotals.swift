@@ -3,19 +3,19 @@ import Foundation
 
 extension SpriteBench {
     /// A sprite run's rows summed over the library per repetition, per contender.
-    public struct Totals: Sendable {
+    package struct Totals: Sendable {
         /// Wall seconds over the whole library, one per repetition.
-        public var wall: [Contender: [Double]] = [:]
+        package var wall: [Contender: [Double]] = [:]
         /// CPU seconds (user + system) over the whole library, one per repetition.
-        public var cpu: [Contender: [Double]] = [:]
+        package var cpu: [Contender: [Double]] = [:]
         /// The largest frame error of any tile, in seconds.
-        public var worst: [Contender: Double] = [:]
+        package var worst: [Contender: Double] = [:]
         /// Tiles whose marker could not be read.
-        public var unreadable: [Contender: Int] = [:]
+        package var unreadable: [Contender: Int] = [:]
 
         /// Sums the `sprite` rows of `rows` that succeeded; a repetition counts for a contender
         /// only when every video of it is there, so the library sums compare like with like.
-        public init(rows: [RawResultRow]) {
+        package init(rows: [RawResultRow]) {
             let sprites = rows.filter { $0.kind == .sprite && $0.status == .ok }
             let videos = Set(sprites.map(\.video.id))
             for (contenderName, contenderRows) in Dictionary(grouping: sprites, by: \.extractor) {
@@ -32,7 +32,7 @@ extension SpriteBench {
         }
 
         /// The median over repetitions of `baseline`'s time over `contender`'s, each ratio within one repetition.
-        public func ratio(_ times: [Contender: [Double]], _ baseline: Contender, _ contender: Contender) -> Double {
+        package func ratio(_ times: [Contender: [Double]], _ baseline: Contender, _ contender: Contender) -> Double {
             Quantile.median(zip(times[baseline] ?? [], times[contender] ?? []).map { $0 / $1 })
         }
     }

@@ -1,5 +1,5 @@
 /// The gate's overall answer, which the `compare` command turns into its exit status.
-public enum GateOutcome: Sendable, Hashable {
+package enum GateOutcome: Sendable, Hashable {
     /// No configuration got slower (exit 0).
     case passed
     /// At least one configuration got slower beyond the threshold (exit 2).
@@ -16,7 +16,7 @@ public enum GateOutcome: Sendable, Hashable {
     /// work), 3 undecided (the pairs measured could not tell), 1 nothing could be judged. A CI
     /// job that lets "undecided" through as a warning must still block on 1: a gate that
     /// measured nothing is no pass.
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         switch self {
         case .passed: 0
         case .regressed: 2
@@ -30,7 +30,7 @@ public enum GateOutcome: Sendable, Hashable {
 ///
 /// For metrics where lower is better (times, memory) `slower` means the value
 /// grew; for throughput it means the value shrank.
-public enum Verdict: String, Sendable, Hashable, Codable {
+package enum Verdict: String, Sendable, Hashable, Codable {
     case faster, slower, same
     /// Not enough evidence either way yet: more pairs are needed (`bench --until-decided`).
     case undecided

@@ -3,11 +3,11 @@ import Foundation
 extension GateReport {
     /// Version of the `compare --format json` shape; raised only when a key changes meaning
     /// or goes away (new keys may be added within a version).
-    public static let jsonSchemaVersion = 2
+    package static let jsonSchemaVersion = 2
 
     /// The report as one JSON object (`compare --format json`; the README documents every key).
     /// Keys are snake_case and sorted; absent values are `null`, never missing keys.
-    public var json: String {
+    package var json: String {
         let object = jsonObject
         // Every number here is a finite ratio or time (the gate refuses other input), so this cannot fail.
         guard JSONSerialization.isValidJSONObject(object),

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Everything the gate found, for the `compare` command to print and exit on.
-public struct GateReport: Sendable {
+package struct GateReport: Sendable {
     /// How the samples were compared.
-    public enum Form: Sendable, Hashable {
+    package enum Form: Sendable, Hashable {
         /// One two-build run, pair by pair.
         case paired
         /// Two runs, each sample divided by its repetition's calibration.
@@ -13,43 +13,43 @@ public struct GateReport: Sendable {
     }
 
     /// The settings that produced this report.
-    public var gate: RegressionGate
-    public var outcome: GateOutcome
-    public var form: Form = .separateRunsUnnormalised
+    package var gate: RegressionGate
+    package var outcome: GateOutcome
+    package var form: Form = .separateRunsUnnormalised
     /// One entry per configuration present in both, ordered by key.
-    public var comparisons: [ConfigurationComparison] = []
+    package var comparisons: [ConfigurationComparison] = []
     /// Counters that changed; see ``RegressionGate``.
-    public var workChanges: [WorkChange] = []
+    package var workChanges: [WorkChange] = []
     /// Instruction runs: configurations whose busiest thread's count moved beyond the threshold (``SpanChange``).
-    public var spanChanges: [SpanChange] = []
+    package var spanChanges: [SpanChange] = []
     /// Things that weaken the comparison without preventing it (for stderr).
-    public var warnings: [String] = []
-    public var onlyInBaseline: [ConfigurationKey] = []
-    public var onlyInCandidate: [ConfigurationKey] = []
+    package var warnings: [String] = []
+    package var onlyInBaseline: [ConfigurationKey] = []
+    package var onlyInCandidate: [ConfigurationKey] = []
     /// Commits the executables were built from (paired form).
-    public var baselineCommits: [String] = []
-    public var candidateCommits: [String] = []
+    package var baselineCommits: [String] = []
+    package var candidateCommits: [String] = []
     /// Machines with core counts (separate runs).
-    public var machines: (baseline: String, candidate: String)?
+    package var machines: (baseline: String, candidate: String)?
     /// Candidate / baseline of each calibration workload: the machines' (or days') speed ratio.
-    public var calibrationChange: [(kind: CalibrationKind, ratio: Double, low: Double, high: Double)] = []
+    package var calibrationChange: [(kind: CalibrationKind, ratio: Double, low: Double, high: Double)] = []
 
     /// `false` when counters differ for a reason other than the code (different core counts).
-    public var gatesOnWork = true
+    package var gatesOnWork = true
     /// Paired time metrics: the configurations judged together by e-Benjamini–Hochberg (the gated ones).
-    public var familySize: Int?
+    package var familySize: Int?
     /// Shows only the configurations with a verdict other than `same` (the outcome and work lines stay).
-    public var onlyChanged = false
+    package var onlyChanged = false
     /// Where the gate's settings came from when not from the command line (`bench --until-decided`'s record).
-    public var settingsNote: String?
+    package var settingsNote: String?
 
-    public init(gate: RegressionGate, outcome: GateOutcome) {
+    package init(gate: RegressionGate, outcome: GateOutcome) {
         self.gate = gate
         self.outcome = outcome
     }
 
     /// `true` when values are multiples of each repetition's calibration.
-    public var normalizedToCalibration: Bool {
+    package var normalizedToCalibration: Bool {
         if case .separateRuns = form { true } else { false }
     }
 
@@ -59,7 +59,7 @@ public struct GateReport: Sendable {
 
     /// Configurations whose verdict is not `same` (with every metric of such a configuration):
     /// slower first, then faster, then undecided.
-    public var changed: [ConfigurationComparison] {
+    package var changed: [ConfigurationComparison] {
         let groups = configurations
         return [Verdict.slower, .faster, .undecided].flatMap { verdict in
             groups.filter { Self.verdict(of: $0.entries) == verdict }.flatMap(\.entries)
@@ -67,15 +67,15 @@ public struct GateReport: Sendable {
     }
 
     /// Gated entries without a verdict: they keep the gate from passing.
-    public var undecided: [ConfigurationComparison] {
+    package var undecided: [ConfigurationComparison] {
         comparisons.filter { $0.gated && $0.verdict == .undecided }
     }
 
     /// The gated configurations with an undecided metric, each once.
-    public var undecidedConfigurations: [ConfigurationKey] { Self.uniqueKeys(undecided) }
+    package var undecidedConfigurations: [ConfigurationKey] { Self.uniqueKeys(undecided) }
 
     /// The gated configurations decided slower in some metric, each once.
-    public var slowerConfigurations: [ConfigurationKey] { Self.uniqueKeys(comparisons.filter { $0.gated && $0.verdict == .slower }) }
+    package var slowerConfigurations: [ConfigurationKey] { Self.uniqueKeys(comparisons.filter { $0.gated && $0.verdict == .slower }) }
 
     /// `true` when each configuration is judged on more than one metric (CPU and wall time).
     var judgesSeveralMetrics: Bool { gate.metrics.count > 1 && Set(comparisons.map(\.metric)).count > 1 }
@@ -104,7 +104,7 @@ public struct GateReport: Sendable {
     }
 
     /// The short name a report gives a metric: `wall`, `cpu`, else the column's name.
-    public static func metricName(_ metric: Metric) -> String {
+    package static func metricName(_ metric: Metric) -> String {
         switch metric {
         case .wallSeconds: "wall"
         case .cpuSeconds: "cpu"
@@ -152,7 +152,7 @@ public struct GateReport: Sendable {
     private var shown: [ConfigurationComparison] { onlyChanged ? changed : comparisons }
 
     /// A plain-text report for stdout: the verdict and what changed, context, an aligned table, the outcome line.
-    public var text: String {
+    package var text: String {
         var lines = headlineLines + [""] + contextLines
         var rows = tableRows
         if !rows.isEmpty {
@@ -198,7 +198,7 @@ public struct GateReport: Sendable {
     }
 
     /// A Markdown report (for a pull-request comment): the verdict and what changed, warnings, a table.
-    public var markdown: String {
+    package var markdown: String {
         let headline = headlineLines
         var lines = ["**\(headline[0])**"] + (headline.count > 1 ? [""] + headline.dropFirst().map { "- \($0)" } : [])
         lines.append("")
@@ -217,7 +217,7 @@ public struct GateReport: Sendable {
     }
 
     /// The outcome line: on stdout for a verdict, on stderr for bad input.
-    public var outcomeLine: String {
+    package var outcomeLine: String {
         let threshold = String(format: "%g", gate.threshold * 100)
         switch outcome {
         case .passed:
@@ -324,7 +324,7 @@ public struct GateReport: Sendable {
     }
 
     /// Widest line of the text table (the configuration names are cut to fit).
-    public static let textWidth = 120
+    package static let textWidth = 120
 
     /// Times in µs, ms or s; other values (counts, multiples of a calibration) with four
     /// significant digits: enough to see a 5 % change, short enough for a table.

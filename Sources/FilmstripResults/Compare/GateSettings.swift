@@ -4,20 +4,20 @@ import Foundation
 /// (`NAME-gate.json` next to `NAME-raw.csv`), so `compare` of that file judges it the same way
 /// without being told again. A sidecar, not columns: the raw file's schema and every file
 /// written before stay as they are, and a file without one is judged at `compare`'s defaults.
-public struct GateSettings: Sendable, Hashable, Codable {
+package struct GateSettings: Sendable, Hashable, Codable {
     /// The run whose pairs were added under these settings (the raw file's `run_id`).
-    public var runID: String
+    package var runID: String
     /// The metrics judged, the first being the gate's ``RegressionGate/metric``.
-    public var metrics: [Metric]
+    package var metrics: [Metric]
     /// Relative change treated as noise, e.g. 0.05.
-    public var threshold: Double
-    public var level: Double
+    package var threshold: Double
+    package var level: Double
 
     enum CodingKeys: String, CodingKey {
         case runID = "run_id", metrics, threshold, level
     }
 
-    public init(runID: String, gate: RegressionGate) {
+    package init(runID: String, gate: RegressionGate) {
         self.runID = runID
         metrics = gate.metrics
         threshold = gate.threshold
@@ -25,16 +25,16 @@ public struct GateSettings: Sendable, Hashable, Codable {
     }
 
     /// The gate these settings describe.
-    public var gate: RegressionGate {
+    package var gate: RegressionGate {
         RegressionGate(metric: metrics[0], threshold: threshold, level: level, secondMetric: metrics.dropFirst().first)
     }
 
     /// `NAME-gate.json` for `NAME-raw.csv`, else the raw file's path with `.gate.json` added.
-    public static func path(besideRaw rawPath: String) -> String {
+    package static func path(besideRaw rawPath: String) -> String {
         rawPath.hasSuffix("-raw.csv") ? String(rawPath.dropLast("-raw.csv".count)) + "-gate.json" : rawPath + ".gate.json"
     }
 
-    public func write(besideRaw rawPath: String) throws {
+    package func write(besideRaw rawPath: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try encoder.encode(self).write(to: URL(fileURLWithPath: Self.path(besideRaw: rawPath)), options: .atomic)
@@ -42,7 +42,7 @@ public struct GateSettings: Sendable, Hashable, Codable {
 
     /// The settings beside `rawPath`: nil when there is no such file; an error naming the file
     /// when it cannot be read or holds settings no gate can use.
-    public static func read(besideRaw rawPath: String) throws(ResultsFileError) -> GateSettings? {
+    package static func read(besideRaw rawPath: String) throws(ResultsFileError) -> GateSettings? {
         let path = path(besideRaw: rawPath)
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         guard let data = FileManager.default.contents(atPath: path) else { throw .io(path: path, operation: "read the gate's settings", errno: EACCES) }

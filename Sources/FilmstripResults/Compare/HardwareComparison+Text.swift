@@ -16,7 +16,7 @@ extension HardwareComparison {
     private func percentText(_ value: Double) -> String { "\(Int((value * 100).rounded())) %" }
 
     /// The answer first: which machine is faster, by how much, for the task group in particular.
-    public var headlineLines: [String] {
+    package var headlineLines: [String] {
         let faster = speedUps.filter { $0.direction == "faster" }.count, slower = speedUps.filter { $0.direction == "slower" }.count
         let median = speedUps.isEmpty ? 1 : Quantile.median(sorted: speedUps.map(\.estimate).sorted())
         var lines = ["hardware: \(candidate.name) against \(baseline.name): faster in \(faster), slower in \(slower), "
@@ -82,7 +82,7 @@ extension HardwareComparison {
     }
 
     /// Plain text for stdout: the answer, context, rankings, the task group's scaling, the table.
-    public var text: String {
+    package var text: String {
         var lines = headlineLines + [""] + contextLines + ["", "ranking per request (in-process pipelines both measured, median wall time):"]
         lines += rankingLines.map { "  " + $0 }
         if !scalingLines.isEmpty { lines += ["", "task group scaling (sequential / taskgroup wall time, per machine):"] + scalingLines.map { "  " + $0 } }
@@ -101,7 +101,7 @@ extension HardwareComparison {
     }
 
     /// Markdown (`compare --format markdown`, `export --format markdown` of two machines).
-    public var markdown: String {
+    package var markdown: String {
         let headline = headlineLines
         var lines = ["**\(MarkdownText.escaped(headline[0]))**", ""] + headline.dropFirst().map { "- \(MarkdownText.escaped($0))" }
         lines += [""] + contextLines.map { "- \(MarkdownText.escaped($0))" }
@@ -132,7 +132,7 @@ extension HardwareComparison {
 extension HardwareComparison {
     /// `compare --format json` of two machines: `outcome` is `hardware` (exit 0), with every
     /// speed-up, ranking and scaling; keys snake_case and sorted, absent values `null`.
-    public var json: String {
+    package var json: String {
         func speedUp(_ entry: SpeedUp) -> [String: Any] {
             ["configuration": entry.key.description, "config_id": entry.key.configID, "baseline_wall_s": entry.baselineSeconds,
              "candidate_wall_s": entry.candidateSeconds, "speed_up": entry.estimate, "speed_up_low": entry.low,

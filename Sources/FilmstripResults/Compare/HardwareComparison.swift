@@ -16,111 +16,111 @@ import Foundation
 ///   run's bound (``PhaseBound``: the wall time the work allows on that machine), where the
 ///   rows carry it.
 /// It is no gate: `compare` exits 0 unless `--gate` asks for the gate's verdict.
-public struct HardwareComparison: Sendable {
-    public struct Machine: Sendable, Hashable {
-        public var name: String
-        public var cpuModel: String
-        public var cores: Int
+package struct HardwareComparison: Sendable {
+    package struct Machine: Sendable, Hashable {
+        package var name: String
+        package var cpuModel: String
+        package var cores: Int
 
-        public var text: String { "\(name) (\(cores) cores, \(cpuModel))" }
+        package var text: String { "\(name) (\(cores) cores, \(cpuModel))" }
     }
 
     /// One configuration measured on both machines.
-    public struct SpeedUp: Sendable {
-        public var key: ConfigurationKey
+    package struct SpeedUp: Sendable {
+        package var key: ConfigurationKey
         /// Median wall time in seconds on each machine.
-        public var baselineSeconds: Double
-        public var candidateSeconds: Double
+        package var baselineSeconds: Double
+        package var candidateSeconds: Double
         /// Baseline / candidate wall time: 4.0 means the candidate machine takes a quarter of the time.
-        public var estimate: Double
-        public var low: Double
-        public var high: Double
-        public var coverage: Double
+        package var estimate: Double
+        package var low: Double
+        package var high: Double
+        package var coverage: Double
         /// The smaller machine's repetitions.
-        public var count: Int
+        package var count: Int
 
         /// `faster` or `slower` when the whole interval is on one side of 1, else `either`.
-        public var direction: String { low > 1 ? "faster" : high < 1 ? "slower" : "either" }
+        package var direction: String { low > 1 ? "faster" : high < 1 ? "slower" : "either" }
     }
 
     /// What a strip request is, whatever pipeline made it.
-    public struct Request: Sendable, Hashable, Comparable, CustomStringConvertible {
-        public var videoID: String
-        public var thumbnailCount: Int
-        public var thumbHeight: Int
-        public var accuracy: String
+    package struct Request: Sendable, Hashable, Comparable, CustomStringConvertible {
+        package var videoID: String
+        package var thumbnailCount: Int
+        package var thumbHeight: Int
+        package var accuracy: String
 
-        public var description: String { "\(videoID) ×\(thumbnailCount) h\(thumbHeight) \(accuracy)" }
+        package var description: String { "\(videoID) ×\(thumbnailCount) h\(thumbHeight) \(accuracy)" }
 
-        public static func < (lhs: Request, rhs: Request) -> Bool {
+        package static func < (lhs: Request, rhs: Request) -> Bool {
             (lhs.videoID, lhs.thumbnailCount, lhs.thumbHeight, lhs.accuracy) < (rhs.videoID, rhs.thumbnailCount, rhs.thumbHeight, rhs.accuracy)
         }
     }
 
     /// The in-process pipelines of one request, fastest first, on each machine.
-    public struct Ranking: Sendable {
-        public var request: Request
+    package struct Ranking: Sendable {
+        package var request: Request
         /// Label and median wall time of each pipeline both machines measured.
-        public var baseline: [(label: String, seconds: Double)]
-        public var candidate: [(label: String, seconds: Double)]
-        public var changed: Bool { baseline.map(\.label) != candidate.map(\.label) }
-        public var fastestChanged: Bool { baseline.first?.label != candidate.first?.label }
+        package var baseline: [(label: String, seconds: Double)]
+        package var candidate: [(label: String, seconds: Double)]
+        package var changed: Bool { baseline.map(\.label) != candidate.map(\.label) }
+        package var fastestChanged: Bool { baseline.first?.label != candidate.first?.label }
     }
 
     /// The task group against the sequential extractor with the same composer and options, per machine.
-    public struct Scaling: Sendable {
-        public var request: Request
-        public var composer: String
-        public struct Side: Sendable {
+    package struct Scaling: Sendable {
+        package var request: Request
+        package var composer: String
+        package struct Side: Sendable {
             /// Sequential / taskgroup median wall time.
-            public var speedUp: Double
+            package var speedUp: Double
             /// Taskgroup median wall time and its bound (nil where the rows do not carry it).
-            public var seconds: Double
-            public var boundSeconds: Double?
+            package var seconds: Double
+            package var boundSeconds: Double?
             /// Decoding workers the task group ran (median), nil where not recorded.
-            public var workers: Int?
+            package var workers: Int?
             /// Sequential wall / taskgroup bound: the speed-up the bound allows.
-            public var boundSpeedUp: Double?
+            package var boundSpeedUp: Double?
         }
-        public var baseline: Side
-        public var candidate: Side
+        package var baseline: Side
+        package var candidate: Side
     }
 
-    public var baseline: Machine
-    public var candidate: Machine
-    public var baselinePath: String
-    public var candidatePath: String
-    public var level: Double
-    public var speedUps: [SpeedUp] = []
+    package var baseline: Machine
+    package var candidate: Machine
+    package var baselinePath: String
+    package var candidatePath: String
+    package var level: Double
+    package var speedUps: [SpeedUp] = []
     /// Single-threaded calibration workloads, where both runs have them: the cores' own speed.
-    public var calibrations: [SpeedUp] = []
-    public var rankings: [Ranking] = []
-    public var scalings: [Scaling] = []
+    package var calibrations: [SpeedUp] = []
+    package var rankings: [Ranking] = []
+    package var scalings: [Scaling] = []
     /// Options every compared configuration that has options has with the same value: said once, not on every line.
-    public var commonOptions: [String: String] = [:]
+    package var commonOptions: [String: String] = [:]
 
     /// `key`'s description without the options every compared configuration shares (``commonOptions``).
-    public func name(_ key: ConfigurationKey) -> String {
+    package func name(_ key: ConfigurationKey) -> String {
         var shown = key
         shown.options = key.options.filter { commonOptions[$0.key] != $0.value }
         return shown.description
     }
 
     /// Whether two sets of rows come from different machines (the fingerprint's id).
-    public static func differentMachines(_ baseline: [RawResultRow], _ candidate: [RawResultRow]) -> Bool {
+    package static func differentMachines(_ baseline: [RawResultRow], _ candidate: [RawResultRow]) -> Bool {
         let before = Set(baseline.map(\.run.machine.id)), after = Set(candidate.map(\.run.machine.id))
         return !before.isEmpty && !after.isEmpty && before.isDisjoint(with: after)
     }
 
     /// Rows of one file split by machine, for a file (or files) holding two machines' runs: nil unless exactly two.
-    public static func splitByMachine(_ rows: [RawResultRow]) -> (baseline: [RawResultRow], candidate: [RawResultRow])? {
+    package static func splitByMachine(_ rows: [RawResultRow]) -> (baseline: [RawResultRow], candidate: [RawResultRow])? {
         var order: [String] = []
         for row in rows where !order.contains(row.run.machine.id) { order.append(row.run.machine.id) }
         guard order.count == 2 else { return nil }
         return (rows.filter { $0.run.machine.id == order[0] }, rows.filter { $0.run.machine.id == order[1] })
     }
 
-    public init(baseline baselineRows: [RawResultRow], candidate candidateRows: [RawResultRow],
+    package init(baseline baselineRows: [RawResultRow], candidate candidateRows: [RawResultRow],
                 baselinePath: String = "baseline", candidatePath: String = "candidate", level: Double = 0.95) {
         baseline = Self.machine(baselineRows)
         candidate = Self.machine(candidateRows)

@@ -32,20 +32,20 @@ import Foundation
 /// Work counters (frames decoded, packets, the video's bytes, seeks, heap allocations) do not
 /// depend on the machine's speed; any change of them for the same configuration is
 /// reported as "work changed", and more work fails the gate, whatever the noise.
-public struct RegressionGate: Sendable {
-    public var metric: Metric
+package struct RegressionGate: Sendable {
+    package var metric: Metric
     /// A second time judged beside ``metric`` in the paired form, configuration by configuration
     /// (the default time gate: wall time beside CPU time). A configuration is slower when either
     /// is decided slower, `same` only when both are; the two metrics' e-values form one
     /// e-Benjamini–Hochberg family, so the gate's level holds for both together (docs/gate.md).
     /// Separate runs are judged on ``metric`` alone.
-    public var secondMetric: Metric?
+    package var secondMetric: Metric?
     /// Relative change treated as noise, e.g. 0.05 for 5 %.
-    public var threshold: Double
+    package var threshold: Double
     /// Confidence level of the interval of the ratio, in `0..<1`.
-    public var level: Double
+    package var level: Double
 
-    public init(metric: Metric = .cpuSeconds, threshold: Double? = nil, level: Double = 0.95, secondMetric: Metric? = nil) {
+    package init(metric: Metric = .cpuSeconds, threshold: Double? = nil, level: Double = 0.95, secondMetric: Metric? = nil) {
         self.metric = metric
         self.secondMetric = secondMetric == metric ? nil : secondMetric
         self.threshold = threshold ?? Self.defaultThreshold(for: metric)
@@ -53,18 +53,18 @@ public struct RegressionGate: Sendable {
     }
 
     /// The metrics judged, ``metric`` first.
-    public var metrics: [Metric] { [metric] + (secondMetric.map { [$0] } ?? []) }
+    package var metrics: [Metric] { [metric] + (secondMetric.map { [$0] } ?? []) }
 
     /// The time gate at its defaults: CPU time (what the code did, the steadier on a busy
     /// machine) and wall time (what a user waits for: the only one that sees a worker waiting on
     /// a lock, a lost task group, a serial section).
-    public static func elapsedAndCPU(threshold: Double? = nil, level: Double = 0.95) -> RegressionGate {
+    package static func elapsedAndCPU(threshold: Double? = nil, level: Double = 0.95) -> RegressionGate {
         RegressionGate(metric: .cpuSeconds, threshold: threshold, level: level, secondMetric: .wallSeconds)
     }
 
     /// The gate used when no metric is named: instruction counts exactly for a callgrind file,
     /// else ``elapsedAndCPU(threshold:level:)``.
-    public static func automatic(for rows: [RawResultRow], threshold: Double? = nil) -> RegressionGate {
+    package static func automatic(for rows: [RawResultRow], threshold: Double? = nil) -> RegressionGate {
         automaticMetric(for: rows) == .instructions ? RegressionGate(metric: .instructions, threshold: threshold)
             : elapsedAndCPU(threshold: threshold)
     }
@@ -72,7 +72,7 @@ public struct RegressionGate: Sendable {
     /// The smallest change worth reporting when none is given: 5 % for times and other
     /// measurements; for instruction counts, well above their A/A spread (docs/gate.md: the
     /// largest A/A difference of any configuration and phase of the quick suite was under 0.1 %).
-    public static func defaultThreshold(for metric: Metric) -> Double {
+    package static func defaultThreshold(for metric: Metric) -> Double {
         metric == .instructions ? 0.005 : 0.05
     }
 
@@ -81,16 +81,16 @@ public struct RegressionGate: Sendable {
     /// compose: ~465,000, of which glibc's malloc moves ~5,000 with which thread freed what)
     /// move by more than the threshold's share between identical runs; 20,000 instructions
     /// are about 10 µs of work.
-    public static let instructionFloor = 20_000.0
+    package static let instructionFloor = 20_000.0
 
     /// The metric a gate uses when none is named: instruction counts for a file measured under
     /// callgrind, else CPU time (on a shared machine wall time mostly measures the wait for a core).
-    public static func automaticMetric(for rows: [RawResultRow]) -> Metric {
+    package static func automaticMetric(for rows: [RawResultRow]) -> Metric {
         rows.contains { $0.status == .ok && $0.instructions != nil } ? .instructions : .cpuSeconds
     }
 
     /// The paired comparison of the two builds in the raw results file at `path`.
-    public func compareFile(path: String) -> GateReport {
+    package func compareFile(path: String) -> GateReport {
         do {
             // Each configuration's newest run (`NewestRun`), as every reader judges a file.
             return comparePaired(NewestRun.rows(try ResultsFileReader.readMeasurements(from: path)), path: path,
@@ -101,7 +101,7 @@ public struct RegressionGate: Sendable {
     }
 
     /// Compares the raw results files of two separate runs.
-    public func compareFiles(baselinePath: String, candidatePath: String) -> GateReport {
+    package func compareFiles(baselinePath: String, candidatePath: String) -> GateReport {
         do {
             let baseline = NewestRun.rows(try ResultsFileReader.readMeasurements(from: baselinePath))
             let candidate = NewestRun.rows(try ResultsFileReader.readMeasurements(from: candidatePath))
@@ -115,7 +115,7 @@ public struct RegressionGate: Sendable {
 
     /// Candidate against baseline rows of one two-build run, pair by pair.
     /// `profileRoot`: the folder the rows' `profile` paths are relative to (the results file's).
-    public func comparePaired(_ rows: [RawResultRow], path: String = "rows", profileRoot: String? = nil) -> GateReport {
+    package func comparePaired(_ rows: [RawResultRow], path: String = "rows", profileRoot: String? = nil) -> GateReport {
         var report = GateReport(gate: self, outcome: .passed)
         report.form = .paired
         if let problem = badValue(in: rows, path: path) {
@@ -293,7 +293,7 @@ public struct RegressionGate: Sendable {
     // MARK: Separate runs
 
     /// Compares two runs' raw rows, each normalised by its own calibration per repetition.
-    public func compare(baseline: [RawResultRow], candidate: [RawResultRow],
+    package func compare(baseline: [RawResultRow], candidate: [RawResultRow],
                         baselinePath: String = "baseline", candidatePath: String = "candidate") -> GateReport {
         var report = GateReport(gate: self, outcome: .passed)
         if let problem = badValue(in: baseline, path: baselinePath) ?? badValue(in: candidate, path: candidatePath) {
@@ -525,7 +525,7 @@ public struct RegressionGate: Sendable {
 }
 
 /// The calibration workload that matches a configuration's work.
-public enum CalibrationKind: String, Sendable, Hashable {
+package enum CalibrationKind: String, Sendable, Hashable {
     /// A fixed single-threaded decode: for extraction, whole pipelines and peers.
     case decode
     /// A 64 MiB copy: for composition, which moves memory.
@@ -570,7 +570,7 @@ struct CalibrationTable {
 }
 
 /// A count of work that does not depend on the machine's speed.
-public enum WorkCounter: String, Sendable, Hashable, CaseIterable {
+package enum WorkCounter: String, Sendable, Hashable, CaseIterable {
     case framesDecoded = "frames_decoded"
     case packetsRead = "packets_read"
     case videoBytes = "video_bytes"
@@ -588,7 +588,7 @@ public enum WorkCounter: String, Sendable, Hashable, CaseIterable {
     /// fewer in the 12 runs where a worker decoded nothing, which the gate's within-build spread
     /// covers; on the full suite 0.72 % (taskgroup, av1-360p-5s ×100: 5590…5630). The tolerance
     /// is 1 % of the count plus 8. Rows that say they ran one worker are exact.
-    public func tolerance(baseline: [RawResultRow], candidate: [RawResultRow]) -> Int {
+    package func tolerance(baseline: [RawResultRow], candidate: [RawResultRow]) -> Int {
         guard self == .heapAllocations else { return 0 }
         let rows = baseline + candidate
         // Decoding phases say how many workers ran; every other phase may be parallel (composers).
@@ -609,20 +609,20 @@ public enum WorkCounter: String, Sendable, Hashable, CaseIterable {
 }
 
 /// A counter that changed for one configuration.
-public struct WorkChange: Sendable, Hashable {
-    public var key: ConfigurationKey
-    public var counter: WorkCounter
-    public var baseline: ClosedRange<Int>
-    public var candidate: ClosedRange<Int>
+package struct WorkChange: Sendable, Hashable {
+    package var key: ConfigurationKey
+    package var counter: WorkCounter
+    package var baseline: ClosedRange<Int>
+    package var candidate: ClosedRange<Int>
     /// `true` when the candidate does more of it: all its counts above the baseline's, or, for
     /// scheduled work, evidence that they are higher.
-    public var grew: Bool
+    package var grew: Bool
     /// `false` for a change that cannot fail the gate: scheduled work without evidence.
-    public var gated = true
+    package var gated = true
     /// The work was shared by several workers, so its counts move with the scheduling.
-    public var scheduled = false
+    package var scheduled = false
 
-    public init(key: ConfigurationKey, counter: WorkCounter, baseline: ClosedRange<Int>, candidate: ClosedRange<Int>) {
+    package init(key: ConfigurationKey, counter: WorkCounter, baseline: ClosedRange<Int>, candidate: ClosedRange<Int>) {
         self.key = key
         self.counter = counter
         self.baseline = baseline
@@ -632,40 +632,40 @@ public struct WorkChange: Sendable, Hashable {
 }
 
 /// The change of one configuration between baseline and candidate.
-public struct ConfigurationComparison: Sendable {
-    public var key: ConfigurationKey
+package struct ConfigurationComparison: Sendable {
+    package var key: ConfigurationKey
     /// What was compared: the gate's metric, or its second (``RegressionGate/secondMetric``).
-    public var metric: Metric = .cpuSeconds
+    package var metric: Metric = .cpuSeconds
     /// Median of the baseline samples, in the metric's unit or, normalised, in calibrations.
-    public var baselineMedian: Double
+    package var baselineMedian: Double
     /// Median of the candidate samples, in the same unit as ``baselineMedian``.
-    public var candidateMedian: Double
+    package var candidateMedian: Double
     /// Pairs (paired) or the smaller run's sample count.
-    public var count: Int
+    package var count: Int
     /// Estimated candidate / baseline ratio: 1.10 means 10 % larger.
-    public var ratio: Double
-    public var ratioLow: Double
-    public var ratioHigh: Double
+    package var ratio: Double
+    package var ratioLow: Double
+    package var ratioHigh: Double
     /// Exact coverage of the interval.
-    public var coverage: Double
-    public var verdict: Verdict
+    package var coverage: Double
+    package var verdict: Verdict
     /// The interval the verdict was decided on: paired, at the Bonferroni level of
     /// ``GateReport/decisionLevel``; separate runs, the interval above.
-    public var decisionLow = 1.0
-    public var decisionHigh = 1.0
-    public var decisionCoverage = 0.0
+    package var decisionLow = 1.0
+    package var decisionHigh = 1.0
+    package var decisionCoverage = 0.0
     /// The calibration the samples were divided by; nil when not normalised.
-    public var normalisedBy: CalibrationKind?
+    package var normalisedBy: CalibrationKind?
     /// For parallel pipelines in a normalised comparison: the ratio of raw times with its interval.
-    public var unnormalised: (ratio: Double, low: Double, high: Double)?
+    package var unnormalised: (ratio: Double, low: Double, high: Double)?
     /// Paired time metrics: the e-values (``BettingEvidence``) that the ratio is above 1, below
     /// 1, and within the threshold; 1 (no evidence) elsewhere.
-    public var evidenceGrew = 1.0
-    public var evidenceShrank = 1.0
-    public var evidenceWithin = 1.0
+    package var evidenceGrew = 1.0
+    package var evidenceShrank = 1.0
+    package var evidenceWithin = 1.0
     /// Whether the verdict counts towards the gate's outcome (a time gate judges each
     /// configuration's top-level phase; sub-phases are shown only).
-    public var gated = true
+    package var gated = true
     /// Instruction metric: the functions whose own counts moved most, largest first.
-    public var attribution: [FunctionChange] = []
+    package var attribution: [FunctionChange] = []
 }

@@ -8,17 +8,17 @@ import Foundation
 /// one thread (workers forced to one, a serial section) leaves the total where it was and makes
 /// the span grow, and a grown span fails the gate like added work. Waiting (a lock, a sleep)
 /// executes no instructions: only the wall-time gate sees it.
-public struct SpanChange: Sendable, Hashable {
-    public var key: ConfigurationKey
+package struct SpanChange: Sendable, Hashable {
+    package var key: ConfigurationKey
     /// Median span of each build, in instructions.
-    public var baseline: Double
-    public var candidate: Double
+    package var baseline: Double
+    package var candidate: Double
     /// The phase's total instructions of each build (the work), for the text's context.
-    public var baselineWork: Double?
-    public var candidateWork: Double?
+    package var baselineWork: Double?
+    package var candidateWork: Double?
 
-    public var ratio: Double { candidate / baseline }
-    public var grew: Bool { candidate > baseline }
+    package var ratio: Double { candidate / baseline }
+    package var grew: Bool { candidate > baseline }
 
     /// Not gated yet, only shown. Under callgrind valgrind runs one thread at a time, and the
     /// task group's workers take GOP runs from a shared queue, so one worker may drain the queue
@@ -26,10 +26,10 @@ public struct SpanChange: Sendable, Hashable {
     /// 1.04 in one fresh-clone CI run and about 2 in another, and an identical-build gate read a
     /// `process` span +13.5 %. A gate on that would fail unchanged code; until the instruction
     /// run makes the parts' assignment deterministic, a span change never fails the gate.
-    public var gated: Bool { false }
+    package var gated: Bool { false }
 
     /// `span grew: taskgroup+rowcopy … extract: span 41.2 M → 80.9 M instructions (+96.3 %), work +0.02 % (parallelism 1.96 → 1.00)`.
-    public var text: String {
+    package var text: String {
         var line = "span \(grew ? "grew" : "shrank")\(grew && !gated ? " (not gated)" : ""): \(key): span \(Self.count(baseline)) → \(Self.count(candidate)) instructions "
             + "(\(GateReport.percent(ratio, digits: 1)))"
         if let baselineWork, let candidateWork, baselineWork > 0, baseline > 0, candidate > 0 {

@@ -4,7 +4,7 @@ extension ConfigurationKey {
     /// Eight hex digits of FNV-1a (64-bit) over ``description``: the same configuration gets
     /// the same id in every file, old ones included, because it is derived from the key when
     /// a file is read, never stored. Swift's `Hasher` is seeded per process, so it cannot serve.
-    public var configID: String {
+    package var configID: String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in description.utf8 {
             hash ^= UInt64(byte)
@@ -17,7 +17,7 @@ extension ConfigurationKey {
     /// A readable name, e.g. `forward+fused {f=area ko=1 t=0 w=auto} clip-4k n500 h64 exact total`:
     /// option keys shortened to the initials of their words. Not guaranteed unique on its own;
     /// ``configID`` is.
-    public var shortName: String {
+    package var shortName: String {
         let optionText = options.keys.sorted().map { key in
             let initials = key.split(separator: "-").compactMap(\.first).map(String.init).joined()
             return "\(initials)=\(options[key] ?? "")"
@@ -29,5 +29,5 @@ extension ConfigurationKey {
     }
 
     /// ``shortName`` followed by ``configID``: unique, readable, stable across runs.
-    public var exportName: String { "\(shortName) #\(configID)" }
+    package var exportName: String { "\(shortName) #\(configID)" }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The formats `filmstrip export` and `bench --export` write.
-public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
+package enum ExportFormat: String, Sendable, Hashable, CaseIterable {
     /// hyperfine's `--export-json` shape: `{"results": [{command, mean, stddev, median, user,
     /// system, min, max, times, exit_codes, parameters}]}`, with `config_id` added per result.
     case json
@@ -17,27 +17,27 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
 }
 
 /// One configuration's timed repetitions from one run, summarised for export.
-public struct ExportedConfiguration: Sendable {
-    public var key: ConfigurationKey
-    public var runID: String
+package struct ExportedConfiguration: Sendable {
+    package var key: ConfigurationKey
+    package var runID: String
     /// ``RawResultRow/executableCommit`` when recorded, else the checkout's commit.
-    public var commit: String
-    public var machineName: String
+    package var commit: String
+    package var machineName: String
     /// Wall seconds of each repetition, in repetition order.
-    public var wallSeconds: [Double]
-    public var statistics: SampleStatistics
-    public var meanUserSeconds: Double?
-    public var meanSystemSeconds: Double?
+    package var wallSeconds: [Double]
+    package var statistics: SampleStatistics
+    package var meanUserSeconds: Double?
+    package var meanSystemSeconds: Double?
     /// Median of the repetitions' `bound_s`; nil when the rows carry no bound.
-    public var medianBoundSeconds: Double? = nil
+    package var medianBoundSeconds: Double? = nil
 }
 
 /// Turns a raw results file's rows into the export formats.
-public enum ResultsExport {
+package enum ResultsExport {
     /// The configurations of `rows` with at least one successful timed repetition, in key order.
     /// For each configuration only its newest run's rows count (``NewestRun``: a file may hold
     /// several runs of different commits); in a two-build run only the candidate's.
-    public static func configurations(from rows: [RawResultRow]) -> [ExportedConfiguration] {
+    package static func configurations(from rows: [RawResultRow]) -> [ExportedConfiguration] {
         let hasCandidate = rows.contains { $0.build == .candidate }
         let timed = NewestRun.rows(rows).filter { row in
             row.status == .ok && row.wallSeconds != nil && (!hasCandidate || row.build == .candidate)
@@ -62,7 +62,7 @@ public enum ResultsExport {
 
     /// The text of `configurations` in `format`.
     /// Throws when a value cannot be JSON (a non-finite time read from a hand-edited file).
-    public static func render(_ configurations: [ExportedConfiguration], as format: ExportFormat) throws -> String {
+    package static func render(_ configurations: [ExportedConfiguration], as format: ExportFormat) throws -> String {
         switch format {
         case .json: try json(hyperfine(configurations))
         case .bmf: try json(bencherMetricFormat(configurations))
@@ -170,13 +170,13 @@ public enum ResultsExport {
 }
 
 /// Why an export could not be written.
-public enum ExportError: Error, Sendable, CustomStringConvertible {
+package enum ExportError: Error, Sendable, CustomStringConvertible {
     /// A value (e.g. a time of `nan`) has no JSON form.
     case notRepresentable
     /// The file holds no successful timed repetition to export.
     case nothingToExport
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notRepresentable: "a value in the file (e.g. a non-finite time) has no JSON form"
         case .nothingToExport: "no successful timed repetition to export"

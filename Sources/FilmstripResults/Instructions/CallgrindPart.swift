@@ -7,43 +7,43 @@ import Foundation
 /// zeroing its counters after each, so the parts of a process add up to its whole run. The
 /// reader expects the uncompressed form (`--compress-strings=no --compress-pos=no`), which
 /// ``Callgrind`` asks for: every `ob=` and `fn=` line then carries its full name.
-public struct CallgrindPart: Sendable, Hashable {
-    public struct Function: Sendable, Hashable, Comparable {
+package struct CallgrindPart: Sendable, Hashable {
+    package struct Function: Sendable, Hashable, Comparable {
         /// File name of the object (executable or shared library), without its folder.
-        public var object: String
+        package var object: String
         /// Symbol name as callgrind gives it (C++ demangled; Swift names stay mangled).
-        public var name: String
+        package var name: String
 
-        public init(object: String, name: String) {
+        package init(object: String, name: String) {
             self.object = object
             self.name = name
         }
 
-        public static func < (lhs: Function, rhs: Function) -> Bool {
+        package static func < (lhs: Function, rhs: Function) -> Bool {
             (lhs.object, lhs.name) < (rhs.object, rhs.name)
         }
     }
 
     /// The process the part belongs to.
-    public var pid: Int
+    package var pid: Int
     /// 1-based number of the dump within its process (counted across its threads).
-    public var number: Int
+    package var number: Int
     /// callgrind's 1-based number of the thread the part counts (`--separate-threads=yes`); 1
     /// when threads are not separated (every thread's counts together).
-    public var thread: Int = 1
+    package var thread: Int = 1
     /// What ended the part: a function name of `--dump-before`, or nil for the end of the program.
-    public var trigger: String?
+    package var trigger: String?
     /// Instructions executed in the part (the `summary:` / `totals:` line).
-    public var instructions: Int
+    package var instructions: Int
     /// Instructions executed in each function's own code during the part.
-    public var selfInstructions: [Function: Int]
+    package var selfInstructions: [Function: Int]
 
-    public struct FormatError: Error, CustomStringConvertible {
-        public var description: String
+    package struct FormatError: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Parses the text of one callgrind output file (format version 1, event `Ir`).
-    public init(text: String, file: String = "callgrind output") throws(FormatError) {
+    package init(text: String, file: String = "callgrind output") throws(FormatError) {
         var pid: Int?, number = 1, thread = 1, trigger: String?, total: Int?
         var costs: [Function: Int] = [:]
         var object = "???", function = Function(object: "???", name: "???")
@@ -100,7 +100,7 @@ public struct CallgrindPart: Sendable, Hashable {
         self.selfInstructions = costs.filter { $0.value != 0 }
     }
 
-    public init(pid: Int, number: Int, thread: Int = 1, trigger: String?, instructions: Int, selfInstructions: [Function: Int]) {
+    package init(pid: Int, number: Int, thread: Int = 1, trigger: String?, instructions: Int, selfInstructions: [Function: Int]) {
         self.pid = pid
         self.number = number
         self.thread = thread

@@ -1,21 +1,21 @@
 import Foundation
 
 /// One function's share of an instruction-count change, as `cg_diff` would show it.
-public struct FunctionChange: Sendable, Hashable {
-    public var function: CallgrindPart.Function
+package struct FunctionChange: Sendable, Hashable {
+    package var function: CallgrindPart.Function
     /// Candidate minus baseline self instructions in the phase.
-    public var instructions: Int
+    package var instructions: Int
     /// The change in percentage points of the baseline phase's total.
-    public var percentagePoints: Double
+    package var percentagePoints: Double
 
     /// `avcodec_send_packet (shim.so) +1.9 pp`.
-    public var text: String {
+    package var text: String {
         "\(function.name)\(function.object.isEmpty ? "" : " (\(function.object))") \(String(format: "%+.1f", percentagePoints)) pp"
     }
 }
 
 /// Finds the functions behind an instruction-count change from the two builds' profiles.
-public enum InstructionAttribution {
+package enum InstructionAttribution {
     /// Functions named per change.
     static let shown = 3
 
@@ -53,7 +53,7 @@ public enum InstructionAttribution {
 
     /// The `shown` functions whose self counts grew (or shrank) most between the two profiles;
     /// after the first, only those that moved by at least 0.05 pp (a line of "+0.0 pp" names nothing).
-    public static func changes(before: [CallgrindPart.Function: Int], after: [CallgrindPart.Function: Int],
+    package static func changes(before: [CallgrindPart.Function: Int], after: [CallgrindPart.Function: Int],
                                baselineTotal: Double, grew: Bool) -> [FunctionChange] {
         var deltas: [CallgrindPart.Function: Int] = [:]
         for (function, count) in after { deltas[function, default: 0] += count }

@@ -12,36 +12,36 @@ import Foundation
 /// - the end of the program: teardown, which counts only in **process** (the whole child).
 /// An executable built before the marks existed has only the end-of-program part: its profile
 /// holds ``Phase/process`` alone, which is still comparable.
-public struct InstructionProfile: Sendable, Hashable {
-    public static let measuredBegins = "filmstrip_mark_measured_begins"
-    public static let composeBegins = "filmstrip_mark_compose_begins"
-    public static let measuredEnds = "filmstrip_mark_measured_ends"
-    public static let marks = [measuredBegins, composeBegins, measuredEnds]
+package struct InstructionProfile: Sendable, Hashable {
+    package static let measuredBegins = "filmstrip_mark_measured_begins"
+    package static let composeBegins = "filmstrip_mark_compose_begins"
+    package static let measuredEnds = "filmstrip_mark_measured_ends"
+    package static let marks = [measuredBegins, composeBegins, measuredEnds]
 
     /// What a part of the profile covers.
-    public enum Part: String, Sendable, Hashable, CaseIterable, Comparable {
+    package enum Part: String, Sendable, Hashable, CaseIterable, Comparable {
         case startup, extract, compose
         /// The one measured phase of a configuration without an extract/compose split.
         case measured
         case teardown
 
-        public static func < (lhs: Part, rhs: Part) -> Bool {
+        package static func < (lhs: Part, rhs: Part) -> Bool {
             allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
         }
     }
 
     /// Total instructions per part; the process total is their sum (plus other processes).
-    public var instructions: [Part: Int]
+    package var instructions: [Part: Int]
     /// Self instructions per function per part.
-    public var functions: [Part: [CallgrindPart.Function: Int]]
+    package var functions: [Part: [CallgrindPart.Function: Int]]
     /// Every instruction the child executed, in all its processes.
-    public var processInstructions: Int
+    package var processInstructions: Int
     /// The busiest thread's instructions per part (``InstructionSpan``), from the span run; empty without one.
-    public var span: [Part: Int] = [:]
+    package var span: [Part: Int] = [:]
     /// The busiest thread's instructions over the child's whole life; nil without a span run.
-    public var processSpan: Int?
+    package var processSpan: Int?
 
-    public init(instructions: [Part: Int], functions: [Part: [CallgrindPart.Function: Int]], processInstructions: Int) {
+    package init(instructions: [Part: Int], functions: [Part: [CallgrindPart.Function: Int]], processInstructions: Int) {
         self.instructions = instructions
         self.functions = functions
         self.processInstructions = processInstructions
@@ -49,7 +49,7 @@ public struct InstructionProfile: Sendable, Hashable {
 
     /// Assembles the parts of one run (all its processes). The process whose parts carry the
     /// marks is the child; processes it started (none for pipelines) count in the process total.
-    public init(parts: [CallgrindPart]) {
+    package init(parts: [CallgrindPart]) {
         var instructions: [Part: Int] = [:], functions: [Part: [CallgrindPart.Function: Int]] = [:]
         let marked = Set(parts.filter { $0.trigger != nil }.map(\.pid))
         let main = parts.filter { marked.contains($0.pid) }.sorted { $0.number < $1.number }
@@ -68,7 +68,7 @@ public struct InstructionProfile: Sendable, Hashable {
     }
 
     /// The instructions of a results row's `phase`: nil when the profile has no such part.
-    public func instructions(for phase: Phase) -> Int? {
+    package func instructions(for phase: Phase) -> Int? {
         switch phase {
         case .startup: instructions[.startup]
         case .extract: instructions[.extract]
@@ -82,7 +82,7 @@ public struct InstructionProfile: Sendable, Hashable {
 
     /// The busiest thread's instructions in a results row's `phase`: nil where not measured
     /// (``InstructionSpan`` says which phases are).
-    public func span(for phase: Phase) -> Int? {
+    package func span(for phase: Phase) -> Int? {
         switch phase {
         case .extract: span[.extract]
         case .process: processSpan
@@ -91,14 +91,14 @@ public struct InstructionProfile: Sendable, Hashable {
     }
 
     /// Adds the spans of the span run's parts (``InstructionSpan/spans(of:)``).
-    public mutating func addSpans(from parts: [CallgrindPart]) {
+    package mutating func addSpans(from parts: [CallgrindPart]) {
         let spans = InstructionSpan.spans(of: parts)
         span = spans.parts
         processSpan = spans.process
     }
 
     /// Self instructions per function over the parts that make up `phase`.
-    public func functions(for phase: Phase) -> [CallgrindPart.Function: Int] {
+    package func functions(for phase: Phase) -> [CallgrindPart.Function: Int] {
         let parts: [Part] = switch phase {
         case .startup: [.startup]
         case .extract: [.extract]
@@ -118,7 +118,7 @@ public struct InstructionProfile: Sendable, Hashable {
     /// Tab-separated `part`, `object`, `function`, `instructions`: each part's total first
     /// (function `(total)`), its span (function `(span)`) where measured, then its functions by
     /// cost, largest first.
-    public var fileText: String {
+    package var fileText: String {
         var lines = ["part\tobject\tfunction\tinstructions"]
         for part in Part.allCases {
             guard let total = instructions[part] else { continue }
@@ -137,7 +137,7 @@ public struct InstructionProfile: Sendable, Hashable {
     }
 
     /// Reads ``fileText`` back.
-    public init(fileText: String) throws(CallgrindPart.FormatError) {
+    package init(fileText: String) throws(CallgrindPart.FormatError) {
         var instructions: [Part: Int] = [:], functions: [Part: [CallgrindPart.Function: Int]] = [:], process: Int?
         var span: [Part: Int] = [:], processSpan: Int?
         for line in fileText.split(separator: "\n").dropFirst() {

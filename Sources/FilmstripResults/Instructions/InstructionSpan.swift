@@ -18,15 +18,15 @@ import Foundation
 /// pools) has no span. The marks themselves run on one of Swift's pool threads (the child's async
 /// code), not the main thread, whose start-up work is written only at exit (`process`). The totals stay those of the ordinary run, where a dump writes every
 /// thread's counts.
-public enum InstructionSpan {
+package enum InstructionSpan {
     /// glibc's function every ending thread calls (`start_thread`, and `exit` for the main thread).
-    public static let threadEnds = "__call_tls_dtors"
+    package static let threadEnds = "__call_tls_dtors"
 
     /// The phases whose span is exact (see above), and the whole process.
-    public static let spannedParts: [InstructionProfile.Part] = [.extract]
+    package static let spannedParts: [InstructionProfile.Part] = [.extract]
 
     /// Busiest thread's instructions per part of the marked process, and over its whole life.
-    public static func spans(of parts: [CallgrindPart]) -> (parts: [InstructionProfile.Part: Int], process: Int?) {
+    package static func spans(of parts: [CallgrindPart]) -> (parts: [InstructionProfile.Part: Int], process: Int?) {
         let marks = Set(InstructionProfile.marks)
         guard let pid = parts.first(where: { $0.trigger.map(marks.contains) ?? false })?.pid else { return ([:], nil) }
         let ordered = parts.filter { $0.pid == pid }.sorted { ($0.number, $0.thread) < ($1.number, $1.thread) }

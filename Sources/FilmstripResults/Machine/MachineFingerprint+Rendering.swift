@@ -2,7 +2,7 @@ import Foundation
 
 extension MachineFingerprint {
     /// The fingerprint as aligned `key: value` lines, for `filmstrip info` and logs.
-    public var text: String {
+    package var text: String {
         let lines: [(String, String)] = [
             ("id", id),
             ("name", name),
@@ -26,7 +26,7 @@ extension MachineFingerprint {
     }
 
     /// The fingerprint as pretty-printed JSON with sorted keys (stable diffs).
-    public func json() throws -> Data {
+    package func json() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return try encoder.encode(self)

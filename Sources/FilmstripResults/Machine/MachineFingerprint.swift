@@ -1,39 +1,39 @@
 /// What a benchmark result depends on beyond the code: the machine, the
 /// toolchain and the libraries. Every CSV row carries it so results from
 /// different machines are never compared as if they were alike.
-public struct MachineFingerprint: Sendable, Hashable, Codable {
+package struct MachineFingerprint: Sendable, Hashable, Codable {
     /// CPU model as the kernel reports it, e.g. `Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz`.
-    public var cpuModel: String
+    package var cpuModel: String
     /// Logical CPUs online (hardware threads).
-    public var logicalCores: Int
+    package var logicalCores: Int
     /// SIMD extensions the strategies may use, from the cpuinfo flags, e.g. `["avx2", "sse4_2"]`; sorted.
-    public var simdFeatures: [String]
+    package var simdFeatures: [String]
     /// Level-1 data cache of CPU 0, in bytes; `nil` when sysfs does not say.
-    public var l1dCacheBytes: Int?
+    package var l1dCacheBytes: Int?
     /// Level-2 cache of CPU 0, in bytes; `nil` when sysfs does not say.
-    public var l2CacheBytes: Int?
+    package var l2CacheBytes: Int?
     /// Level-3 cache of CPU 0, in bytes; `nil` when sysfs does not say.
-    public var l3CacheBytes: Int?
+    package var l3CacheBytes: Int?
     /// Total physical memory, in bytes.
-    public var memoryBytes: Int
+    package var memoryBytes: Int
     /// Kernel release (`uname -r`).
-    public var kernel: String
+    package var kernel: String
     /// CPU frequency governor of CPU 0 (`performance`, `powersave`, …), or
     /// `unavailable` (common in VMs and containers).
-    public var frequencyGovernor: String
+    package var frequencyGovernor: String
     /// Version of the Swift compiler that built the harness, e.g. `6.3`.
-    public var swiftVersion: String
+    package var swiftVersion: String
     /// `debug` or `release`: debug timings are not comparable with release ones.
-    public var buildConfiguration: String
+    package var buildConfiguration: String
     /// FFmpeg library name → version, e.g. `["libavcodec": "60.31.102"]`.
-    public var ffmpegVersions: [String: String]
+    package var ffmpegVersions: [String: String]
     /// Short stable identifier: a hash of CPU model, cores, memory and kernel.
-    public var id: String
+    package var id: String
     /// Short human name for file names, e.g. `xeon-8375c-2c`.
-    public var name: String
+    package var name: String
 
     /// A fingerprint from explicit values; ``id`` and ``name`` are derived.
-    public init(
+    package init(
         cpuModel: String, logicalCores: Int, simdFeatures: [String],
         l1dCacheBytes: Int?, l2CacheBytes: Int?, l3CacheBytes: Int?,
         memoryBytes: Int, kernel: String, frequencyGovernor: String,
@@ -58,13 +58,13 @@ public struct MachineFingerprint: Sendable, Hashable, Codable {
     /// The fingerprint of the machine this process runs on.
     /// - Parameter ffmpegVersions: supplied by the caller because the versions
     ///   come from the Filmstrip library's FFmpeg bindings, not from this target.
-    public static func current(ffmpegVersions: [String: String] = [:]) -> MachineFingerprint {
+    package static func current(ffmpegVersions: [String: String] = [:]) -> MachineFingerprint {
         MachineProbe().fingerprint(ffmpegVersions: ffmpegVersions)
     }
 
     /// The compiler version this file was built with, from `#if compiler` checks
     /// so nothing runs at run time.
-    public static var compilerVersion: String {
+    package static var compilerVersion: String {
         #if compiler(>=6.4)
         ">=6.4"
         #elseif compiler(>=6.3)
@@ -81,7 +81,7 @@ public struct MachineFingerprint: Sendable, Hashable, Codable {
     }
 
     /// `debug` or `release`, from the `DEBUG` condition SwiftPM sets for debug builds.
-    public static var currentBuildConfiguration: String {
+    package static var currentBuildConfiguration: String {
         #if DEBUG
         "debug"
         #else

@@ -1,5 +1,5 @@
 /// The charts `filmstrip plot` draws, named by their file stem.
-public enum ChartKind: String, Sendable, Hashable, CaseIterable {
+package enum ChartKind: String, Sendable, Hashable, CaseIterable {
     /// Wall time per pipeline, one bar per reference video (phase `total`, else `extract`).
     case timePerPipeline = "time-per-pipeline"
     /// Wall time against the number of thumbnails, one line per pipeline, log-log.

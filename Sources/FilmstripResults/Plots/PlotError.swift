@@ -1,5 +1,5 @@
 /// Why `filmstrip plot` could not draw.
-public enum PlotError: Error, Hashable, CustomStringConvertible {
+package enum PlotError: Error, Hashable, CustomStringConvertible {
     /// No `gnuplot` executable at the given path or on `PATH`.
     case gnuplotMissing(searched: String)
     /// gnuplot exited with `status` on `script`; `message` is the end of its stderr.
@@ -12,7 +12,7 @@ public enum PlotError: Error, Hashable, CustomStringConvertible {
     /// of a gnuplot script or a data row.
     case unsafeText(file: String, field: String, scalar: Unicode.Scalar)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .gnuplotMissing(searched):
             "gnuplot not found (\(searched)); install it, e.g. apt-get install gnuplot-nox"

@@ -9,18 +9,18 @@ import Foundation
 /// failed or interrupted run never leaves a half-written image behind a good one. Charts 1
 /// to 3 are drawn per machine (the stem gets the machine name) when the inputs hold
 /// several machines.
-public struct Plotter: Sendable {
-    public var outputDirectory: String
+package struct Plotter: Sendable {
+    package var outputDirectory: String
     /// The gnuplot executable; nil searches `PATH`.
-    public var gnuplotPath: String?
+    package var gnuplotPath: String?
 
-    public init(outputDirectory: String, gnuplotPath: String? = nil) {
+    package init(outputDirectory: String, gnuplotPath: String? = nil) {
         self.outputDirectory = outputDirectory
         self.gnuplotPath = gnuplotPath
     }
 
     /// Reads the raw results files at `paths` (concatenated) and draws every chart their data allows.
-    public func plot(files paths: [String]) throws(PlotError) -> PlotReport {
+    package func plot(files paths: [String]) throws(PlotError) -> PlotReport {
         guard !paths.isEmpty else { throw .noInput }
         // Finding gnuplot first makes a machine without it fail before any file is touched.
         let gnuplot = try Gnuplot(path: gnuplotPath)

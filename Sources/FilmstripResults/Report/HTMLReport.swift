@@ -6,12 +6,12 @@ import Foundation
 /// (or two runs) are present, and charts drawn as inline SVG, so the page needs neither
 /// gnuplot to make nor a network to show. Every string from the files is escaped
 /// (`HTMLText.escape`): results files are untrusted input.
-public struct HTMLReport: Sendable {
+package struct HTMLReport: Sendable {
     /// Where each row came from, for the page's list of sources.
-    public var sources: [String]
-    public var rows: [RawResultRow]
+    package var sources: [String]
+    package var rows: [RawResultRow]
     /// The gate's settings for the verdicts section.
-    public var gate: RegressionGate
+    package var gate: RegressionGate
     /// Rows per file, in the order given, for the separate-runs comparison of two files.
     var rowsByFile: [[RawResultRow]]
     /// The threshold the caller gave, if any; else each metric's default.
@@ -23,7 +23,7 @@ public struct HTMLReport: Sendable {
     let currentRows: [RawResultRow]
 
     /// Reads the raw results files at `paths`; `threshold` nil takes each metric's default.
-    public init(files paths: [String], gate: RegressionGate = RegressionGate(), threshold: Double? = nil) throws(ResultsFileError) {
+    package init(files paths: [String], gate: RegressionGate = RegressionGate(), threshold: Double? = nil) throws(ResultsFileError) {
         var perFile: [[RawResultRow]] = []
         for path in paths { perFile.append(try ResultsFileReader.readMeasurements(from: path)) }
         self.init(sources: paths, rowsByFile: perFile, gate: gate, threshold: threshold)
@@ -70,7 +70,7 @@ public struct HTMLReport: Sendable {
             && (key.options["threads"] ?? "1") == "1" && (key.options["skip-loop-filter"] ?? "0") == "0"
     }
 
-    public var html: String {
+    package var html: String {
         var body = "<h1>filmstrip benchmark report</h1>\n"
         body += "<p class=\"sources\">From \(sources.map { "<code>\(HTMLText.escape($0))</code>" }.joined(separator: ", ")): \(rows.count) rows.</p>\n"
         body += sections.joined()
@@ -469,7 +469,7 @@ public struct HTMLReport: Sendable {
     }
 
     /// Writes the page to `path` through a temporary file renamed into place.
-    public func write(to path: String) throws {
+    package func write(to path: String) throws {
         try StripWriter.writeAtomically(Data(html.utf8), to: path)
     }
 }

@@ -1,27 +1,27 @@
 /// What identifies a configuration across runs: the same key in two runs means
 /// the same work was timed, so their samples may be compared.
-public struct ConfigurationKey: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
-    public var pipeline: String
-    public var extractor: String
-    public var composer: String
+package struct ConfigurationKey: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
+    package var pipeline: String
+    package var extractor: String
+    package var composer: String
     /// Strategy options; see ``KeyValueList`` for the cell form.
-    public var options: [String: String]
-    public var videoID: String
+    package var options: [String: String]
+    package var videoID: String
     /// Thumbnails requested.
-    public var thumbnailCount: Int
+    package var thumbnailCount: Int
     /// Thumbnail width in pixels.
-    public var thumbWidth: Int
+    package var thumbWidth: Int
     /// Thumbnail height in pixels.
-    public var thumbHeight: Int
-    public var accuracy: String
-    public var phase: Phase
+    package var thumbHeight: Int
+    package var accuracy: String
+    package var phase: Phase
     /// What kind of work was timed (the `kind` column); follows from the fields above, so it
     /// never splits a configuration, but readers ask it instead of the placeholders.
-    public var kind: RunKind
+    package var kind: RunKind
 
     /// `kind` nil: inferred from the placeholders (``RunKind/inferred(pipeline:extractor:composer:videoID:videoCodec:phase:)``),
     /// as for a file written before the column existed.
-    public init(
+    package init(
         pipeline: String, extractor: String, composer: String, options: [String: String],
         videoID: String, thumbnailCount: Int, thumbWidth: Int, thumbHeight: Int, accuracy: String, phase: Phase,
         kind: RunKind? = nil
@@ -41,13 +41,13 @@ public struct ConfigurationKey: Sendable, Hashable, Codable, Comparable, CustomS
     }
 
     /// One line, e.g. `taskgroup+simd [threads=4] clip-4k ×500 160x90 exact total`.
-    public var description: String {
+    package var description: String {
         let optionText = options.isEmpty ? "" : " [\(KeyValueList.encode(options))]"
         return "\(pipeline)\(optionText) \(videoID) ×\(thumbnailCount) \(thumbWidth)x\(thumbHeight) \(accuracy) \(phase.rawValue)"
     }
 
     /// Orders by ``description`` so reports list configurations in a stable order.
-    public static func < (lhs: ConfigurationKey, rhs: ConfigurationKey) -> Bool {
+    package static func < (lhs: ConfigurationKey, rhs: ConfigurationKey) -> Bool {
         lhs.description < rhs.description
     }
 }

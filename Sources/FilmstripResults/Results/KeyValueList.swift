@@ -2,13 +2,13 @@
 /// cell (strategy options, FFmpeg versions). Keys are sorted so equal
 /// dictionaries give equal cells. Keys must not contain `=` or `;`, values must
 /// not contain `;`.
-public enum KeyValueList {
-    public static func encode(_ dictionary: [String: String]) -> String {
+package enum KeyValueList {
+    package static func encode(_ dictionary: [String: String]) -> String {
         dictionary.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";")
     }
 
     /// The dictionary in `text`, or `nil` when an entry has no `=`.
-    public static func decode(_ text: String) -> [String: String]? {
+    package static func decode(_ text: String) -> [String: String]? {
         var result: [String: String] = [:]
         for entry in text.split(separator: ";") {
             guard let equals = entry.firstIndex(of: "=") else { return nil }

@@ -1,36 +1,36 @@
 /// What an interactive run's step measured beyond time and CPU (``RunKind/interactive`` rows):
 /// what the user saw and when, and what the generator left behind.
-public struct InteractiveMeasures: Sendable, Hashable, Codable {
+package struct InteractiveMeasures: Sendable, Hashable, Codable {
     /// From the step's first request to its first image, coarse or final (seconds).
-    public var firstThumbnailSeconds: Double?
+    package var firstThumbnailSeconds: Double?
     /// From the step's first request until every slot of its last request had an image, coarse or final (seconds).
-    public var fullRowSeconds: Double?
+    package var fullRowSeconds: Double?
     /// From the step's first request to the last request's last final image (seconds).
-    public var allThumbnailsSeconds: Double?
+    package var allThumbnailsSeconds: Double?
     /// Median and 95th percentile (type 7, ``Quantile``) of the latencies of the requests that
     /// were not superseded, each from the request to its last final image (seconds).
-    public var latencyP50Seconds: Double?
-    public var latencyP95Seconds: Double?
+    package var latencyP50Seconds: Double?
+    package var latencyP95Seconds: Double?
     /// Frames decoded for requests that were cancelled or superseded.
-    public var wastedFrames: Int?
+    package var wastedFrames: Int?
     /// Images served from the generator's cache.
-    public var cacheHits: Int?
+    package var cacheHits: Int?
     /// `soak` only: resident bytes after the last request less those after the first (may be negative).
-    public var residentGrowthBytes: Int?
+    package var residentGrowthBytes: Int?
     /// `soak` only: the process's threads after the last request less those after the first.
-    public var threadsLeft: Int?
+    package var threadsLeft: Int?
     /// `soak` only: decoders still working once the last request was answered.
-    public var busyDecoders: Int?
+    package var busyDecoders: Int?
 }
 
 /// How far a sprite's tiles lie from their cues (``RunKind/sprite`` rows), read back through
 /// the reference videos' frame markers: cue k starts at k · interval.
-public struct SpriteTileCheck: Sendable, Hashable, Codable {
+package struct SpriteTileCheck: Sendable, Hashable, Codable {
     /// Tiles the run wrote.
-    public var tiles: Int
+    package var tiles: Int
     /// Tiles whose marker could not be read.
-    public var unreadable: Int
+    package var unreadable: Int
     /// Largest and mean distance between a tile's frame and its cue's start (seconds).
-    public var worstErrorSeconds: Double
-    public var meanErrorSeconds: Double
+    package var worstErrorSeconds: Double
+    package var meanErrorSeconds: Double
 }

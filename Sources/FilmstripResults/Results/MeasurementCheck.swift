@@ -4,11 +4,11 @@ import Foundation
 /// `report`, `export`, `plot` and `trend` all refuse a file with a value no run can measure,
 /// so a hand-edited or corrupted file fails with one line instead of drawing, ranking or
 /// gating on it.
-public enum MeasurementCheck {
+package enum MeasurementCheck {
     /// The first `ok` row of `rows` whose metric value cannot be a measurement (not finite,
     /// negative, or a wall time or rate that is not positive), described with `path`; nil when
     /// every value is plausible.
-    public static func firstImplausibleValue(in rows: [RawResultRow], path: String) -> String? {
+    package static func firstImplausibleValue(in rows: [RawResultRow], path: String) -> String? {
         for row in rows where row.status == .ok {
             for metric in Metric.allCases {
                 guard let value = metric.value(in: row) else { continue }
@@ -27,7 +27,7 @@ extension ResultsFileReader {
     /// when one holds a value no run can measure (``MeasurementCheck``).
     /// A repetition recorded twice with the same values (a file joined twice) is kept once; with
     /// different values it is refused (``ResultsFileError/conflictingRepetition(path:record:earlierRecord:repetition:)``).
-    public static func readMeasurements(from path: String) throws(ResultsFileError) -> [RawResultRow] {
+    package static func readMeasurements(from path: String) throws(ResultsFileError) -> [RawResultRow] {
         let rows = try uniqueRepetitions(try readRecords(RawResultRow.self, from: path), path: path)
         if let problem = MeasurementCheck.firstImplausibleValue(in: rows, path: path) {
             throw .notAMeasurement(path: path, reason: problem)

@@ -1,7 +1,7 @@
 /// Real tools doing the same job (or its floor) on the same videos, timed as whole processes.
 /// The names are the `pipeline` of their `peer` rows; how each is run is `FilmstripBench`'s
 /// (`Peers/Peer.swift`).
-public enum Peer: String, Sendable, CaseIterable, Codable {
+package enum Peer: String, Sendable, CaseIterable, Codable {
     /// ffmpeg CLI, frames evenly spread by the fps filter, scaled and tiled into one image.
     case ffmpegExact = "ffmpeg-exact"
     /// ffmpeg CLI decoding keyframes only (`-skip_frame nokey`), scaled and tiled.

@@ -3,20 +3,20 @@ import Foundation
 
 /// The shortest wall time a timed phase could have taken with the work it did (``RunBound``
 /// as `--stats` prints it), carried into the bench rows so each figure stands beside its bound.
-public struct PhaseBound: Sendable, Hashable, Codable {
+package struct PhaseBound: Sendable, Hashable, Codable {
     /// CPU seconds the process had spent before the command began; nil for in-process phases,
     /// whose clocks start after start-up (only whole-process rows pay it).
-    public var startupCPUSeconds: Double?
+    package var startupCPUSeconds: Double?
     /// The phase's CPU time (after start-up) over the machine's cores.
-    public var cpuOverCoresSeconds: Double
+    package var cpuOverCoresSeconds: Double
     /// The busiest decoding worker's own thread CPU time.
-    public var longestWorkerSeconds: Double
+    package var longestWorkerSeconds: Double
     /// Start-up (when it applies) + the larger of the two above.
-    public var boundSeconds: Double
+    package var boundSeconds: Double
     /// Workers that decoded (0 from extractors that do not count them).
-    public var workers: Int
+    package var workers: Int
 
-    public init(startupCPUSeconds: Double?, cpuOverCoresSeconds: Double, longestWorkerSeconds: Double, workers: Int) {
+    package init(startupCPUSeconds: Double?, cpuOverCoresSeconds: Double, longestWorkerSeconds: Double, workers: Int) {
         self.startupCPUSeconds = startupCPUSeconds
         self.cpuOverCoresSeconds = cpuOverCoresSeconds
         self.longestWorkerSeconds = longestWorkerSeconds
@@ -25,7 +25,7 @@ public struct PhaseBound: Sendable, Hashable, Codable {
     }
 
     /// The bound of an in-process phase that used `cpuSeconds` of CPU, from the run's counters.
-    public init(phaseCPUSeconds cpuSeconds: Double, counters: DecodeCounters,
+    package init(phaseCPUSeconds cpuSeconds: Double, counters: DecodeCounters,
                 cores: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.init(startupCPUSeconds: nil, cpuOverCoresSeconds: max(0, cpuSeconds) / Double(max(1, cores)),
                   longestWorkerSeconds: counters.longestWorkerSeconds, workers: counters.workers)
@@ -33,7 +33,7 @@ public struct PhaseBound: Sendable, Hashable, Codable {
 
     /// The bound of a whole `filmstrip strip` process from the JSON line its `--stats` prints
     /// (``RunBound/measurements``); nil when the line lacks the fields (an older executable).
-    public init?(statsLine: String) {
+    package init?(statsLine: String) {
         guard let object = try? JSONSerialization.jsonObject(with: Data(statsLine.utf8)) as? [String: Any],
               let startup = object["startup_cpu_s"] as? Double, let overCores = object["cpu_over_cores_s"] as? Double,
               let longest = object["longest_worker_s"] as? Double, let workers = object["workers"] as? Double

@@ -1,5 +1,5 @@
 /// Columns of the raw results file: one row per timed repetition (long format).
-public enum RawColumn: String, ResultColumn {
+package enum RawColumn: String, ResultColumn {
     case runID = "run_id"
     case timestampUTC = "timestamp_utc"
     case gitCommit = "git_commit"
@@ -85,7 +85,7 @@ public enum RawColumn: String, ResultColumn {
     case spanInstructions = "span_instructions"
 
     /// Columns that files written before they existed lack; they read as empty cells.
-    public static let addedLater: Set<RawColumn> = [.build, .executableCommit, .packetsRead, .bytesRead, .seeks, .heapAllocations,
+    package static let addedLater: Set<RawColumn> = [.build, .executableCommit, .packetsRead, .bytesRead, .seeks, .heapAllocations,
                                                       .startupCPUSeconds, .cpuOverCoresSeconds, .longestWorkerSeconds, .boundSeconds, .workers,
                                                       .videoBytes, .instructions, .profile, .kind,
                                                       .firstThumbnailSeconds, .fullRowSeconds, .allThumbnailsSeconds, .latencyP50Seconds,
@@ -93,7 +93,7 @@ public enum RawColumn: String, ResultColumn {
                                                       .threadsLeft, .busyDecoders, .tiles, .unreadableTiles,
                                                       .worstFrameErrorSeconds, .meanFrameErrorSeconds, .spanInstructions]
 
-    public var unit: String {
+    package var unit: String {
         switch self {
         case .timestampUTC: "ISO 8601"
         case .gitDirty, .disagreement: "bool"
@@ -112,7 +112,7 @@ public enum RawColumn: String, ResultColumn {
         }
     }
 
-    public var meaning: String {
+    package var meaning: String {
         switch self {
         case .runID: "Identifier of the harness invocation; all rows written by one run share it."
         case .timestampUTC: "When the repetition finished, UTC, whole seconds (`2025-01-31T12:00:00Z`)."

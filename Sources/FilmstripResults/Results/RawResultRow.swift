@@ -1,71 +1,71 @@
 import Foundation
 
 /// One timed repetition of one configuration: a row of the raw results file.
-public struct RawResultRow: ResultRecord, Hashable {
-    public var run: RunContext
+package struct RawResultRow: ResultRecord, Hashable {
+    package var run: RunContext
     /// When the repetition finished; written in whole seconds, UTC.
-    public var timestamp: Date
-    public var pipeline: String
-    public var extractor: String
-    public var composer: String
-    public var options: [String: String]
-    public var video: VideoDescription
+    package var timestamp: Date
+    package var pipeline: String
+    package var extractor: String
+    package var composer: String
+    package var options: [String: String]
+    package var video: VideoDescription
     /// Thumbnails requested.
-    public var thumbnailCount: Int
+    package var thumbnailCount: Int
     /// Thumbnail width in pixels.
-    public var thumbWidth: Int
+    package var thumbWidth: Int
     /// Thumbnail height in pixels.
-    public var thumbHeight: Int
-    public var accuracy: String
-    public var phase: Phase
+    package var thumbHeight: Int
+    package var accuracy: String
+    package var phase: Phase
     /// 0-based index of the timed repetition.
-    public var repetition: Int
+    package var repetition: Int
     /// Wall-clock seconds; `nil` unless ``status`` is `ok`.
-    public var wallSeconds: Double?
+    package var wallSeconds: Double?
     /// User CPU seconds, all threads.
-    public var cpuUserSeconds: Double?
+    package var cpuUserSeconds: Double?
     /// System CPU seconds, all threads.
-    public var cpuSysSeconds: Double?
+    package var cpuSysSeconds: Double?
     /// Peak resident set size in bytes.
-    public var peakRSSBytes: Int?
-    public var framesDecoded: Int?
+    package var peakRSSBytes: Int?
+    package var framesDecoded: Int?
     /// `thumbnailCount / wallSeconds`, thumbnails per second.
-    public var thumbnailsPerSecond: Double?
+    package var thumbnailsPerSecond: Double?
     /// Hash of the strip's pixels.
-    public var checksum: String
+    package var checksum: String
     /// Largest distance in frames between shown and planned frame.
-    public var maxFrameError: Int?
+    package var maxFrameError: Int?
     /// `true` when ``checksum`` differs from the first of the same exact request, or a wrong frame was shown.
-    public var disagreement: Bool
-    public var status: RunStatus
+    package var disagreement: Bool
+    package var status: RunStatus
     /// Error text or skip reason; empty when ``status`` is `ok`.
-    public var error: String
+    package var error: String
     /// Which executable ran the row in a two-build run; nil when one executable ran everything.
-    public var build: BuildRole?
+    package var build: BuildRole?
     /// Commit the executable was built from (``BuildInfo``); empty in older files.
-    public var executableCommit: String
+    package var executableCommit: String
     /// Work counters: the same configuration must give the same counts on any machine.
-    public var packetsRead: Int?
-    public var bytesRead: Int?
-    public var seeks: Int?
-    public var heapAllocations: Int?
-    public var videoBytes: Int?
+    package var packetsRead: Int?
+    package var bytesRead: Int?
+    package var seeks: Int?
+    package var heapAllocations: Int?
+    package var videoBytes: Int?
     /// The phase's bound (``PhaseBound``): nil where it was not measured.
-    public var bound: PhaseBound?
+    package var bound: PhaseBound?
     /// Instructions of the phase under callgrind; nil in time runs.
-    public var instructions: Int?
+    package var instructions: Int?
     /// The run's instruction profile, relative to the results file's folder; empty in time runs.
-    public var profile: String = ""
+    package var profile: String = ""
     /// Instructions of the phase's busiest thread under callgrind (``InstructionSpan``); nil where not measured.
-    public var spanInstructions: Int?
+    package var spanInstructions: Int?
     /// What kind of work the row timed (the `kind` column).
-    public var kind: RunKind
+    package var kind: RunKind
     /// Interactive rows: latencies, wasted frames, what a soak left behind; nil elsewhere.
-    public var interactive: InteractiveMeasures?
+    package var interactive: InteractiveMeasures?
     /// Sprite rows: the tiles' distance from their cues; nil elsewhere.
-    public var spriteTiles: SpriteTileCheck?
+    package var spriteTiles: SpriteTileCheck?
 
-    public init(
+    package init(
         run: RunContext, timestamp: Date, pipeline: String, extractor: String, composer: String,
         options: [String: String], video: VideoDescription, thumbnailCount: Int, thumbWidth: Int, thumbHeight: Int,
         accuracy: String, phase: Phase, repetition: Int, wallSeconds: Double?, cpuUserSeconds: Double?,
@@ -111,7 +111,7 @@ public struct RawResultRow: ResultRecord, Hashable {
     }
 
     /// The configuration this repetition belongs to.
-    public var configurationKey: ConfigurationKey {
+    package var configurationKey: ConfigurationKey {
         ConfigurationKey(
             pipeline: pipeline, extractor: extractor, composer: composer, options: options, videoID: video.id,
             thumbnailCount: thumbnailCount, thumbWidth: thumbWidth, thumbHeight: thumbHeight, accuracy: accuracy, phase: phase,
@@ -119,7 +119,7 @@ public struct RawResultRow: ResultRecord, Hashable {
         )
     }
 
-    public func cell(_ column: RawColumn) -> String {
+    package func cell(_ column: RawColumn) -> String {
         let machine = run.machine
         return switch column {
         case .runID: run.runID
@@ -201,7 +201,7 @@ public struct RawResultRow: ResultRecord, Hashable {
         }
     }
 
-    public init(cells: (RawColumn) -> String) throws(CellError) {
+    package init(cells: (RawColumn) -> String) throws(CellError) {
         var machine = MachineFingerprint(
             cpuModel: cells(.cpuModel),
             logicalCores: try Cell.int(RawColumn.logicalCores, cells(.logicalCores)),

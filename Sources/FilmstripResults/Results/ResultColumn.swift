@@ -1,7 +1,7 @@
 /// A column of a results CSV file. The enums conforming to this are the single
 /// source of truth for the schema: their case order is the column order, and
 /// `results/README.md` is checked against their names.
-public protocol ResultColumn: RawRepresentable, CaseIterable, Hashable, Sendable where RawValue == String {
+package protocol ResultColumn: RawRepresentable, CaseIterable, Hashable, Sendable where RawValue == String {
     /// Unit of the column's values (`s`, `bytes`, `count`, … or `—` for text).
     var unit: String { get }
     /// What the column means, one sentence or two, for the README.
@@ -11,8 +11,8 @@ public protocol ResultColumn: RawRepresentable, CaseIterable, Hashable, Sendable
 }
 
 extension ResultColumn {
-    public static var addedLater: Set<Self> { [] }
+    package static var addedLater: Set<Self> { [] }
 
     /// The header row: every column name, in order.
-    public static var header: [String] { allCases.map(\.rawValue) }
+    package static var header: [String] { allCases.map(\.rawValue) }
 }

@@ -1,5 +1,5 @@
 /// What a raw row timed.
-public enum Phase: String, Sendable, Hashable, Codable, CaseIterable {
+package enum Phase: String, Sendable, Hashable, Codable, CaseIterable {
     case extract, compose, total
     /// A fixed workload that measures the machine's speed, so runs on
     /// different machines can be compared as ratios to it.
@@ -22,21 +22,21 @@ public enum Phase: String, Sendable, Hashable, Codable, CaseIterable {
     case sprite
 
     /// The steps of an interactive slider session, in the order they run.
-    public static let sessionSteps: [Phase] = [.open, .zoomIn, .drag, .zoomBack, .coldSingle]
+    package static let sessionSteps: [Phase] = [.open, .zoomIn, .drag, .zoomBack, .coldSingle]
 }
 
 /// Which executable ran a row in a two-build run (`bench --baseline-binary`).
-public enum BuildRole: String, Sendable, Hashable, Codable, CaseIterable {
+package enum BuildRole: String, Sendable, Hashable, Codable, CaseIterable {
     case baseline, candidate
 }
 
 /// Outcome of one repetition.
-public enum RunStatus: String, Sendable, Hashable, Codable, CaseIterable {
+package enum RunStatus: String, Sendable, Hashable, Codable, CaseIterable {
     case ok, error, skipped
 }
 
 /// A numeric raw column that can be summarized and compared.
-public enum Metric: String, Sendable, Hashable, Codable, CaseIterable {
+package enum Metric: String, Sendable, Hashable, Codable, CaseIterable {
     case wallSeconds = "wall_s"
     case cpuUserSeconds = "cpu_user_s"
     case cpuSysSeconds = "cpu_sys_s"
@@ -51,13 +51,13 @@ public enum Metric: String, Sendable, Hashable, Codable, CaseIterable {
     case instructions
 
     /// `false` for throughput, where a larger value is the better one.
-    public var lowerIsBetter: Bool { self != .thumbnailsPerSecond }
+    package var lowerIsBetter: Bool { self != .thumbnailsPerSecond }
 
     /// Seconds; only these get the ``SampleWarning/tooShort`` check.
-    public var isTime: Bool { [.wallSeconds, .cpuUserSeconds, .cpuSysSeconds, .cpuSeconds].contains(self) }
+    package var isTime: Bool { [.wallSeconds, .cpuUserSeconds, .cpuSysSeconds, .cpuSeconds].contains(self) }
 
     /// The metric's value in `row`, `nil` when the row did not measure it.
-    public func value(in row: RawResultRow) -> Double? {
+    package func value(in row: RawResultRow) -> Double? {
         switch self {
         case .wallSeconds: row.wallSeconds
         case .cpuUserSeconds: row.cpuUserSeconds
@@ -73,7 +73,7 @@ public enum Metric: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// What kind of work a row timed: written by the runner in the `kind` column, so no reader
 /// guesses it from placeholder cells (`none`, `synthetic`, `memcpy`).
-public enum RunKind: String, Sendable, Hashable, Codable, CaseIterable {
+package enum RunKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// A strategy's extraction and composition of a reference video.
     case pipeline
     /// The fixed memory-copy workload that measures the machine (no video).
@@ -94,7 +94,7 @@ public enum RunKind: String, Sendable, Hashable, Codable, CaseIterable {
     case interactive
 
     /// `true` when the row's video columns describe a real video (not a placeholder).
-    public var readsVideo: Bool {
+    package var readsVideo: Bool {
         switch self {
         case .calibrationCopy, .syntheticComposition, .memcpyFloor: false
         case .pipeline, .calibrationDecode, .peer, .wholeProcess, .sprite, .interactive: true
@@ -106,11 +106,11 @@ public enum RunKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// instruction counts are not even the same twice: glibc's copy loop is chosen by the two
     /// buffers' addresses, which move from run to run (the floor's compose phase read +27 % in
     /// one A/A gate of 12, all in `__memcpy_avx_unaligned_erms`, docs/gate.md § 1).
-    public var isReference: Bool { self == .calibrationCopy || self == .memcpyFloor }
+    package var isReference: Bool { self == .calibrationCopy || self == .memcpyFloor }
 
     /// The kind of a row from a file written before the `kind` column existed, read back from
     /// the placeholders the runner then wrote. The only place placeholder cells are read.
-    public static func inferred(pipeline: String, extractor: String, composer: String, videoID: String, videoCodec: String,
+    package static func inferred(pipeline: String, extractor: String, composer: String, videoID: String, videoCodec: String,
                                 phase: Phase) -> RunKind {
         switch phase {
         case .calibration: return videoID == "none" || videoCodec == "none" ? .calibrationCopy : .calibrationDecode

@@ -2,7 +2,7 @@ import Foundation
 
 /// A row type of a results file: it turns itself into one cell per column of
 /// its schema and back.
-public protocol ResultRecord: Sendable {
+package protocol ResultRecord: Sendable {
     associatedtype Column: ResultColumn
     /// The cell text of `column`.
     func cell(_ column: Column) -> String
@@ -11,9 +11,9 @@ public protocol ResultRecord: Sendable {
 }
 
 /// A cell whose text is not a value of its column's type.
-public struct CellError: Error, Sendable, Hashable {
-    public var column: String
-    public var text: String
+package struct CellError: Error, Sendable, Hashable {
+    package var column: String
+    package var text: String
 }
 
 /// Cell text for the value types of the schema, in one place so writing and

@@ -1,7 +1,7 @@
 import Glibc
 
 /// Why a results file could not be read or appended to.
-public enum ResultsFileError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ResultsFileError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file could not be opened, read or written; `errno` is the system's code (0 when not from a syscall).
     case io(path: String, operation: String, errno: Int32)
     /// The file is not valid UTF-8 CSV.
@@ -18,7 +18,7 @@ public enum ResultsFileError: Error, Sendable, Hashable, CustomStringConvertible
     /// different values: which one was measured cannot be told.
     case conflictingRepetition(path: String, record: Int, earlierRecord: Int, repetition: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .io(let path, let operation, let errno):
             "\(path): cannot \(operation): \(String(cString: strerror(errno)))"

@@ -2,13 +2,13 @@ import CSV
 import Foundation
 
 /// Reads a results file back into rows, checking its header against the schema.
-public enum ResultsFileReader {
+package enum ResultsFileReader {
     /// The rows of the file at `path`.
     ///
     /// Columns may appear in any order, but the set of column names must equal
     /// the schema's; otherwise ``ResultsFileError/headerMismatch(path:missing:unknown:)``
     /// names the difference.
-    public static func read<Row: ResultRecord>(_ type: Row.Type, from path: String) throws(ResultsFileError) -> [Row] {
+    package static func read<Row: ResultRecord>(_ type: Row.Type, from path: String) throws(ResultsFileError) -> [Row] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .io(path: path, operation: "read", errno: errno)
         }
@@ -19,7 +19,7 @@ public enum ResultsFileReader {
     }
 
     /// The rows in `text`; `path` names the source in errors.
-    public static func parse<Row: ResultRecord>(_ type: Row.Type, text: String, path: String) throws(ResultsFileError) -> [Row] {
+    package static func parse<Row: ResultRecord>(_ type: Row.Type, text: String, path: String) throws(ResultsFileError) -> [Row] {
         try parseRecords(type, text: text, path: path).map(\.row)
     }
 

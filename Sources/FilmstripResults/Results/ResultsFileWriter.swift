@@ -19,19 +19,19 @@ import Glibc
 ///   ``repairs`` says so.
 /// With `durable`, each row is also `fsync`ed before ``append(_:)`` returns, so it
 /// survives a power loss. The writer owns the file descriptor and closes it in `deinit`.
-public struct ResultsFileWriter<Row: ResultRecord>: ~Copyable {
-    public let path: String
+package struct ResultsFileWriter<Row: ResultRecord>: ~Copyable {
+    package let path: String
     private let descriptor: Int32
     private let durable: Bool
     /// Test hook: a write past this many bytes of the file writes up to it and fails with `ENOSPC`.
     private let simulatedDiskSize: Int?
     /// What opening repaired, one sentence each (for a warning on stderr).
-    public let repairs: [String]
+    package let repairs: [String]
 
     /// Opens (creating if needed) the file at `path` for appending.
     /// - Parameter durable: `fsync` after every row; off only for throwaway files,
     ///   since a row costs one disk flush (milliseconds), outside any timed region.
-    public init(path: String, durable: Bool = true) throws(ResultsFileError) {
+    package init(path: String, durable: Bool = true) throws(ResultsFileError) {
         try self.init(path: path, durable: durable, simulatedDiskSize: nil)
     }
 
@@ -78,7 +78,7 @@ public struct ResultsFileWriter<Row: ResultRecord>: ~Copyable {
     }
 
     /// Appends `row` as one line; on failure the file is as it was before.
-    public func append(_ row: Row) throws(ResultsFileError) {
+    package func append(_ row: Row) throws(ResultsFileError) {
         let cells = Row.Column.allCases.map { row.cell($0) }
         let data = try Self.encode(cells)
         try Self.locked(descriptor, path: path) { () throws(ResultsFileError) in

@@ -1,5 +1,5 @@
 /// Columns of the summary file: one row per configuration and metric of a run.
-public enum SummaryColumn: String, ResultColumn {
+package enum SummaryColumn: String, ResultColumn {
     case runID = "run_id"
     case gitCommit = "git_commit"
     case buildConfig = "build_config"
@@ -32,9 +32,9 @@ public enum SummaryColumn: String, ResultColumn {
     case kind
 
     /// Columns that files written before they existed lack.
-    public static let addedLater: Set<SummaryColumn> = [.kind]
+    package static let addedLater: Set<SummaryColumn> = [.kind]
 
-    public var unit: String {
+    package var unit: String {
         switch self {
         case .thumbnailCount, .n: "count"
         case .thumbWidth, .thumbHeight: "px"
@@ -44,7 +44,7 @@ public enum SummaryColumn: String, ResultColumn {
         }
     }
 
-    public var meaning: String {
+    package var meaning: String {
         switch self {
         case .runID, .gitCommit, .buildConfig, .machineID, .machineName, .pipeline, .extractor, .composer,
              .options, .videoID, .thumbnailCount, .thumbWidth, .thumbHeight, .accuracy, .phase, .kind:

@@ -1,30 +1,30 @@
 /// Statistics of one metric of one configuration in one run: a row of the summary file.
-public struct SummaryRow: ResultRecord, Hashable {
-    public var runID: String
-    public var gitCommit: String
-    public var buildConfiguration: String
-    public var machineID: String
-    public var machineName: String
-    public var configurationKey: ConfigurationKey
-    public var metric: Metric
+package struct SummaryRow: ResultRecord, Hashable {
+    package var runID: String
+    package var gitCommit: String
+    package var buildConfiguration: String
+    package var machineID: String
+    package var machineName: String
+    package var configurationKey: ConfigurationKey
+    package var metric: Metric
     /// Number of `ok` repetitions summarized.
-    public var n: Int
+    package var n: Int
     // The statistics below are in the unit of `metric`.
-    public var min: Double
-    public var median: Double
-    public var mad: Double
-    public var madScaled: Double
-    public var p90: Double
-    public var mean: Double
-    public var stddev: Double
-    public var ciLow: Double
-    public var ciHigh: Double
+    package var min: Double
+    package var median: Double
+    package var mad: Double
+    package var madScaled: Double
+    package var p90: Double
+    package var mean: Double
+    package var stddev: Double
+    package var ciLow: Double
+    package var ciHigh: Double
     /// Exact coverage probability of `ciLow...ciHigh`.
-    public var ciCoverage: Double
-    public var warnings: [SampleWarning]
+    package var ciCoverage: Double
+    package var warnings: [SampleWarning]
 
     /// The row for `statistics` of `metric` over the repetitions of `configurationKey` in `run`.
-    public init(run: RunContext, configurationKey: ConfigurationKey, metric: Metric, statistics: SampleStatistics) {
+    package init(run: RunContext, configurationKey: ConfigurationKey, metric: Metric, statistics: SampleStatistics) {
         self.init(
             runID: run.runID, gitCommit: run.gitCommit, buildConfiguration: run.machine.buildConfiguration,
             machineID: run.machine.id, machineName: run.machine.name, configurationKey: configurationKey,
@@ -36,7 +36,7 @@ public struct SummaryRow: ResultRecord, Hashable {
         )
     }
 
-    public init(
+    package init(
         runID: String, gitCommit: String, buildConfiguration: String, machineID: String, machineName: String,
         configurationKey: ConfigurationKey, metric: Metric, n: Int, min: Double, median: Double, mad: Double,
         madScaled: Double, p90: Double, mean: Double, stddev: Double, ciLow: Double, ciHigh: Double,
@@ -66,7 +66,7 @@ public struct SummaryRow: ResultRecord, Hashable {
     /// Summary rows of `rows` (one run's raw rows): one per configuration and
     /// metric that has at least one `ok` repetition measuring it, ordered by
     /// configuration then metric.
-    public static func summarize(_ rows: [RawResultRow], metrics: [Metric] = Metric.allCases) -> [SummaryRow] {
+    package static func summarize(_ rows: [RawResultRow], metrics: [Metric] = Metric.allCases) -> [SummaryRow] {
         let groups = Dictionary(grouping: rows.filter { $0.status == .ok }, by: \.configurationKey)
         return groups.keys.sorted().flatMap { key -> [SummaryRow] in
             let group = groups[key]!.sorted { $0.repetition < $1.repetition }
@@ -78,7 +78,7 @@ public struct SummaryRow: ResultRecord, Hashable {
         }
     }
 
-    public func cell(_ column: SummaryColumn) -> String {
+    package func cell(_ column: SummaryColumn) -> String {
         let key = configurationKey
         return switch column {
         case .runID: runID
@@ -113,7 +113,7 @@ public struct SummaryRow: ResultRecord, Hashable {
         }
     }
 
-    public init(cells: (SummaryColumn) -> String) throws(CellError) {
+    package init(cells: (SummaryColumn) -> String) throws(CellError) {
         var warnings: [SampleWarning] = []
         for token in cells(.warnings).split(separator: ";") {
             guard let warning = SampleWarning(token: String(token)) else {

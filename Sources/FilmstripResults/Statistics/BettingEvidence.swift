@@ -32,13 +32,13 @@ import Foundation
 /// Alternating build order (baseline first in one pair, candidate first in the next) leaves
 /// the A/A distribution symmetric only on average over two pairs; an order effect therefore
 /// weakens the bound slightly. The measured A/A false-alarm rates are in docs/gate.md.
-public enum BettingEvidence {
+package enum BettingEvidence {
     /// Fractions of wealth staked by the mixture's bettors.
     static let stakes: [Double] = [0.1, 0.25, 0.5, 0.75, 0.9]
 
     /// The mixture wealth, after the last pair, of betting that `x` (in collection order) is
     /// centred above `shift` (`direction` +1) or below it (`direction` −1).
-    public static func eValue(_ x: [Double], shift: Double, direction: Double, floor: Double) -> Double {
+    package static func eValue(_ x: [Double], shift: Double, direction: Double, floor: Double) -> Double {
         wealthPath(x, shift: shift, direction: direction, floor: floor).last ?? 1
     }
 
@@ -87,7 +87,7 @@ public enum BettingEvidence {
     /// dependence between the tests; when nothing changed every rejection is false, so a whole
     /// gate is wrong with probability at most `alpha`. Unlike Bonferroni it asks less of each
     /// test the more of them are rejected: a change in every configuration is found with few pairs.
-    public static func rejected(eValues: [Double], alpha: Double) -> Set<Int> {
+    package static func rejected(eValues: [Double], alpha: Double) -> Set<Int> {
         let m = Double(eValues.count)
         let order = eValues.indices.sorted { eValues[$0] > eValues[$1] }
         var accepted = 0

@@ -10,24 +10,24 @@ import Glibc
 /// For a 95 % level this needs `n ≥ 6`; below that even `[min, max]` covers less
 /// than 95 % (`1 − 2·0.5ⁿ`), and the interval is `[min, max]` with
 /// ``isBelowNominalLevel`` set.
-public struct MedianConfidenceInterval: Sendable, Hashable, Codable {
+package struct MedianConfidenceInterval: Sendable, Hashable, Codable {
     /// Lower bound, in the unit of the samples.
-    public var low: Double
+    package var low: Double
     /// Upper bound, in the unit of the samples.
-    public var high: Double
+    package var high: Double
     /// 1-based rank of the order statistic used as the lower bound.
-    public var lowRank: Int
+    package var lowRank: Int
     /// 1-based rank of the order statistic used as the upper bound.
-    public var highRank: Int
+    package var highRank: Int
     /// The exact coverage probability of the interval (0...1), at least the
     /// requested level unless ``isBelowNominalLevel``.
-    public var coverage: Double
+    package var coverage: Double
     /// `true` when too few samples exist for the requested level, so the interval
     /// is `[min, max]` with the lower ``coverage``.
-    public var isBelowNominalLevel: Bool
+    package var isBelowNominalLevel: Bool
 
     /// The interval for `sorted` (ascending, not empty) at confidence `level` in `0..<1`.
-    public init(sorted: [Double], level: Double = 0.95) {
+    package init(sorted: [Double], level: Double = 0.95) {
         precondition(!sorted.isEmpty, "confidence interval of an empty sample")
         let n = sorted.count
         let tail = (1 - level) / 2

@@ -6,9 +6,9 @@
 /// It is chosen because it is what a reader re-computing a number from the CSV
 /// in a spreadsheet or NumPy gets by default. The package's one median: the summary, the
 /// trend and `sprite-bench` all take theirs from here.
-public enum Quantile {
+package enum Quantile {
     /// The type-7 quantile of `sorted` (ascending, not empty) at probability `p` in `0...1`.
-    public static func type7(sorted: [Double], p: Double) -> Double {
+    package static func type7(sorted: [Double], p: Double) -> Double {
         precondition(!sorted.isEmpty, "quantile of an empty sample")
         precondition((0...1).contains(p), "probability outside 0...1")
         let h = Double(sorted.count - 1) * p
@@ -19,12 +19,12 @@ public enum Quantile {
 
     /// The median of `sorted` (ascending, not empty): the usual middle value, or
     /// the mean of the two middle values; type 7 at `p = 0.5` gives the same.
-    public static func median(sorted: [Double]) -> Double {
+    package static func median(sorted: [Double]) -> Double {
         type7(sorted: sorted, p: 0.5)
     }
 
     /// The median of `values` in any order (not empty).
-    public static func median(_ values: [Double]) -> Double {
+    package static func median(_ values: [Double]) -> Double {
         median(sorted: values.sorted())
     }
 }

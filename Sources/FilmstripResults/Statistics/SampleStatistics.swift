@@ -4,37 +4,37 @@
 /// `peak_rss_bytes`, …). Robust statistics (median, MAD, order-statistic CI)
 /// are the primary ones because timing samples are skewed and have outliers;
 /// mean and standard deviation are kept for readers who expect them.
-public struct SampleStatistics: Sendable, Hashable, Codable {
+package struct SampleStatistics: Sendable, Hashable, Codable {
     /// Number of samples.
-    public var count: Int
-    public var min: Double
-    public var max: Double
-    public var median: Double
+    package var count: Int
+    package var min: Double
+    package var max: Double
+    package var median: Double
     /// Median absolute deviation from the median, unscaled.
-    public var mad: Double
+    package var mad: Double
     /// `mad × 1.4826`: estimates the standard deviation for normal data, which
     /// makes it comparable with ``standardDeviation`` and is what modified
     /// z-scores divide by.
-    public var scaledMAD: Double
+    package var scaledMAD: Double
     /// 90th percentile by the type-7 rule of ``Quantile``.
-    public var p90: Double
-    public var mean: Double
+    package var p90: Double
+    package var mean: Double
     /// Sample standard deviation (divisor `n − 1`); 0 for a single sample.
-    public var standardDeviation: Double
+    package var standardDeviation: Double
     /// Confidence interval of the median; see ``MedianConfidenceInterval``.
-    public var medianCI: MedianConfidenceInterval
+    package var medianCI: MedianConfidenceInterval
     /// Number of samples whose modified z-score exceeds ``SampleWarning/outlierZScore``.
-    public var outlierCount: Int
+    package var outlierCount: Int
     /// Modified z-score of the first sample in run order; high when the first
     /// run paid for cold caches or page faults.
-    public var firstSampleZScore: Double
+    package var firstSampleZScore: Double
 
     /// Consistency constant that turns a MAD into a normal standard deviation.
-    public static let madScale = 1.4826
+    package static let madScale = 1.4826
 
     /// Statistics of `samples` in run order, or `nil` when `samples` is empty.
     /// - Parameter level: confidence level of ``medianCI``, in `0..<1`.
-    public init?(_ samples: [Double], level: Double = 0.95) {
+    package init?(_ samples: [Double], level: Double = 0.95) {
         guard let first = samples.first else { return nil }
         let sorted = samples.sorted()
         let n = sorted.count
@@ -69,7 +69,7 @@ public struct SampleStatistics: Sendable, Hashable, Codable {
     /// The hyperfine-style warnings for these statistics.
     /// - Parameter shortRunThreshold: a median below this (in the samples' unit)
     ///   is flagged as too short to time well; `nil` for metrics that are not times.
-    public func warnings(shortRunThreshold: Double?) -> [SampleWarning] {
+    package func warnings(shortRunThreshold: Double?) -> [SampleWarning] {
         var result: [SampleWarning] = []
         if count >= SampleWarning.minimumSamplesForFirstRunCheck && firstSampleZScore > SampleWarning.outlierZScore {
             result.append(.slowFirstRun)

@@ -11,21 +11,21 @@
 ///   noise are no longer small against the measurement.
 /// - ``fewSamples``: too few samples for a 95 % confidence interval of the
 ///   median (fewer than 6); the reported interval is min…max.
-public enum SampleWarning: Sendable, Hashable, Codable, CustomStringConvertible {
+package enum SampleWarning: Sendable, Hashable, Codable, CustomStringConvertible {
     case slowFirstRun
     case outliers(count: Int)
     case tooShort
     case fewSamples
 
     /// The modified z-score above which a sample counts as an outlier.
-    public static let outlierZScore = 3.5
+    package static let outlierZScore = 3.5
     /// Wall times (seconds) below this median are flagged ``tooShort``.
-    public static let shortRunSeconds = 0.005
+    package static let shortRunSeconds = 0.005
     /// The first-run check needs a few other runs to compare against.
     static let minimumSamplesForFirstRunCheck = 3
 
     /// The compact token written to the `warnings` CSV column.
-    public var description: String {
+    package var description: String {
         switch self {
         case .slowFirstRun: "slow_first_run"
         case .outliers(let count): "outliers=\(count)"
@@ -35,7 +35,7 @@ public enum SampleWarning: Sendable, Hashable, Codable, CustomStringConvertible 
     }
 
     /// Parses a token written by ``description``.
-    public init?(token: String) {
+    package init?(token: String) {
         switch token {
         case "slow_first_run": self = .slowFirstRun
         case "too_short": self = .tooShort

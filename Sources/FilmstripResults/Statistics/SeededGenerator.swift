@@ -1,14 +1,14 @@
 /// SplitMix64: a small deterministic generator, so generated data (sample results, fuzzed
 /// inputs, simulated gate runs) is the same on every run and machine (the system generator is
 /// seeded randomly). In Statistics because the trend analysis and the tests use it.
-public struct SeededGenerator: RandomNumberGenerator {
+package struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
 
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9e37_79b9_7f4a_7c15
         var z = state
         z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
@@ -17,7 +17,7 @@ public struct SeededGenerator: RandomNumberGenerator {
     }
 
     /// A uniform value in [0, 1) from the top 53 bits of the next output.
-    public mutating func nextUnit() -> Double {
+    package mutating func nextUnit() -> Double {
         Double(next() >> 11) / Double(1 << 53)
     }
 }

@@ -18,18 +18,18 @@ import Glibc
 /// more. Ranks give such a pair the weight of any other; a mean of ratios follows it. And
 /// the interval's coverage is exact for any symmetric (paired) or shift (two-sample)
 /// distribution at the small `n` a gate has (6 to 20), where a bootstrap undercovers.
-public struct ShiftInterval: Sendable, Hashable {
-    public var estimate: Double
-    public var low: Double
-    public var high: Double
+package struct ShiftInterval: Sendable, Hashable {
+    package var estimate: Double
+    package var low: Double
+    package var high: Double
     /// Exact coverage of `low...high` under the null distribution; below `level` only when
     /// too few samples exist for it, and the interval is then the widest one (min…max).
-    public var coverage: Double
+    package var coverage: Double
     /// Pairs (paired) or the smaller sample's size (two-sample).
-    public var count: Int
+    package var count: Int
 
     /// The interval of the centre of `differences` (not empty).
-    public static func paired(_ differences: [Double], level: Double = 0.95) -> ShiftInterval {
+    package static func paired(_ differences: [Double], level: Double = 0.95) -> ShiftInterval {
         precondition(!differences.isEmpty, "interval of no pairs")
         let n = differences.count
         var walsh: [Double] = []
@@ -44,7 +44,7 @@ public struct ShiftInterval: Sendable, Hashable {
     }
 
     /// The interval of the shift from `baseline` to `candidate` (neither empty).
-    public static func twoSample(baseline: [Double], candidate: [Double], level: Double = 0.95) -> ShiftInterval {
+    package static func twoSample(baseline: [Double], candidate: [Double], level: Double = 0.95) -> ShiftInterval {
         precondition(!baseline.isEmpty && !candidate.isEmpty, "interval of an empty sample")
         var differences: [Double] = []
         differences.reserveCapacity(baseline.count * candidate.count)

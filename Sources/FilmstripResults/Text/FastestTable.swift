@@ -5,16 +5,16 @@ import Foundation
 /// accuracy, options), the pipelines ordered by median wall time, each with its spread
 /// (min … max, the median's 95 % interval, n) and its speed relative to the fastest with an
 /// error ("1.52 ± 0.04× slower"), in µs, ms or s; a warning where n is too small to rank.
-public enum FastestTable {
+package enum FastestTable {
     /// Below this many runs a configuration's median has no 95 % interval (the order
     /// statistics cannot reach it), so a ranking says nothing: the table warns.
-    public static let minimumRankableRuns = 6
+    package static let minimumRankableRuns = 6
 
     /// Text for the `wall_s` summary rows of the `total` phase (pipelines), the `peer` phase
     /// (whole processes: peers and `filmstrip strip`) and the `compose` phase on synthetic
     /// thumbnails; at most `limit` pipelines per request. `raw` (the run's rows) gives each
     /// configuration's maximum, which the summary does not keep; without it the p90 stands in.
-    public static func text(_ summary: [SummaryRow], raw: [RawResultRow] = [], limit: Int = 6) -> String {
+    package static func text(_ summary: [SummaryRow], raw: [RawResultRow] = [], limit: Int = 6) -> String {
         let rows = rankedRows(summary)
         // Mean user and system CPU time beside the wall time, as hyperfine gives them.
         var cpu: [Metric: [ConfigurationKey: Double]] = [:]
@@ -106,9 +106,9 @@ public enum FastestTable {
 }
 
 /// Seconds for people: µs, ms or s with three significant digits.
-public enum ReadableSeconds {
+package enum ReadableSeconds {
     /// `value` seconds as e.g. `13.9 ms`, `812 µs`, `1.52 s`.
-    public static func text(_ value: Double) -> String {
+    package static func text(_ value: Double) -> String {
         guard value.isFinite else { return "–" }
         let (scaled, unit): (Double, String) = abs(value) < 1e-3 ? (value * 1e6, "µs") : abs(value) < 1 ? (value * 1e3, "ms") : (value, "s")
         let digits = abs(scaled) >= 100 ? 0 : abs(scaled) >= 10 ? 1 : 2

@@ -2,10 +2,10 @@
 /// pipelines, machines, options) come from files other people may send, and an escape
 /// sequence in one (`ESC ]…` sets the window title, `ESC [2J` clears the screen, a bidi override
 /// reorders what is read) must reach the terminal as visible characters, never as a command.
-public enum TerminalText {
+package enum TerminalText {
     /// `text` with every control character but line breaks and tabs, and every bidi control,
     /// written as `\u{…}` (e.g. ESC as `\u{1B}`), so the reader sees that it was there.
-    public static func visible(_ text: String) -> String {
+    package static func visible(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {

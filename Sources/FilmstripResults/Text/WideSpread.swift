@@ -1,17 +1,17 @@
 /// Configurations whose wall times spread so widely that their median and their ranking are
 /// uncertain, in the spirit of hyperfine's outlier warning: "wide" is a coefficient of
 /// variation (standard deviation over mean) of the wall time above ``threshold``.
-public enum WideSpread {
+package enum WideSpread {
     /// σ / mean of the wall time above which the bench warns. Quiet runs of the quick suite on
     /// a 2-core machine stay near 1–5 % for the pipelines; another process sharing the cores
     /// easily doubles single runs.
-    public static let threshold = 0.10
+    package static let threshold = 0.10
     /// Configurations named in the warning; the rest are counted.
     static let namedAtMost = 5
 
     /// One warning line naming the configurations (of the ranked rows, as ``FastestTable`` shows
     /// them) whose wall time spreads wider than the threshold, widest first; nil when none does.
-    public static func warning(_ summary: [SummaryRow]) -> String? {
+    package static func warning(_ summary: [SummaryRow]) -> String? {
         let wide = FastestTable.rankedRows(summary)
             .filter { $0.n >= 3 && $0.mean > 0 && $0.stddev / $0.mean > threshold }
             .sorted { $0.stddev / $0.mean > $1.stddev / $1.mean }

@@ -9,14 +9,14 @@
 /// only when a permutation test says so: the values are shuffled within each segment
 /// `permutations` times and the observed statistic must be beaten by at most a fraction
 /// `significance` of the shuffles. Rounds stop at the first split the test rejects.
-public struct EDivisive: Sendable {
+package struct EDivisive: Sendable {
     /// Largest permutation p-value that still counts as a change.
-    public var significance: Double
-    public var permutations: Int
+    package var significance: Double
+    package var permutations: Int
     /// Fewest points on either side of a split.
-    public var minimumSegment: Int
+    package var minimumSegment: Int
 
-    public init(significance: Double = 0.01, permutations: Int = 199, minimumSegment: Int = 3) {
+    package init(significance: Double = 0.01, permutations: Int = 199, minimumSegment: Int = 3) {
         self.significance = significance
         self.permutations = permutations
         self.minimumSegment = minimumSegment
@@ -28,7 +28,7 @@ public struct EDivisive: Sendable {
     /// (a shuffle that happens to give the same split ties it), which must be within
     /// `significance`: 10 points at the defaults (0.01 and 199 shuffles), where 6, two segments
     /// of the minimum, cannot get below 0.1.
-    public var shortestDecidableSeries: Int {
+    package var shortestDecidableSeries: Int {
         var count = 2 * minimumSegment
         while count < 1000 {
             var arrangements = 1.0
@@ -40,7 +40,7 @@ public struct EDivisive: Sendable {
     }
 
     /// Indices where a new segment starts (each in `1..<series.count`), ascending.
-    public func changePoints(in series: [Double], using generator: inout some RandomNumberGenerator) -> [Int] {
+    package func changePoints(in series: [Double], using generator: inout some RandomNumberGenerator) -> [Int] {
         var boundaries = [0, series.count]
         while true {
             guard let best = bestSplit(of: series, boundaries: boundaries) else { break }

@@ -1,13 +1,13 @@
 import Foundation
 
 /// One executable's run in a history: a run id, and in a two-build run which build.
-public struct TrendRun: Sendable, Hashable {
-    public var runID: String
-    public var build: BuildRole?
+package struct TrendRun: Sendable, Hashable {
+    package var runID: String
+    package var build: BuildRole?
     /// ``RawResultRow/executableCommit`` when recorded, else the checkout's commit.
-    public var commit: String
+    package var commit: String
     /// When the run's first repetition finished.
-    public var started: Date
+    package var started: Date
 
     /// Time first, then commit, then the baseline before the candidate of a two-build run.
     static func precedes(_ lhs: TrendRun, _ rhs: TrendRun) -> Bool {
@@ -17,68 +17,68 @@ public struct TrendRun: Sendable, Hashable {
 }
 
 /// A step in one configuration's history.
-public struct TrendStep: Sendable, Hashable {
+package struct TrendStep: Sendable, Hashable {
     /// The first run after the step.
-    public var run: TrendRun
+    package var run: TrendRun
     /// The last run before it.
-    public var previousRun: TrendRun
+    package var previousRun: TrendRun
     /// Quantile.median(after) / Quantile.median(before) − 1 of the run medians on either side, up to the next steps.
-    public var relativeChange: Double
+    package var relativeChange: Double
     /// 95 % percentile-bootstrap interval of ``relativeChange``; for a step at the newest run
     /// alone, a 95 % interval from the runs' noise.
-    public var low: Double
-    public var high: Double
+    package var low: Double
+    package var high: Double
     /// The newest run judged alone against the runs since the last step (``TrendAnalysis/newestRunStep(_:series:changes:)``):
     /// E-divisive needs ``EDivisive/minimumSegment`` runs after a step, so it never sees one there.
-    public var newestRunAlone = false
+    package var newestRunAlone = false
 }
 
 /// One configuration's runs on one machine and the steps found in them.
-public struct ConfigurationTrend: Sendable {
-    public var key: ConfigurationKey
+package struct ConfigurationTrend: Sendable {
+    package var key: ConfigurationKey
     /// Median wall seconds per run, in run order; divided by each repetition's calibration
     /// when `normalised`.
-    public var runs: [(run: TrendRun, median: Double)]
+    package var runs: [(run: TrendRun, median: Double)]
     /// True when every run's times were divided by the calibration of their repetition
     /// (decode for extraction and totals, copy for composition), as `compare` does with two
     /// files: a machine's slower day is then not a step.
-    public var normalised = false
-    public var steps: [TrendStep]
+    package var normalised = false
+    package var steps: [TrendStep]
 
     /// The latest step made it slower, so the latest run sits on a step up.
-    public var endsOnStepUp: Bool { (steps.last?.relativeChange ?? 0) > 0 }
+    package var endsOnStepUp: Bool { (steps.last?.relativeChange ?? 0) > 0 }
 }
 
 /// The runs of one machine (same fingerprint id and build configuration) and their trends.
-public struct MachineHistory: Sendable {
-    public var machineID: String
-    public var machineName: String
-    public var buildConfiguration: String
-    public var runs: [TrendRun]
+package struct MachineHistory: Sendable {
+    package var machineID: String
+    package var machineName: String
+    package var buildConfiguration: String
+    package var runs: [TrendRun]
     /// Empty when there are fewer runs than ``TrendAnalysis/minimumRuns``.
-    public var trends: [ConfigurationTrend]
+    package var trends: [ConfigurationTrend]
     /// Configurations of the newest run with fewer runs than ``TrendAnalysis/minimumRuns``:
     /// not searched, so their newest run is undecided.
-    public var tooShort: [ConfigurationKey] = []
+    package var tooShort: [ConfigurationKey] = []
 }
 
 /// Finds when configurations got slower or faster across a series of runs.
-public struct TrendAnalysis: Sendable {
-    public var detector: EDivisive
+package struct TrendAnalysis: Sendable {
+    package var detector: EDivisive
     /// Fewest runs for a search that can find a step at the detector's significance
     /// (``EDivisive/shortestDecidableSeries``: 10 at the defaults); a shorter history is undecided.
-    public var minimumRuns: Int { detector.shortestDecidableSeries }
+    package var minimumRuns: Int { detector.shortestDecidableSeries }
     /// Steps smaller than this (as a fraction) are not reported: noise a rerun would not repeat.
-    public var minimumChange: Double
-    public var bootstrapResamples = 1000
+    package var minimumChange: Double
+    package var bootstrapResamples = 1000
 
-    public init(detector: EDivisive = EDivisive(), minimumChange: Double = 0.03) {
+    package init(detector: EDivisive = EDivisive(), minimumChange: Double = 0.03) {
         self.detector = detector
         self.minimumChange = minimumChange
     }
 
     /// The histories in `rows` (successful timed repetitions only), one per machine, by machine name.
-    public func histories(of rows: [RawResultRow]) -> [MachineHistory] {
+    package func histories(of rows: [RawResultRow]) -> [MachineHistory] {
         let timed = rows.filter { $0.status == .ok && $0.wallSeconds != nil }
         let byMachine = Dictionary(grouping: timed) { "\($0.run.machine.id)|\($0.run.machine.buildConfiguration)" }
         return byMachine.values.map(history).sorted { ($0.machineName, $0.machineID) < ($1.machineName, $1.machineID) }
@@ -131,7 +131,7 @@ public struct TrendAnalysis: Sendable {
 
     /// The steps of one configuration's run medians; seeded from its ``ConfigurationKey/configID``
     /// so the same history always gives the same answer.
-    public func trend(of key: ConfigurationKey, series: [(run: TrendRun, median: Double)]) -> ConfigurationTrend {
+    package func trend(of key: ConfigurationKey, series: [(run: TrendRun, median: Double)]) -> ConfigurationTrend {
         var generator = SeededGenerator(seed: UInt64(key.configID, radix: 16) ?? 0)
         let medians = series.map(\.median)
         let changes = detector.changePoints(in: medians, using: &generator)
