@@ -36,6 +36,9 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
         ),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // glibc's malloc.h (`mallopt`), which the Glibc module leaves out: `System/`'s heap
+        // perturbation, so that nothing outside `Media/` imports `CFFmpeg`.
+        .systemLibrary(name: "CMalloc"),
         // The stream composer's kernel: safe flags only (AVX2 per function, by attribute), as it is
         // part of the `Filmstrip` product that other packages depend on by version.
         .target(name: "CKernels", cSettings: optimizedDebugC),
@@ -54,7 +57,7 @@ let package = Package(
         .target(name: "FilmstripOpenMP", dependencies: ["Filmstrip", "CKernels", "COpenMPKernels"]),
         .target(
             name: "Filmstrip",
-            dependencies: ["CFFmpeg", "CZlib", "CKernels"],
+            dependencies: ["CFFmpeg", "CZlib", "CMalloc", "CKernels"],
             swiftSettings: optimizedDebugSwift
         ),
         // The harness's system side, kept out of the `Filmstrip` product (as NIOPosix beside NIOCore):

@@ -13,7 +13,6 @@
 #include <libavutil/pixdesc.h>
 #include <libavutil/log.h>
 #include <errno.h>
-#include <malloc.h>
 
 static inline int filmstrip_averror(int posixError) { return AVERROR(posixError); }
 static inline int filmstrip_averror_eof(void) { return AVERROR_EOF; }
@@ -32,9 +31,6 @@ static inline int filmstrip_frame_flag_corrupt(void) { return AV_FRAME_FLAG_CORR
 
 /// Whether an entry of a stream's packet index is a keyframe (AVIndexEntry.flags is a 2-bit field).
 static inline int filmstrip_index_entry_is_keyframe(const AVIndexEntry *entry) { return (entry->flags & AVINDEX_KEYFRAME) != 0; }
-
-/// glibc's mallopt(M_PERTURB, byte) (Swift's Glibc module leaves malloc.h out); 0 turns it off.
-static inline void filmstrip_set_heap_perturbation(int byte) { mallopt(M_PERTURB, byte); }
 
 /// Plane `index` of a frame; AVFrame.data imports into Swift as an 8-tuple.
 static inline uint8_t *filmstrip_frame_plane(const AVFrame *frame, int index) { return frame->data[index]; }

@@ -1,4 +1,4 @@
-import CFFmpeg
+import CMalloc
 import Foundation
 import Glibc
 import Synchronization
@@ -239,13 +239,13 @@ package enum HeapPerturbation {
 
     package static func during<Result>(_ body: () throws -> Result) rethrows -> Result {
         users.withLock { count in
-            if count == 0 { filmstrip_set_heap_perturbation(pattern) }
+            if count == 0 { mallopt(M_PERTURB, pattern) }
             count += 1
         }
         defer {
             users.withLock { count in
                 count -= 1
-                if count == 0 { filmstrip_set_heap_perturbation(0) }
+                if count == 0 { mallopt(M_PERTURB, 0) }  // 0 turns it off
             }
         }
         return try body()
