@@ -120,6 +120,26 @@ struct BenchSessionFakeTests {
         #expect(result.rows.filter { $0.status == .ok && $0.kind != .calibrationCopy }.count == 3 * 3 * 2)
     }
 
+    /// Both loops record through `BenchSession.record`: a timed-out run's error row names the
+    /// build's fallback commit under instructions too (it was left empty there), with the limit.
+    @Test(arguments: [BenchMeasure.time, .instructions(parallel: 2)])
+    func aTimedOutRunIsRecordedAlikeByBothLoops(measure: BenchMeasure) throws {
+        let log = FakeExecutor.Log()
+        let timeOutDecode: @Sendable (BenchConfiguration, Int) -> RunOutcome = { configuration, _ in
+            configuration.runKind == .calibrationDecode ? .timedOut : .measured(FakeExecutor.measurement(configuration), nil)
+        }
+        var session = Self.session(builds: [.init(role: .baseline, runner: FakeExecutor(name: "baseline", log: log), commitFallback: "b1"),
+                                            .init(role: .candidate, runner: FakeExecutor(name: "candidate", log: log, outcome: timeOutDecode),
+                                                  commitFallback: "c2")], repetitions: 1)
+        session.measure = measure
+        let result = try session.run(interruption: Interruption(), progress: BenchProgress(isTerminal: false))
+        let failed = result.rows.filter { $0.status == .error }
+        #expect(result.failures == 1)
+        #expect(failed.count == 1 && failed[0].build == .candidate && failed[0].executableCommit == "c2")
+        #expect(failed.allSatisfy { $0.error.hasPrefix("exceeded the time limit of ") })
+        #expect(try ResultsFileReader.read(RawResultRow.self, from: session.rawPath).filter { $0.status == .error }.map(\.executableCommit) == ["c2"])
+    }
+
     @Test func anInterruptionStopsAtOnceAndKeepsTheRowsSoFar() throws {
         let log = FakeExecutor.Log()
         let interruption = Interruption()

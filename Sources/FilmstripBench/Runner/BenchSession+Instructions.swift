@@ -79,36 +79,21 @@ extension BenchSession {
                 let elapsed = (ContinuousClock.now - start).seconds
                 progress.running(label, round: "instructions", done: done, total: jobs.count,
                                  eta: elapsed / Double(done) * Double(jobs.count - done))
-                let video = videos[configuration.videoID ?? ""]
-                var newRows: [RawResultRow]
-                switch outcome {
-                case .interrupted:
-                    continue
-                case .measured(let measurement, let profile):
-                    newRows = checkedRows(configuration, measurement, build: build, video: video, repetition: job.repetition,
-                                          checker: &checker, progress: progress)
-                    if let profile {
-                        let name = Self.profileName(position: job.position, label: configuration.label, build: build.role,
-                                                    repetition: job.repetition)
-                        let path = profileFolder + "/" + name
-                        try StripWriter.writeAtomically(Array(profile.fileText.utf8), to: path)
-                        newRows = Self.instructionRows(newRows, profile: profile,
-                                                       relativePath: Self.relativePath(path, toFolderOf: rawPath))
-                    }
-                case .failed(let reason):
-                    newRows = failedRows(configuration, video: video, repetition: job.repetition, reason: reason)
-                    for row in newRows.indices { newRows[row].executableCommit = build.commitFallback }
+                if case .interrupted = outcome { continue }
+                let recorded = try record(outcome, of: configuration, build: build, video: videos[configuration.videoID ?? ""],
+                                          repetition: job.repetition, timeLimit: "\(Self.number(timeLimit)) s under callgrind",
+                                          into: writer, checker: &checker, progress: progress) { measured, profile in
+                    let name = Self.profileName(position: job.position, label: configuration.label, build: build.role,
+                                                repetition: job.repetition)
+                    let path = profileFolder + "/" + name
+                    try StripWriter.writeAtomically(Array(profile.fileText.utf8), to: path)
+                    return Self.instructionRows(measured, profile: profile, relativePath: Self.relativePath(path, toFolderOf: rawPath))
+                }
+                if let reason = recorded.failure {
                     failures += 1
                     progress.note("filmstrip: \(label): \(reason)")
-                case .timedOut:
-                    newRows = failedRows(configuration, video: video, repetition: job.repetition,
-                                         reason: "exceeded the time limit of \(Self.number(timeLimit)) s under callgrind")
-                    failures += 1
-                    progress.note("filmstrip: \(label): exceeded the time limit under callgrind")
                 }
-                for row in newRows.indices { newRows[row].build = build.role }
-                for row in newRows { try writer.append(row) }
-                rows += newRows
+                rows += recorded.rows
             }
         }
         progress.clear()

@@ -126,8 +126,6 @@ package struct BenchSession {
                     let start = ContinuousClock.now
                     let outcome = build.runner.run(configuration, timeLimit: matrix.timeLimitSeconds, interruption: interruption)
                     lastSeconds[position] = (ContinuousClock.now - start).seconds
-                    let video = videos[configuration.videoID ?? ""]
-                    var newRows: [RawResultRow]
                     switch outcome {
                     case .interrupted:
                         progress.clear()
@@ -137,24 +135,21 @@ package struct BenchSession {
                     case .measured(let measurement, _):
                         ownParallelism = Self.parallelism(measurement)
                         if round.warmup { continue }
-                        newRows = checkedRows(configuration, measurement, build: build, video: video, repetition: round.index,
-                                              checker: &checker, progress: progress)
                     case .failed, .timedOut:
                         // Written even in a warm-up round, because the failure drops the configuration
                         // (for both builds: without its pair, the other build's samples compare with nothing).
-                        let reason = if case .failed(let text) = outcome { text } else {
-                            "exceeded the time limit of \(Self.number(matrix.timeLimitSeconds)) s"
-                        }
-                        newRows = failedRows(configuration, video: video, repetition: round.index, reason: reason)
-                        for index in newRows.indices { newRows[index].executableCommit = build.commitFallback }
+                        break
+                    }
+                    let recorded = try record(outcome, of: configuration, build: build, video: videos[configuration.videoID ?? ""],
+                                              repetition: round.index, timeLimit: "\(Self.number(matrix.timeLimitSeconds)) s",
+                                              into: writer, checker: &checker, progress: progress)
+                    if let reason = recorded.failure {
                         failures += 1
                         dropped.insert(position)
                         progress.note("filmstrip: \(label): \(reason); dropping it from later repetitions")
                     }
-                    for index in newRows.indices { newRows[index].build = build.role }
-                    for row in newRows { try writer.append(row) }
-                    for row in newRows { positionOfKey[row.configurationKey] = position }
-                    rows += newRows
+                    for row in recorded.rows { positionOfKey[row.configurationKey] = position }
+                    rows += recorded.rows
                 }
             }
             let elapsed = (ContinuousClock.now - sessionStart).seconds
@@ -252,6 +247,40 @@ package struct BenchSession {
                                               frameCount: probe.frameCount, gop: spec.keyframeInterval))
         }
         return result
+    }
+
+    /// One child run's rows and, when it failed, why.
+    struct RecordedRun {
+        var rows: [RawResultRow]
+        var failure: String?
+    }
+
+    /// Turns one child run's outcome into rows, marks them with the build that ran them and
+    /// appends them to the raw file: a measured run's rows checked for agreement (and passed
+    /// through `profiled` when it brought an instruction profile), a failed or timed-out run's
+    /// one error row per phase with the build's commit. The time and the instruction loop both
+    /// record here, so their rows cannot drift apart. `timeLimit` is the limit as the reason
+    /// names it ("30 s"); an interrupted run records nothing.
+    func record(_ outcome: RunOutcome, of configuration: BenchConfiguration, build: Build, video: PreparedVideo?,
+                repetition: Int, timeLimit: String, into writer: borrowing ResultsFileWriter<RawResultRow>,
+                checker: inout AgreementChecker, progress: BenchProgress,
+                profiled: (([RawResultRow], InstructionProfile) throws -> [RawResultRow])? = nil) throws -> RecordedRun {
+        var recorded: RecordedRun
+        switch outcome {
+        case .interrupted:
+            return RecordedRun(rows: [], failure: nil)
+        case .measured(let measurement, let profile):
+            recorded = RecordedRun(rows: checkedRows(configuration, measurement, build: build, video: video, repetition: repetition,
+                                                     checker: &checker, progress: progress))
+            if let profile, let profiled { recorded.rows = try profiled(recorded.rows, profile) }
+        case .failed, .timedOut:
+            let reason = if case .failed(let text) = outcome { text } else { "exceeded the time limit of \(timeLimit)" }
+            recorded = RecordedRun(rows: failedRows(configuration, video: video, repetition: repetition, reason: reason), failure: reason)
+            for index in recorded.rows.indices { recorded.rows[index].executableCommit = build.commitFallback }
+        }
+        for index in recorded.rows.indices { recorded.rows[index].build = build.role }
+        for row in recorded.rows { try writer.append(row) }
+        return recorded
     }
 
     /// The rows of a measured run, checked for agreement (problems noted) and marked with the
