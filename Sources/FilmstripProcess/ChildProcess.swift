@@ -67,19 +67,8 @@ package enum ChildProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
+        initAttributes(&attributes, ownProcessGroup: ownProcessGroup)
         defer { posix_spawnattr_destroy(&attributes) }
-        var flags = Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
-        if ownProcessGroup {
-            flags |= Int32(POSIX_SPAWN_SETPGROUP)
-            posix_spawnattr_setpgroup(&attributes, 0)
-        }
-        posix_spawnattr_setflags(&attributes, Int16(flags))
-        var everySignal = sigset_t(), noSignal = sigset_t()
-        sigfillset(&everySignal)
-        sigemptyset(&noSignal)
-        posix_spawnattr_setsigdefault(&attributes, &everySignal)
-        posix_spawnattr_setsigmask(&attributes, &noSignal)
 
         var outputReader: PipeReader?, errorReader: PipeReader?
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
@@ -126,9 +115,42 @@ package enum ChildProcess {
         errorReader?.start()
         onStart(pid)
 
-        // A timer kills a hung child at the time limit. `waitid` with `WNOWAIT` leaves the child
-        // unreaped, so its pid (and group id) cannot be reused while the timer might still fire;
-        // `wait4` then reaps it with its usage.
+        let (end, timedOut) = waitForExit(pid, timeLimit: timeLimit, ownProcessGroup: ownProcessGroup)
+        let wall = end - start
+        // `wait4` reaps the child with its usage.
+        let (status, usage) = System.reap(pid)
+        let terminatedBySignal = status & 0x7F != 0
+        return Result(exitStatus: terminatedBySignal ? -1 : (status >> 8) & 0xFF,
+                      signal: terminatedBySignal ? status & 0x7F : nil,
+                      wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18,
+                      userSeconds: Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6,
+                      systemSeconds: Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6,
+                      peakRSSBytes: usage.ru_maxrss * 1024, timedOut: timedOut,
+                      output: outputReader?.finish() ?? "", errors: errorReader?.finish() ?? "")
+    }
+
+    /// The child's attributes: every signal's default action and no signal blocked (this process's
+    /// handlers and mask are not the child's), and a new process group when `ownProcessGroup`.
+    private static func initAttributes(_ attributes: inout posix_spawnattr_t, ownProcessGroup: Bool) {
+        posix_spawnattr_init(&attributes)
+        var flags = Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
+        if ownProcessGroup {
+            flags |= Int32(POSIX_SPAWN_SETPGROUP)
+            posix_spawnattr_setpgroup(&attributes, 0)
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
+        var everySignal = sigset_t(), noSignal = sigset_t()
+        sigfillset(&everySignal)
+        sigemptyset(&noSignal)
+        posix_spawnattr_setsigdefault(&attributes, &everySignal)
+        posix_spawnattr_setsigmask(&attributes, &noSignal)
+    }
+
+    /// Waits until `pid` has exited, killing it (and its group when it leads one) at `timeLimit`:
+    /// when it ended, and whether the limit ended it. A timer kills a hung child. `waitid` with
+    /// `WNOWAIT` leaves the child unreaped, so its pid (and group id) cannot be reused while the
+    /// timer might still fire; the caller reaps it.
+    private static func waitForExit(_ pid: pid_t, timeLimit: Double?, ownProcessGroup: Bool) -> (end: ContinuousClock.Instant, timedOut: Bool) {
         let watch = Mutex((exited: false, timedOut: false))
         let timer = DispatchWorkItem {
             watch.withLock { state in
@@ -143,21 +165,13 @@ package enum ChildProcess {
         // A child killed because this process is ending must not look like a failure the
         // caller reports and exits on before the signal's handler ends the process.
         LiveChildren.shared.parkIfEnding()
-        let wall = ContinuousClock.now - start
+        let end = ContinuousClock.now
         let timedOut = watch.withLock { state in
             state.exited = true
             return state.timedOut
         }
         timer.cancel()
-        let (status, usage) = System.reap(pid)
-        let terminatedBySignal = status & 0x7F != 0
-        return Result(exitStatus: terminatedBySignal ? -1 : (status >> 8) & 0xFF,
-                      signal: terminatedBySignal ? status & 0x7F : nil,
-                      wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18,
-                      userSeconds: Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6,
-                      systemSeconds: Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6,
-                      peakRSSBytes: usage.ru_maxrss * 1024, timedOut: timedOut,
-                      output: outputReader?.finish() ?? "", errors: errorReader?.finish() ?? "")
+        return (end, timedOut)
     }
 
     /// The first executable called `name` on PATH, or nil.

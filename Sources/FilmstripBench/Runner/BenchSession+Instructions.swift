@@ -9,6 +9,14 @@ extension BenchSession {
     private final class Finished: Sendable {
         let items = Mutex<[(job: Int, outcome: RunOutcome)]>([])
         let signal = DispatchSemaphore(value: 0)
+
+        /// The runs finished since the last call.
+        func take() -> [(job: Int, outcome: RunOutcome)] {
+            items.withLock { items in
+                defer { items.removeAll() }
+                return items
+            }
+        }
     }
 
     /// One child run of an instruction session.
@@ -34,14 +42,7 @@ extension BenchSession {
         let profileFolder = Self.profileFolder(rawPath: rawPath, runID: context.runID)
         try FileManager.default.createDirectory(at: URL(fileURLWithPath: profileFolder), withIntermediateDirectories: true)
 
-        var jobs: [Job] = []
-        for repetition in 0..<matrix.repetitions {
-            for position in configurations.indices {
-                // The builds' order alternates as in a time run, though counts do not care.
-                let order = (position + repetition) % 2 == 0 ? Array(builds.indices) : builds.indices.reversed()
-                jobs += order.map { Job(position: position, buildIndex: $0, repetition: repetition) }
-            }
-        }
+        let jobs = instructionJobs(configurations: configurations.count)
         progress.milestone("bench: \(configurations.count) configurations × \(matrix.repetitions) repetition(s)"
             + (builds.count > 1 ? " × \(builds.count) builds" : "") + " = \(jobs.count) runs under callgrind, \(parallel) at a time")
 
@@ -66,12 +67,7 @@ extension BenchSession {
             }
             guard running > 0 else { break }
             finished.signal.wait()
-            let batch = finished.items.withLock { items -> [(job: Int, outcome: RunOutcome)] in
-                let taken = items
-                items.removeAll()
-                return taken
-            }
-            for (index, outcome) in batch {
+            for (index, outcome) in finished.take() {
                 running -= 1
                 done += 1
                 let job = jobs[index], configuration = configurations[job.position], build = builds[job.buildIndex]
@@ -83,11 +79,7 @@ extension BenchSession {
                 let recorded = try record(outcome, of: configuration, build: build, video: videos[configuration.videoID ?? ""],
                                           repetition: job.repetition, timeLimit: "\(Self.number(timeLimit)) s under callgrind",
                                           into: writer, checker: &checker, progress: progress) { measured, profile in
-                    let name = Self.profileName(position: job.position, label: configuration.label, build: build.role,
-                                                repetition: job.repetition)
-                    let path = profileFolder + "/" + name
-                    try StripWriter.writeAtomically(Array(profile.fileText.utf8), to: path)
-                    return Self.instructionRows(measured, profile: profile, relativePath: Self.relativePath(path, toFolderOf: rawPath))
+                    try keepProfile(profile, of: measured, job: job, label: configuration.label, build: build, folder: profileFolder)
                 }
                 if let reason = recorded.failure {
                     failures += 1
@@ -101,10 +93,28 @@ extension BenchSession {
             return Result(rows: rows, summary: [], interruptedBy: signal, disagreements: checker.problemCount, failures: failures)
         }
         progress.milestone("bench: \(jobs.count) instruction runs done after \(BenchProgress.clock((ContinuousClock.now - start).seconds))")
-        let summary = SummaryRow.summarize(builds.count > 1 ? rows.filter { $0.build == .candidate } : rows, metrics: [.instructions])
-        let summaryWriter = try ResultsFileWriter<SummaryRow>(path: summaryPath)
-        for row in summary { try summaryWriter.append(row) }
+        let summary = try writeSummary(rows, metrics: [.instructions])
         return Result(rows: rows, summary: summary, interruptedBy: nil, disagreements: checker.problemCount, failures: failures)
+    }
+
+    /// Writes a run's profile into `folder` and gives its rows their instruction counts, with the
+    /// profile's path relative to the results file.
+    private func keepProfile(_ profile: InstructionProfile, of measured: [RawResultRow], job: Job, label: String, build: Build,
+                             folder: String) throws -> [RawResultRow] {
+        let path = folder + "/" + Self.profileName(position: job.position, label: label, build: build.role, repetition: job.repetition)
+        try StripWriter.writeAtomically(Array(profile.fileText.utf8), to: path)
+        return Self.instructionRows(measured, profile: profile, relativePath: Self.relativePath(path, toFolderOf: rawPath))
+    }
+
+    /// Every configuration `repetitions` times under each build; the builds' order alternates as
+    /// in a time run, though counts do not care.
+    private func instructionJobs(configurations: Int) -> [Job] {
+        (0..<matrix.repetitions).flatMap { repetition in
+            (0..<configurations).flatMap { position in
+                let order = (position + repetition) % 2 == 0 ? Array(builds.indices) : builds.indices.reversed()
+                return order.map { Job(position: position, buildIndex: $0, repetition: repetition) }
+            }
+        }
     }
 
     /// The measured rows with their instructions and no times (the instrumented run's times

@@ -79,27 +79,12 @@ package struct BenchSession {
         let earlierRows = (try? ResultsFileReader.read(RawResultRow.self, from: rawPath)) ?? []
         let writer = try ResultsFileWriter<RawResultRow>(path: rawPath)
         for repair in writer.repairs { progress.note("filmstrip: warning: \(repair)") }
-        var checker = AgreementChecker()
-        var rows: [RawResultRow] = []
-        var failures = 0
-        var dropped = Set<Int>()
-        var lastSeconds: [Int: Double] = [:]
-        var load = self.load
-        var ownParallelism = 1.0
         var rounds = (0..<matrix.warmup).map { Round(warmup: true, index: $0, positions: nil) }
             + (0..<matrix.repetitions).map { Round(warmup: false, index: $0, positions: nil) }
         let plannedRounds = rounds.count
-        var totalRuns = rounds.count * configurations.count * builds.count
-        var doneRuns = 0
-        let sessionStart = ContinuousClock.now
-        // Which configuration made each key's rows, for adding pairs to the undecided ones.
-        var positionOfKey: [ConfigurationKey: Int] = [:]
-        progress.info("bench: \(configurations.count) configurations × \(matrix.repetitions) repetitions"
-            + (matrix.warmup > 0 ? " (+\(matrix.warmup) warm-up)" : "")
-            + (builds.count > 1 ? " × \(builds.count) builds" : "") + " = \(totalRuns) child runs; "
-            + RunEstimate.text(childRuns: totalRuns, secondsPerChildRun: RunEstimate.secondsPerChildRun(earlier: earlierRows), file: rawPath)
-            + (untilDecided.map { builds.count > 1 ? "; then pairs for the undecided configurations, \(BenchProgress.clock($0.maxSeconds)) at most in all" : "" } ?? ""))
-        if let warning = load.atStart() { progress.info(warning) }
+        var tally = TimeTally(load: load, totalRuns: rounds.count * configurations.count * builds.count)
+        progress.info(plannedLine(configurations: configurations.count, totalRuns: tally.totalRuns, earlierRows: earlierRows))
+        if let warning = tally.load.atStart() { progress.info(warning) }
 
         var roundNumber = 0
         while roundNumber < rounds.count {
@@ -113,79 +98,147 @@ package struct BenchSession {
                 // Which build goes first alternates from pair to pair and from round to round.
                 let buildOrder = (slot + roundNumber) % 2 == 0 ? Array(builds.indices) : builds.indices.reversed()
                 for buildIndex in buildOrder {
-                    defer { doneRuns += 1 }
-                    guard !dropped.contains(position) else { continue }
-                    let configuration = configurations[position], build = builds[buildIndex]
-                    let label = configuration.label + (build.role.map { " [\($0.rawValue)]" } ?? "")
-                    if let warning = load.between(elapsed: (ContinuousClock.now - sessionStart).seconds, ownParallelism: ownParallelism) {
-                        progress.info(warning)
-                    }
-                    progress.running(label, round: roundName, done: doneRuns, total: totalRuns,
-                                     eta: Self.eta(lastSeconds: lastSeconds, configurations: configurations.count,
-                                                   remainingRuns: totalRuns - doneRuns, dropped: dropped))
-                    let start = ContinuousClock.now
-                    let outcome = build.runner.run(configuration, timeLimit: matrix.timeLimitSeconds, interruption: interruption)
-                    lastSeconds[position] = (ContinuousClock.now - start).seconds
-                    switch outcome {
-                    case .interrupted:
+                    defer { tally.doneRuns += 1 }
+                    guard !tally.dropped.contains(position) else { continue }
+                    let scheduled = ScheduledRun(position: position, configuration: configurations[position], build: builds[buildIndex],
+                                                 round: round, roundName: roundName)
+                    guard try runOnce(scheduled, configurations: configurations.count, videos: videos, writer: writer, tally: &tally,
+                                      interruption: interruption, progress: progress)
+                    else {
                         progress.clear()
                         // The child can die of a terminal's SIGINT before our own handler has run.
-                        return Result(rows: rows, summary: [], interruptedBy: interruption.signal ?? SIGINT,
-                                      disagreements: checker.problemCount, failures: failures)
-                    case .measured(let measurement, _):
-                        ownParallelism = Self.parallelism(measurement)
-                        if round.warmup { continue }
-                    case .failed, .timedOut:
-                        // Written even in a warm-up round, because the failure drops the configuration
-                        // (for both builds: without its pair, the other build's samples compare with nothing).
-                        break
+                        return Result(rows: tally.rows, summary: [], interruptedBy: interruption.signal ?? SIGINT,
+                                      disagreements: tally.checker.problemCount, failures: tally.failures)
                     }
-                    let recorded = try record(outcome, of: configuration, build: build, video: videos[configuration.videoID ?? ""],
-                                              repetition: round.index, timeLimit: "\(Self.number(matrix.timeLimitSeconds)) s",
-                                              into: writer, checker: &checker, progress: progress)
-                    if let reason = recorded.failure {
-                        failures += 1
-                        dropped.insert(position)
-                        progress.note("filmstrip: \(label): \(reason); dropping it from later repetitions")
-                    }
-                    for row in recorded.rows { positionOfKey[row.configurationKey] = position }
-                    rows += recorded.rows
                 }
             }
-            let elapsed = (ContinuousClock.now - sessionStart).seconds
-            let left = Self.eta(lastSeconds: lastSeconds, configurations: configurations.count, remainingRuns: totalRuns - doneRuns, dropped: dropped)
+            let left = Self.eta(lastSeconds: tally.lastSeconds, configurations: configurations.count,
+                                remainingRuns: tally.totalRuns - tally.doneRuns, dropped: tally.dropped)
             // An added pair's line comes with the count still open, after the gate has looked.
             if round.positions == nil {
-                progress.milestone("bench: \(roundName) done after \(BenchProgress.clock(elapsed))"
+                progress.milestone("bench: \(roundName) done after \(BenchProgress.clock(tally.elapsed))"
                     + (left.map { $0 >= 1 ? ", about \(BenchProgress.clock($0)) left (estimate)" : "" } ?? ""))
             }
             // After the planned rounds, one more pair for each configuration still undecided.
-            if roundNumber + 1 == rounds.count, let untilDecided, builds.count > 1 {
-                let next = untilDecided.nextRound(rows: rows, positionOfKey: positionOfKey, dropped: dropped,
-                                                  pairsSoFar: rounds.filter { !$0.warmup }.count,
-                                                  elapsed: (ContinuousClock.now - sessionStart).seconds)
-                let pairs = rounds.filter { !$0.warmup }.count
-                switch next {
-                case .decided:
-                    progress.milestone("bench: every gated configuration decided after \(pairs) pair(s) at most (\(BenchProgress.clock(elapsed)))")
-                case .stopped(let reason):
-                    progress.info("bench: \(reason); `compare` will list the undecided configurations")
-                case .more(let positions):
-                    progress.milestone(UntilDecided.progressLine(pairs: pairs, open: positions.count, of: configurations.count,
-                                                                 elapsed: elapsed, budget: untilDecided.maxSeconds))
-                    rounds.append(Round(warmup: false, index: pairs, positions: positions))
-                    totalRuns += positions.count * builds.count
-                }
+            if roundNumber + 1 == rounds.count, let untilDecided, builds.count > 1,
+               let next = undecidedRound(untilDecided, pairs: rounds.filter { !$0.warmup }.count, configurations: configurations.count,
+                                         tally: tally, progress: progress) {
+                rounds.append(next)
+                tally.totalRuns += (next.positions?.count ?? 0) * builds.count
             }
         }
         progress.clear()
+        let summary = try writeSummary(tally.rows)
+        if let warning = WideSpread.warning(summary) { progress.info(warning) }
+        return Result(rows: tally.rows, summary: summary, interruptedBy: nil, disagreements: tally.checker.problemCount,
+                      failures: tally.failures)
+    }
 
-        // A two-build run summarises the candidate: the baseline is there to be compared with.
-        let summary = SummaryRow.summarize(builds.count > 1 ? rows.filter { $0.build == .candidate } : rows)
+    /// What the time loop has gathered so far, carried from run to run and round to round.
+    struct TimeTally {
+        var checker = AgreementChecker()
+        var rows: [RawResultRow] = []
+        var failures = 0
+        /// Positions of the configurations a failure dropped.
+        var dropped = Set<Int>()
+        /// Each configuration's last run time, for the estimate.
+        var lastSeconds: [Int: Double] = [:]
+        var load: MachineLoad
+        /// Cores the last measured run kept busy, so the load warning leaves the bench's own work out.
+        var ownParallelism = 1.0
+        var doneRuns = 0
+        var totalRuns: Int
+        /// Which configuration made each key's rows, for adding pairs to the undecided ones.
+        var positionOfKey: [ConfigurationKey: Int] = [:]
+        let start = ContinuousClock.now
+
+        var elapsed: Double { (ContinuousClock.now - start).seconds }
+    }
+
+    /// One configuration under one build in one round.
+    struct ScheduledRun {
+        var position: Int
+        var configuration: BenchConfiguration
+        var build: Build
+        var round: Round
+        var roundName: String
+    }
+
+    /// Runs `scheduled` (its progress line first) and records its rows; false when the run was interrupted.
+    private func runOnce(_ scheduled: ScheduledRun, configurations: Int, videos: [String: PreparedVideo],
+                         writer: borrowing ResultsFileWriter<RawResultRow>, tally: inout TimeTally,
+                         interruption: Interruption, progress: BenchProgress) throws -> Bool {
+        let configuration = scheduled.configuration, build = scheduled.build
+        let label = configuration.label + (build.role.map { " [\($0.rawValue)]" } ?? "")
+        if let warning = tally.load.between(elapsed: tally.elapsed, ownParallelism: tally.ownParallelism) {
+            progress.info(warning)
+        }
+        progress.running(label, round: scheduled.roundName, done: tally.doneRuns, total: tally.totalRuns,
+                         eta: Self.eta(lastSeconds: tally.lastSeconds, configurations: configurations,
+                                       remainingRuns: tally.totalRuns - tally.doneRuns, dropped: tally.dropped))
+        let start = ContinuousClock.now
+        let outcome = build.runner.run(configuration, timeLimit: matrix.timeLimitSeconds, interruption: interruption)
+        tally.lastSeconds[scheduled.position] = (ContinuousClock.now - start).seconds
+        switch outcome {
+        case .interrupted:
+            return false
+        case .measured(let measurement, _):
+            tally.ownParallelism = Self.parallelism(measurement)
+            if scheduled.round.warmup { return true }
+        case .failed, .timedOut:
+            // Written even in a warm-up round, because the failure drops the configuration
+            // (for both builds: without its pair, the other build's samples compare with nothing).
+            break
+        }
+        let recorded = try record(outcome, of: configuration, build: build, video: videos[configuration.videoID ?? ""],
+                                  repetition: scheduled.round.index, timeLimit: "\(Self.number(matrix.timeLimitSeconds)) s",
+                                  into: writer, checker: &tally.checker, progress: progress)
+        if let reason = recorded.failure {
+            tally.failures += 1
+            tally.dropped.insert(scheduled.position)
+            progress.note("filmstrip: \(label): \(reason); dropping it from later repetitions")
+        }
+        for row in recorded.rows { tally.positionOfKey[row.configurationKey] = scheduled.position }
+        tally.rows += recorded.rows
+        return true
+    }
+
+    /// The plan and its estimated duration, printed before the first child.
+    private func plannedLine(configurations: Int, totalRuns: Int, earlierRows: [RawResultRow]) -> String {
+        "bench: \(configurations) configurations × \(matrix.repetitions) repetitions"
+            + (matrix.warmup > 0 ? " (+\(matrix.warmup) warm-up)" : "")
+            + (builds.count > 1 ? " × \(builds.count) builds" : "") + " = \(totalRuns) child runs; "
+            + RunEstimate.text(childRuns: totalRuns, secondsPerChildRun: RunEstimate.secondsPerChildRun(earlier: earlierRows), file: rawPath)
+            + (untilDecided.map { builds.count > 1 ? "; then pairs for the undecided configurations, \(BenchProgress.clock($0.maxSeconds)) at most in all" : "" } ?? "")
+    }
+
+    /// After the planned rounds of a two-build run: one more pair for each configuration the gate
+    /// cannot decide yet, or nil once all are decided or the budget is spent (said either way).
+    private func undecidedRound(_ untilDecided: UntilDecided, pairs: Int, configurations: Int, tally: TimeTally,
+                                progress: BenchProgress) -> Round? {
+        let elapsed = tally.elapsed
+        switch untilDecided.nextRound(rows: tally.rows, positionOfKey: tally.positionOfKey, dropped: tally.dropped,
+                                      pairsSoFar: pairs, elapsed: elapsed) {
+        case .decided:
+            progress.milestone("bench: every gated configuration decided after \(pairs) pair(s) at most (\(BenchProgress.clock(elapsed)))")
+            return nil
+        case .stopped(let reason):
+            progress.info("bench: \(reason); `compare` will list the undecided configurations")
+            return nil
+        case .more(let positions):
+            progress.milestone(UntilDecided.progressLine(pairs: pairs, open: positions.count, of: configurations,
+                                                         elapsed: elapsed, budget: untilDecided.maxSeconds))
+            return Round(warmup: false, index: pairs, positions: positions)
+        }
+    }
+
+    /// Writes the summary file: a two-build run summarises the candidate (the baseline is there
+    /// to be compared with).
+    func writeSummary(_ rows: [RawResultRow], metrics: [Metric] = Metric.allCases) throws -> [SummaryRow] {
+        let summary = SummaryRow.summarize(builds.count > 1 ? rows.filter { $0.build == .candidate } : rows, metrics: metrics)
         let summaryWriter = try ResultsFileWriter<SummaryRow>(path: summaryPath)
         for row in summary { try summaryWriter.append(row) }
-        if let warning = WideSpread.warning(summary) { progress.info(warning) }
-        return Result(rows: rows, summary: summary, interruptedBy: nil, disagreements: checker.problemCount, failures: failures)
+        return summary
     }
 
     /// One pass over the configurations (all of them, or those `positions` still undecided).

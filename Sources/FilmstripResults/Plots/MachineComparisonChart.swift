@@ -33,18 +33,7 @@ enum MachineComparisonChart {
         let labeler = ConfigurationLabeler(compared)
         let videos = Dictionary(grouping: compared, by: \.videoID).sorted { $0.key < $1.key }
 
-        // One data block per video (gnuplot's `index`): label, then median, low, high per machine.
-        var data = "# per video (one block each): configuration, then per machine (\(machines.joined(separator: ", "))): median, CI low, CI high in \(unit.rawValue)\n"
-        for (_, keys) in videos {
-            // Fastest on the first machine at the top: gnuplot counts rows from the bottom.
-            let ordered = keys.sorted { (points[$0]?[machines[0]]?.median ?? .infinity, $0) > (points[$1]?[machines[0]]?.median ?? .infinity, $1) }
-            for key in ordered {
-                let label = labeler.label("\(key.pipeline) ×\(key.thumbnailCount)", for: key)
-                let columns = machines.map { points[key]?[$0]?.scaled(by: unit.factor).columns ?? PlotPoint.missingColumns }
-                data += ([PlotText.dataString(label)] + columns).joined(separator: " ") + "\n"
-            }
-            data += "\n\n"
-        }
+        let data = dataBlocks(videos.map(\.value), points: points, machines: machines, unit: unit, labeler: labeler)
         let tallest = videos.map(\.value.count).max() ?? 1
         let panelRows = (videos.count + columns - 1) / columns
         let panelHeight = tallest * rowHeight + panelPadding
@@ -88,6 +77,23 @@ enum MachineComparisonChart {
             unset multiplot
             """
         return .chart(Chart(kind: .machineComparison, stem: stem, title: title, data: data, body: body, width: 1400, height: max(500, height)))
+    }
+
+    /// One data block per video (gnuplot's `index`): label, then median, low, high per machine.
+    static func dataBlocks(_ videos: [[ConfigurationKey]], points: [ConfigurationKey: [String: PlotPoint]], machines: [String],
+                           unit: TimeUnit, labeler: ConfigurationLabeler) -> String {
+        var data = "# per video (one block each): configuration, then per machine (\(machines.joined(separator: ", "))): median, CI low, CI high in \(unit.rawValue)\n"
+        for keys in videos {
+            // Fastest on the first machine at the top: gnuplot counts rows from the bottom.
+            let ordered = keys.sorted { (points[$0]?[machines[0]]?.median ?? .infinity, $0) > (points[$1]?[machines[0]]?.median ?? .infinity, $1) }
+            for key in ordered {
+                let label = labeler.label("\(key.pipeline) ×\(key.thumbnailCount)", for: key)
+                let columns = machines.map { points[key]?[$0]?.scaled(by: unit.factor).columns ?? PlotPoint.missingColumns }
+                data += ([PlotText.dataString(label)] + columns).joined(separator: " ") + "\n"
+            }
+            data += "\n\n"
+        }
+        return data
     }
 
     /// Colours apart for people with the common colour-vision deficiencies (Okabe–Ito).
