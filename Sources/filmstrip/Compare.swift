@@ -60,8 +60,11 @@ extension FilmstripCommand {
         }
 
         func run() throws {
-            if !gate, let new, try compareMachines(baselinePath: baseline, candidatePath: new) { return }
-            let rows = (try? ResultsFileReader.read(RawResultRow.self, from: baseline)) ?? []
+            // Each file read once: its rows answer the hardware question and hold the gate's
+            // recorded settings; its measurements are what the gate judges.
+            let baselineFile = RawResultsFile(path: baseline), newFile = new.map { RawResultsFile(path: $0) }
+            if !gate, let newFile, try compareMachines(baselineFile, newFile) { return }
+            let rows = baselineFile.rows ?? []
             let recorded: GateSettings?
             do {
                 recorded = new == nil ? try GateSettings.read(besideRaw: baseline) : nil
@@ -70,8 +73,7 @@ extension FilmstripCommand {
                 throw ExitCode(GateOutcome.badInput("").exitCode)
             }
             let (regressionGate, settingsNote) = Self.gate(metric: metric, threshold: threshold?.fraction, recorded: recorded, rows: rows)
-            var report = new.map { regressionGate.compareFiles(baselinePath: baseline, candidatePath: $0) }
-                ?? regressionGate.compareFile(path: baseline)
+            var report = newFile.map { regressionGate.compareFiles(baselineFile, $0) } ?? regressionGate.compareFile(baselineFile)
             if let settingsNote { report.settingsNote = settingsNote }
             report.onlyChanged = onlyChanged
             for warning in report.warnings { Console.err("filmstrip: warning: \(TerminalText.visible(warning))") }
@@ -117,11 +119,11 @@ extension FilmstripCommand.Compare {
     /// Two runs from different machines, without `--gate`: the hardware comparison, exit 0.
     /// Returns `false` (the gate goes on) when the files are one machine's or cannot be read
     /// (the gate then reports why).
-    func compareMachines(baselinePath: String, candidatePath: String) throws -> Bool {
-        guard let before = try? ResultsFileReader.read(RawResultRow.self, from: baselinePath),
-              let after = try? ResultsFileReader.read(RawResultRow.self, from: candidatePath),
+    func compareMachines(_ baselineFile: RawResultsFile, _ candidateFile: RawResultsFile) throws -> Bool {
+        guard let before = baselineFile.rows, let after = candidateFile.rows,
               HardwareComparison.differentMachines(before, after) else { return false }
-        let comparison = HardwareComparison(baseline: before, candidate: after, baselinePath: baselinePath, candidatePath: candidatePath)
+        let comparison = HardwareComparison(baseline: before, candidate: after, baselinePath: baselineFile.path,
+                                            candidatePath: candidateFile.path)
         switch format {
         case .text: try Console.out(TerminalText.visible(comparison.text), terminator: "")
         case .markdown: try Console.out(TerminalText.visible(comparison.markdown), terminator: "")

@@ -90,22 +90,31 @@ package struct RegressionGate: Sendable {
     }
 
     /// The paired comparison of the two builds in the raw results file at `path`.
-    package func compareFile(path: String) -> GateReport {
-        do {
+    package func compareFile(path: String) -> GateReport { compareFile(RawResultsFile(path: path)) }
+
+    /// The same for a file already read.
+    package func compareFile(_ file: RawResultsFile) -> GateReport {
+        switch file.measurements {
+        case .success(let rows):
             // Each configuration's newest run (`NewestRun`), as every reader judges a file.
-            return comparePaired(NewestRun.rows(try ResultsFileReader.readMeasurements(from: path)), path: path,
-                                 profileRoot: URL(fileURLWithPath: path).deletingLastPathComponent().path)
-        } catch {
+            return comparePaired(NewestRun.rows(rows), path: file.path,
+                                 profileRoot: URL(fileURLWithPath: file.path).deletingLastPathComponent().path)
+        case .failure(let error):
             return GateReport(gate: self, outcome: .badInput(error.description))
         }
     }
 
     /// Compares the raw results files of two separate runs.
     package func compareFiles(baselinePath: String, candidatePath: String) -> GateReport {
+        compareFiles(RawResultsFile(path: baselinePath), RawResultsFile(path: candidatePath))
+    }
+
+    /// The same for files already read.
+    package func compareFiles(_ baselineFile: RawResultsFile, _ candidateFile: RawResultsFile) -> GateReport {
         do {
-            let baseline = NewestRun.rows(try ResultsFileReader.readMeasurements(from: baselinePath))
-            let candidate = NewestRun.rows(try ResultsFileReader.readMeasurements(from: candidatePath))
-            return compare(baseline: baseline, candidate: candidate, baselinePath: baselinePath, candidatePath: candidatePath)
+            let baseline = NewestRun.rows(try baselineFile.measurements.get())
+            let candidate = NewestRun.rows(try candidateFile.measurements.get())
+            return compare(baseline: baseline, candidate: candidate, baselinePath: baselineFile.path, candidatePath: candidateFile.path)
         } catch {
             return GateReport(gate: self, outcome: .badInput(error.description))
         }

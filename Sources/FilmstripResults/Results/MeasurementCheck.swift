@@ -28,7 +28,13 @@ extension ResultsFileReader {
     /// A repetition recorded twice with the same values (a file joined twice) is kept once; with
     /// different values it is refused (``ResultsFileError/conflictingRepetition(path:record:earlierRecord:repetition:)``).
     package static func readMeasurements(from path: String) throws(ResultsFileError) -> [RawResultRow] {
-        let rows = try uniqueRepetitions(try readRecords(RawResultRow.self, from: path), path: path)
+        try measurements(try readRecords(RawResultRow.self, from: path), path: path)
+    }
+
+    /// The records of the file at `path` (``readRecords(_:from:)``) checked as measurements, as
+    /// ``readMeasurements(from:)`` checks them.
+    package static func measurements(_ records: [(record: Int, row: RawResultRow)], path: String) throws(ResultsFileError) -> [RawResultRow] {
+        let rows = try uniqueRepetitions(records, path: path)
         if let problem = MeasurementCheck.firstImplausibleValue(in: rows, path: path) {
             throw .notAMeasurement(path: path, reason: problem)
         }

@@ -24,7 +24,7 @@ package enum ResultsFileReader {
     }
 
     /// The rows of the file at `path` with their record numbers (the header is record 1).
-    static func readRecords<Row: ResultRecord>(_ type: Row.Type, from path: String) throws(ResultsFileError) -> [(record: Int, row: Row)] {
+    package static func readRecords<Row: ResultRecord>(_ type: Row.Type, from path: String) throws(ResultsFileError) -> [(record: Int, row: Row)] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .io(path: path, operation: "read", errno: errno)
         }
