@@ -78,12 +78,12 @@ extension FilmstripCommand {
         @Option(help: "Instruction runs at a time (default: one per core; counts do not depend on the load).")
         var jobs: Int?
 
-        @Option(name: .customLong("export"), help: "After the run, also write its rows as FORMAT=FILE, FORMAT one of json, bmf, github-benchmark, markdown (repeatable; see `filmstrip export`).")
-        var exports: [String] = []
+        @Option(name: .customLong("export"), help: "After the run, also write its rows as FORMAT=FILE, FORMAT one of json, bmf, github-benchmark, markdown (repeatable; see `filmstrip export`).",
+                transform: ExportRequest.init(parsing:))
+        var exports: [ExportRequest] = []
 
         func validate() throws {
             _ = try matrix()
-            for request in exports { _ = try ExportWriter.parseRequest(request) }
             if baselineBinary != nil && baselineRevision != nil {
                 throw ValidationError("Give --baseline-binary or --baseline-rev, not both.")
             }

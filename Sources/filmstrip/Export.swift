@@ -106,24 +106,29 @@ enum ExportWriter {
     }
 
     /// Writes each `FORMAT=FILE` request of `bench --export`; a failure is one line on stderr and exit 1.
-    static func writeRequests(_ requests: [String], rows: [RawResultRow], inputs: [String]) throws {
+    static func writeRequests(_ requests: [ExportRequest], rows: [RawResultRow], inputs: [String]) throws {
         for request in requests {
-            let (format, path) = try parseRequest(request)
             do {
-                try write(rows: rows, format: format, to: path, inputs: inputs)
+                try write(rows: rows, format: request.format, to: request.path, inputs: inputs)
             } catch {
-                throw failWithMessage("--export \(request): \(oneLineMessage(error))")
+                throw failWithMessage("--export \(request.format.rawValue)=\(request.path): \(oneLineMessage(error))")
             }
-            try Console.out("\(format.rawValue) export written to \(path)")
+            try Console.out("\(request.format.rawValue) export written to \(request.path)")
         }
     }
+}
 
-    /// `FORMAT=FILE` of `bench --export`.
-    static func parseRequest(_ text: String) throws -> (format: ExportFormat, path: String) {
+/// `FORMAT=FILE` of `bench --export`, parsed once when the options are.
+struct ExportRequest {
+    var format: ExportFormat
+    var path: String
+
+    init(parsing text: String) throws {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2, let format = ExportFormat(rawValue: parts[0]), !parts[1].isEmpty else {
             throw ValidationError("--export takes FORMAT=FILE with FORMAT one of \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")); got '\(text)'.")
         }
-        return (format, parts[1])
+        self.format = format
+        path = parts[1]
     }
 }

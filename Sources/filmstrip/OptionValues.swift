@@ -73,6 +73,12 @@ enum OptionValues {
     }
 
     /// `RRGGBB` (opaque) or `RRGGBBAA` hex.
+    /// A range `FROM..TO` of times (`strip --select`).
+    static func timeRange(_ text: String) throws -> Range<Rational> {
+        guard let range = TimeParsing.range(text) else { throw ValidationError("'\(text)' is not a range FROM..TO of times: \(timeForms).") }
+        return range
+    }
+
     static func color(_ text: String) throws -> RGBAColor {
         guard text.count == 6 || text.count == 8, let value = UInt32(text, radix: 16) else {
             throw ValidationError("'\(text)' is not RRGGBB or RRGGBBAA.")

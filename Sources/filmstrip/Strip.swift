@@ -65,8 +65,8 @@ extension FilmstripCommand {
         @Flag(help: "Put a header above the tiles: file name, duration, file size, bit rate, codec, display size, frame rate.")
         var header = false
 
-        @Option(help: "Selected time range FROM..TO that stays bright; the rest is dimmed to 60 %.")
-        var select: String?
+        @Option(help: "Selected time range FROM..TO that stays bright; the rest is dimmed to 60 %.", transform: OptionValues.timeRange)
+        var select: Range<Rational>?
 
         @Option(help: "Background colour as RRGGBB or RRGGBBAA hex (default: 000000).", transform: OptionValues.color)
         var background = RGBAColor(red: 0, green: 0, blue: 0)
@@ -119,7 +119,6 @@ extension FilmstripCommand {
             try OptionRange.check(threads, 0...ResourceLimits.maximumThreads, "--threads")
             if maxSize != nil && thumbnail.isGiven { throw ValidationError("Give one of --max-size, --height or --width.") }
             if let interval, !(interval > 0) { throw ValidationError("--interval must be positive, got \(interval).") }
-            if let select, TimeParsing.range(select) == nil { throw ValidationError("--select '\(select)' is not a range FROM..TO of times: \(OptionValues.timeForms).") }
             if output != nil && outDir != nil { throw ValidationError("Give -o or --out-dir, not both.") }
             if videos.count > 1 && output != nil { throw ValidationError("-o names one strip; with several videos give --out-dir, or neither to write each strip next to its video.") }
             if videos.count == 1 && output == nil && outDir == nil { throw ValidationError("Give -o FILE (or --out-dir DIR) for the strip.") }
@@ -229,7 +228,7 @@ extension FilmstripCommand {
                                             filter: filter, workers: batch?.workersPerVideo ?? cores.workers)
             let shared = cores.workers == nil ? batch.map { extractor.extractor.sharing($0.budget) } : nil
             job.pipeline = Pipeline(extractor: shared ?? extractor.extractor, destination: composer)
-            job.stripOptions = StripOptions(columns: columns, gap: gap, background: background, selection: select.flatMap(TimeParsing.range),
+            job.stripOptions = StripOptions(columns: columns, gap: gap, background: background, selection: select,
                                            annotation: SheetAnnotation(timestamps: timestamps, header: header))
             job.memoryLimitBytes = limits.memory.bytes
             job.limits = limits.input.value
