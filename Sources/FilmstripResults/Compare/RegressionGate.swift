@@ -339,12 +339,7 @@ package struct RegressionGate: Sendable {
             report.form = .separateRuns(sameMachine: sameMachine)
             report.warnings.append((sameMachine ? "separate runs on the same machine kind" : "runs from different machines (baseline \(baselineMachines.sorted().joined(separator: ",")), candidate \(candidateMachines.sorted().joined(separator: ",")))")
                 + ": each time is divided by the calibration of its own repetition (decode for extraction, copy for composition); what the calibration does not capture of the day's machine speed is still in the verdicts. A two-build run (`bench --baseline-binary`) compared with `compare FILE` is not exposed to it")
-            report.calibrationChange = [CalibrationKind.decode, .copy].compactMap { kind in
-                let before = baselineCalibration.values(kind), after = candidateCalibration.values(kind)
-                guard !before.isEmpty, !after.isEmpty else { return nil }
-                let interval = ShiftInterval.twoSample(baseline: before.map(log), candidate: after.map(log), level: level)
-                return (kind, exp(interval.estimate), exp(interval.low), exp(interval.high))
-            }
+            report.calibrationChange = calibrationChange(baselineCalibration, candidateCalibration)
         }
 
         let baselineSamples = samples(baseline, calibration: normalised ? baselineCalibration : nil)
@@ -358,23 +353,44 @@ package struct RegressionGate: Sendable {
             return report
         }
         for key in shared.sorted() {
-            let before = baselineSamples[key]!, after = candidateSamples[key]!
-            let interval = ShiftInterval.twoSample(baseline: before.values.map(log), candidate: after.values.map(log), level: level)
-            if interval.coverage < level {
-                report.warnings.append("\(key): too few samples in a run; its interval covers only \(Self.percentText(interval.coverage)), so undecided")
-            }
-            var entry = comparison(key: key, baseline: before.values, candidate: after.values, interval: interval)
-            entry.normalisedBy = normalised ? CalibrationKind(for: key) : nil
-            if normalised, before.isParallel || after.isParallel {
-                let raw = ShiftInterval.twoSample(baseline: before.raw.map(log), candidate: after.raw.map(log), level: level)
-                entry.unnormalised = (exp(raw.estimate), exp(raw.low), exp(raw.high))
-            }
+            let entry = separateComparison(key, before: baselineSamples[key]!, after: candidateSamples[key]!, normalised: normalised,
+                                           warnings: &report.warnings)
             report.comparisons.append(entry)
         }
         report.workChanges = workChanges(baseline: baseline, candidate: candidate, paired: false)
         // Parallel work depends on the number of cores (workers per core), so counters gate only on equal machines.
         report.decideOutcome(gateOnWork: Set(baseline.map(\.run.machine.logicalCores)) == Set(candidate.map(\.run.machine.logicalCores)))
         return report
+    }
+
+    /// How each calibration's time changed from the baseline run to the candidate run (ratio
+    /// with its interval), for the kinds both runs measured.
+    private func calibrationChange(_ baseline: CalibrationTable, _ candidate: CalibrationTable)
+        -> [(kind: CalibrationKind, ratio: Double, low: Double, high: Double)] {
+        [CalibrationKind.decode, .copy].compactMap { kind in
+            let before = baseline.values(kind), after = candidate.values(kind)
+            guard !before.isEmpty, !after.isEmpty else { return nil }
+            let interval = ShiftInterval.twoSample(baseline: before.map(log), candidate: after.map(log), level: level)
+            return (kind, exp(interval.estimate), exp(interval.low), exp(interval.high))
+        }
+    }
+
+    /// One configuration of two separate runs: the interval of its ratio (normalised by its
+    /// calibration when `normalised`, with the raw ratio beside it for parallel work); a warning
+    /// when too few samples leave it undecided.
+    private func separateComparison(_ key: ConfigurationKey, before: Samples, after: Samples, normalised: Bool,
+                                    warnings: inout [String]) -> ConfigurationComparison {
+        let interval = ShiftInterval.twoSample(baseline: before.values.map(log), candidate: after.values.map(log), level: level)
+        if interval.coverage < level {
+            warnings.append("\(key): too few samples in a run; its interval covers only \(Self.percentText(interval.coverage)), so undecided")
+        }
+        var entry = comparison(key: key, baseline: before.values, candidate: after.values, interval: interval)
+        entry.normalisedBy = normalised ? CalibrationKind(for: key) : nil
+        if normalised, before.isParallel || after.isParallel {
+            let raw = ShiftInterval.twoSample(baseline: before.raw.map(log), candidate: after.raw.map(log), level: level)
+            entry.unnormalised = (exp(raw.estimate), exp(raw.low), exp(raw.high))
+        }
+        return entry
     }
 
     // MARK: Pieces
