@@ -10,8 +10,7 @@ import ResultsTestSupport
 /// End-to-end tests of `filmstrip bench` and `filmstrip compare` through the built executable.
 /// They never assert on timings: the machine is shared.
 @Suite(.serialized) struct BenchCommandTests {
-    static let tinyMatrix = ["--videos", "h264-180p-3s", "--extractors", "sequential,forward", "--composers", "rowcopy",
-                             "--counts", "5", "--repetitions", "2", "--warmup", "0"]
+    static let tinyMatrix = CLISupport.tinyBenchMatrix
 
     @Test("bench --json: a progress object per run, then the result, each line parsed by JSONSerialization")
     func benchJSONLines() throws {

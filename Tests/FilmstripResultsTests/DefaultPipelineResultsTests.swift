@@ -1,6 +1,7 @@
 import Filmstrip
 import FilmstripResults
 import Foundation
+import ResultsTestSupport
 import Testing
 
 /// The default pipeline is chosen from measurement; this re-checks that choice against every

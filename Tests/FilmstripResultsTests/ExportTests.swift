@@ -116,14 +116,14 @@ import ResultsTestSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let name = folder.appendingPathComponent("tiny").path
         let bmf = folder.appendingPathComponent("bench.bmf.json").path, markdown = folder.appendingPathComponent("bench.md").path
-        let bench = try CLISupport.run(["bench"] + BenchCommandTests.tinyMatrix
+        let bench = try CLISupport.run(["bench"] + CLISupport.tinyBenchMatrix
             + ["--out", name, "--fixtures-dir", CLISupport.fixturesDirectory, "--export", "bmf=\(bmf)", "--export", "markdown=\(markdown)"])
         #expect(bench.status == 0, "\(bench.standardError)")
         let again = try CLISupport.run(["export", name + "-raw.csv", "--format", "bmf"])
         #expect(try String(contentsOfFile: bmf, encoding: .utf8) == again.standardOutput)
         #expect(try String(contentsOfFile: markdown, encoding: .utf8).hasPrefix("### "))
 
-        let refused = try CLISupport.run(["bench"] + BenchCommandTests.tinyMatrix + ["--out", name, "--export", "xml=out.xml"])
+        let refused = try CLISupport.run(["bench"] + CLISupport.tinyBenchMatrix + ["--out", name, "--export", "xml=out.xml"])
         #expect(refused.status != 0 && refused.standardError.contains("--export takes FORMAT=FILE"))
     }
 }

@@ -12,6 +12,10 @@ package enum CLISupport {
 
     package typealias Result = CLIProcess.Result
 
+    /// The smallest `bench` matrix worth running: two extractors, one video, five thumbnails.
+    package static let tinyBenchMatrix = ["--videos", "h264-180p-3s", "--extractors", "sequential,forward", "--composers", "rowcopy",
+                                          "--counts", "5", "--repetitions", "2", "--warmup", "0"]
+
     package static func start(_ arguments: [String]) throws -> (process: Process, output: Pipe, error: Pipe) {
         try CLIProcess.start(arguments)
     }
