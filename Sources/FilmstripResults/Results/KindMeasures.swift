@@ -21,6 +21,22 @@ package struct InteractiveMeasures: Sendable, Hashable, Codable {
     package var threadsLeft: Int?
     /// `soak` only: decoders still working once the last request was answered.
     package var busyDecoders: Int?
+
+    /// As the memberwise initialiser, which is internal: the runner (FilmstripBench) makes these.
+    package init(firstThumbnailSeconds: Double? = nil, fullRowSeconds: Double? = nil, allThumbnailsSeconds: Double? = nil,
+                 latencyP50Seconds: Double? = nil, latencyP95Seconds: Double? = nil, wastedFrames: Int? = nil, cacheHits: Int? = nil,
+                 residentGrowthBytes: Int? = nil, threadsLeft: Int? = nil, busyDecoders: Int? = nil) {
+        self.firstThumbnailSeconds = firstThumbnailSeconds
+        self.fullRowSeconds = fullRowSeconds
+        self.allThumbnailsSeconds = allThumbnailsSeconds
+        self.latencyP50Seconds = latencyP50Seconds
+        self.latencyP95Seconds = latencyP95Seconds
+        self.wastedFrames = wastedFrames
+        self.cacheHits = cacheHits
+        self.residentGrowthBytes = residentGrowthBytes
+        self.threadsLeft = threadsLeft
+        self.busyDecoders = busyDecoders
+    }
 }
 
 /// How far a sprite's tiles lie from their cues (``RunKind/sprite`` rows), read back through
@@ -33,4 +49,11 @@ package struct SpriteTileCheck: Sendable, Hashable, Codable {
     /// Largest and mean distance between a tile's frame and its cue's start (seconds).
     package var worstErrorSeconds: Double
     package var meanErrorSeconds: Double
+
+    package init(tiles: Int, unreadable: Int, worstErrorSeconds: Double, meanErrorSeconds: Double) {
+        self.tiles = tiles
+        self.unreadable = unreadable
+        self.worstErrorSeconds = worstErrorSeconds
+        self.meanErrorSeconds = meanErrorSeconds
+    }
 }
