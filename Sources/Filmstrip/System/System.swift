@@ -167,15 +167,6 @@ package enum System {
         free(pointer)
     }
 
-    /// Throws when `byteCount` bytes cannot be allocated now, for a buffer that Swift allocates
-    /// (an array), whose own failure would end the process: the bytes are taken and given back
-    /// at once, and the caller allocates right after. Another thread could take the room in
-    /// between, but the window is microseconds against a video's seconds of work.
-    package static func checkRoom(forBytes byteCount: Int, for purpose: String) throws(OutOfMemory) {
-        guard let block = malloc(max(byteCount, 1)) else { throw OutOfMemory(bytes: byteCount, purpose: purpose) }
-        free(block)
-    }
-
     /// A new pipe (read end, write end), both closed on exec: a child gets only the end it is
     /// handed with `dup2`, so a pipe meant for one child never keeps another's reader waiting.
     package static func pipe() throws(SystemError) -> (read: Int32, write: Int32) {
