@@ -20,7 +20,7 @@
 // (dispatch's workers and manager, a decoding thread, FFmpeg's frame threads), the malloc
 // arenas they get and a decoder's frames. Measured on the 2-core development machine (debug
 // build, 250 MB mapped at start): with 4-24 MB of room every command hung, with 34-54 MB
-// `strip`, `thumbnails` and `sprite` trapped or crashed in 5 of 9 runs; from 64 MB on, the
+// `strip`, `thumbnails` and `sprite` hung, trapped or crashed in 5 of 9 runs; from 64 MB on, the
 // runs with the quick suite's videos succeeded or named out of memory.
 static const long long minimum_room_bytes = 64LL << 20;
 
