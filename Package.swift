@@ -89,10 +89,13 @@ let package = Package(
             // run; unoptimised that takes seconds per run in the tests.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
+        // Refuses to start, before main, when an address-space limit leaves the runtime too little
+        // room to reach the tool's own out-of-memory handling (it would hang or trap instead).
+        .target(name: "CStartupCheck"),
         .executableTarget(
             name: "filmstrip",
             dependencies: [
-                "Filmstrip", "FilmstripOpenMP", "FilmstripBench", "FilmstripResults", "FilmstripProcess", "FilmstripFixtures",
+                "Filmstrip", "FilmstripOpenMP", "FilmstripBench", "FilmstripResults", "FilmstripProcess", "FilmstripFixtures", "CStartupCheck",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift runtime and Foundation linked in: the dynamic loader then binds a dozen

@@ -81,7 +81,7 @@ struct PNGWriterTests {
         let thumbnails = (0..<4).map { Self.pattern(width: thumbnailWidth, height: 9 + $0 % 2, transparent: false) }
         let layout = try StripLayout(thumbnails: thumbnails, gap: 3, background: background,
                                      dimming: Dimming(selectedFromX: 1, selectedToX: 2 * thumbnailWidth + 3))
-        let canvas = StripCanvas(layout: layout, pixelFormat: format)
+        let canvas = try StripCanvas(layout: layout, pixelFormat: format)
         for slot in [0, 1, 3] { canvas.place(thumbnails[slot], inSlot: slot) }
         canvas.duplicate(slot: 1, into: 2)
         canvas.dim(layout.dimming)

@@ -18,14 +18,16 @@ public final class StripCanvas: PixelRows, @unchecked Sendable {
 
     /// A canvas of the layout's size, filled with its background colour, which must be
     /// opaque for an `.rgb` canvas.
-    public init(layout: StripLayout, pixelFormat: PixelFormat = .rgba) {
+    /// - Throws: `OutOfMemory` when the pixels cannot be allocated (the canvas is a run's
+    ///   largest buffer, so it is where a memory limit is met first).
+    public init(layout: StripLayout, pixelFormat: PixelFormat = .rgba) throws(OutOfMemory) {
         precondition(pixelFormat == .rgba || layout.background.alpha == 255, "an RGB canvas needs an opaque background")
         width = layout.width
         height = layout.height
         self.pixelFormat = pixelFormat
         bytesPerRow = pixelFormat.alignedRowBytes(forWidth: width)
         rectangles = layout.destinations
-        bytes = UnsafeMutableRawPointer.allocate(byteCount: bytesPerRow * height, alignment: Image.rowAlignment)
+        bytes = try System.allocate(byteCount: bytesPerRow * height, alignment: Image.rowAlignment, for: "the strip's pixels")
         bytes.initializeMemory(as: UInt8.self, repeating: 0, count: bytesPerRow * height)
         let background = layout.background
         switch pixelFormat {
@@ -46,8 +48,8 @@ public final class StripCanvas: PixelRows, @unchecked Sendable {
 
     /// The canvas a fused pipeline scales `request`'s frames into: RGB when neither the
     /// background nor the video's pixel format (as probed) can be transparent.
-    public convenience init(layout: StripLayout, for request: ExtractionRequest) {
-        self.init(layout: layout, pixelFormat: Self.pixelFormat(layout: layout, for: request))
+    public convenience init(layout: StripLayout, for request: ExtractionRequest) throws(OutOfMemory) {
+        try self.init(layout: layout, pixelFormat: Self.pixelFormat(layout: layout, for: request))
     }
 
     /// RGB when neither the background nor the video's pixel format can be transparent, else RGBA.
@@ -55,7 +57,7 @@ public final class StripCanvas: PixelRows, @unchecked Sendable {
         layout.background.alpha == 255 && !Scaler.hasAlpha(pixelFormatNamed: request.probe.pixelFormat) ? .rgb : .rgba
     }
 
-    deinit { bytes.deallocate() }
+    deinit { System.deallocate(bytes) }
 
     /// Start of slot `slot`'s rectangle.
     func origin(ofSlot slot: Int) -> UnsafeMutableRawPointer {

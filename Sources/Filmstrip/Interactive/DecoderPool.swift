@@ -49,6 +49,7 @@ final class DecoderPool: Sendable {
         /// Newest first.
         var queue: [Queued] = []
         var closed = false
+        var threadsStarted = 0
         var counters = GeneratorCounters()
     }
 
@@ -57,22 +58,32 @@ final class DecoderPool: Sendable {
         var item: InteractiveRun.WorkItem
     }
 
-    let size: Int
     private let state = Mutex(State())
     /// Counts wake-ups for idle threads; a thread that wakes to an empty queue waits again.
     private let wakeUps = DispatchSemaphore(value: 0)
 
-    init(size: Int) {
-        self.size = max(1, size)
-        state.withLock { $0.counters.decoderThreads = self.size }
-        for index in 0..<self.size {
-            let thread = Thread { [self] in workerLoop() }
-            thread.name = "filmstrip-decoder-\(index)"
-            // FFmpeg's decoders use more stack than a secondary thread's default.
-            thread.stackSize = 8 << 20
-            thread.start()
+    /// Starts `requested` decoder threads (at least one).
+    /// - Throws: `SystemError` (out of memory for a thread's stack) when not even one thread
+    ///   starts. A pool that got some of its threads works with those: fewer decoders at once,
+    ///   the same thumbnails.
+    init(size requested: Int) throws(SystemError) {
+        for index in 0..<max(1, requested) {
+            do {
+                // FFmpeg's decoders use more stack than a secondary thread's default.
+                try JoinableThread.startDetached(stackSize: 8 << 20) { [self] in workerLoop() }
+            } catch {
+                if index == 0 { throw error }
+                break
+            }
+            state.withLock {
+                $0.threadsStarted += 1
+                $0.counters.decoderThreads += 1
+            }
         }
     }
+
+    /// Decoder threads the pool started.
+    var size: Int { state.withLock { $0.threadsStarted } }
 
     var counters: GeneratorCounters { state.withLock { $0.counters } }
 

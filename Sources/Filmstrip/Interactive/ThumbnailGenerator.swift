@@ -69,7 +69,7 @@ public final class ThumbnailGenerator: Sendable {
         probe = try VideoProbe(path: path, limits: limits)
         self.path = path
         self.options = options
-        pool = DecoderPool(size: options.decoders ?? ProcessInfo.processInfo.activeProcessorCount)
+        pool = try DecoderPool(size: options.decoders ?? ProcessInfo.processInfo.activeProcessorCount)
         cache = SharedThumbnailCache(byteBudget: max(0, options.cacheBytes))
     }
 

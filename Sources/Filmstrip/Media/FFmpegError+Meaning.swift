@@ -23,6 +23,8 @@ extension FFmpegError {
             return "uses a feature FFmpeg does not implement, or damaged data that looks like one"
         case filmstrip_averror_decoder_not_found():
             return "no decoder for the video codec"
+        case filmstrip_averror(EAGAIN) where call.hasPrefix("avcodec_open2"):
+            return "the decoder's threads could not be started (the process's thread limit, or memory for their stacks)"
         case filmstrip_averror(EIO):
             return "read error (truncated or damaged file)"
         case Self.endOfFile:

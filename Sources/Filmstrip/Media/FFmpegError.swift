@@ -10,8 +10,8 @@ public struct FFmpegError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file being read or written when the call failed, if any.
     public private(set) var file: String?
     /// True when the process itself ran out of memory (an allocation of a fixed-size object
-    /// failed, or after `ENOMEM` not even `headroomBytes` more could be had), not a size in
-    /// the file that claims too much. Decided when the error is made: by the time it is
+    /// failed, or after `ENOMEM`, or `EAGAIN` from threads that could not start, not even
+    /// `headroomBytes` more could be had), not a size in the file that claims too much. Decided when the error is made: by the time it is
     /// printed, the failed call's memory has been given back.
     public let processOutOfMemory: Bool
 
@@ -20,7 +20,8 @@ public struct FFmpegError: Error, Hashable, Sendable, CustomStringConvertible {
         self.code = code
         self.call = call
         self.file = file
-        processOutOfMemory = code == filmstrip_averror(ENOMEM) && !Self.hasHeadroom()
+        // EAGAIN: avcodec_open2 could not start the decoder's threads (no room for their stacks).
+        processOutOfMemory = (code == filmstrip_averror(ENOMEM) || code == filmstrip_averror(EAGAIN)) && !Self.hasHeadroom()
     }
 
     private init(outOfMemoryIn call: String, file: String?) {

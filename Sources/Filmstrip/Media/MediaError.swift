@@ -40,6 +40,9 @@ public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
         case firstFrameFails(FFmpegError)
         /// Another FFmpeg call failed.
         case ffmpeg(FFmpegError)
+        /// The process was out of memory when the data seemed to be at fault (`readAs`): FFmpeg
+        /// turns some failed allocations into "invalid data" or an early end of the data.
+        indirect case outOfMemory(readAs: Reason)
 
         /// The reason as a phrase that follows "FILE: " in a one-line message.
         public var description: String {
@@ -70,6 +73,7 @@ public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
                 "no frame near \(String(format: "%.3f", seconds)) s could be decoded (the data there is damaged or missing)"
             case .firstFrameFails(let error): "the first frame cannot be decoded: \(error.explained)"
             case .ffmpeg(let error): error.explained
+            case .outOfMemory(let readAs): "out of memory (the process could not allocate more; not a fault of the file; it read as: \(readAs))"
             }
         }
     }
@@ -79,10 +83,12 @@ public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Why the file cannot be used.
     public let reason: Reason
 
-    /// An error saying `file` cannot be used because of `reason`.
+    /// An error saying `file` cannot be used because of `reason`; a reason that blames the
+    /// data becomes `.outOfMemory(readAs:)` when the process has no memory left to speak of
+    /// (not even `FFmpegError.headroomBytes`), as the ENOMEM of `FFmpegError` does.
     public init(file: String, reason: Reason) {
         self.file = file
-        self.reason = reason
+        self.reason = reason.blamesTheData && !FFmpegError.hasHeadroom() ? .outOfMemory(readAs: reason) : reason
     }
 
     /// `error` (an allocation that failed, say) as an error about `file`.
@@ -92,4 +98,17 @@ public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// "FILE: reason", the one line the tool prints on standard error.
     public var description: String { "\(file): \(reason)" }
+}
+
+extension MediaError.Reason {
+    /// True for the reasons that say the file's data is damaged or missing, which a failed
+    /// allocation inside FFmpeg can also cause; out of memory already named is not among them.
+    var blamesTheData: Bool {
+        switch self {
+        case .notAVideo, .noFrames, .zeroDuration, .nothingDecodes, .noFrameNear: true
+        case .unreadableContainer(let error), .firstFrameFails(let error), .ffmpeg(let error):
+            !error.processOutOfMemory && error.code != FFmpegError.exit
+        default: false
+        }
+    }
 }

@@ -135,7 +135,7 @@ public struct Pipeline: Sendable {
         let pixels: any PixelRows, thumbnails: [Thumbnail], counters: DecodeCounters, extracted: ContinuousClock.Instant
         switch destination {
         case .canvas:
-            let canvas = StripCanvas(layout: layout, for: request)
+            let canvas = try StripCanvas(layout: layout, for: request)
             (thumbnails, counters) = try await extractor.thumbnails(for: request.scaling(into: canvas), onProgress: onProgress)
             extracted = clock.now
             mark(.extracted)

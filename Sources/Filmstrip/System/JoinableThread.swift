@@ -14,11 +14,26 @@ package struct JoinableThread: Sendable {
     private let handle: pthread_t
 
     /// Starts `body` on a new thread with `stackSize` bytes of stack.
+    /// - Throws: `SystemError` for `pthread_create` when the thread cannot be started (out of
+    ///   memory for its stack, or the process's thread limit): never a retry that could wait forever.
     package init(stackSize: Int, _ body: @escaping @Sendable () -> Void) throws(SystemError) {
+        handle = try Self.start(stackSize: stackSize, detached: false, body)
+    }
+
+    /// Starts `body` on a thread that nobody joins (a pool's worker that lives as long as the
+    /// pool): its resources go back when it ends. Throws as `init(stackSize:_:)` does, where
+    /// Foundation's `Thread.start()` ignores `pthread_create`'s failure and the work it was
+    /// meant to do would wait forever.
+    package static func startDetached(stackSize: Int, _ body: @escaping @Sendable () -> Void) throws(SystemError) {
+        _ = try start(stackSize: stackSize, detached: true, body)
+    }
+
+    private static func start(stackSize: Int, detached: Bool, _ body: @escaping @Sendable () -> Void) throws(SystemError) -> pthread_t {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setstacksize(&attributes, stackSize)
+        if detached { pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED)) }
         let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
         var handle = pthread_t()
         let result = pthread_create(&handle, &attributes, { context in
@@ -29,7 +44,7 @@ package struct JoinableThread: Sendable {
             Unmanaged<ThreadBody>.fromOpaque(context).release()
             throw SystemError(call: "pthread_create", path: "decoding thread", code: result)
         }
-        self.handle = handle
+        return handle
     }
 
     /// Waits for the thread to end. Call it exactly once. It blocks the calling thread, so call it

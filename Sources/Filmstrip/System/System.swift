@@ -29,6 +29,28 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// The process could not allocate `bytes` for `purpose`: it ran into an address-space limit
+/// (`ulimit -v`) or the machine has no memory left. Nothing in the input asked for too much
+/// (sizes from a file are checked against the limits before anything is allocated), so the
+/// message says so instead of blaming the file.
+public struct OutOfMemory: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The size of the allocation that failed.
+    public let bytes: Int
+    /// What the memory was for, e.g. "the strip's pixels".
+    public let purpose: String
+
+    /// An allocation of `bytes` for `purpose` that failed.
+    public init(bytes: Int, purpose: String) {
+        self.bytes = bytes
+        self.purpose = purpose
+    }
+
+    public var description: String {
+        let megabytes = String(format: "%.1f", Double(bytes) / 1_048_576)
+        return "out of memory (the process could not allocate \(megabytes) MB for \(purpose); not a fault of the file)"
+    }
+}
+
 /// The one place the package makes raw system calls (the library's outputs, the bench's
 /// results files and child processes): each retries on EINTR and reports `errno` as a `SystemError`.
 package enum System {
@@ -126,6 +148,23 @@ package enum System {
         while fsync(descriptor) != 0 {
             if errno != EINTR { throw SystemError(call: "fsync", path: path, code: errno) }
         }
+    }
+
+    /// `byteCount` bytes aligned to `alignment` (a power of two, a multiple of the pointer size),
+    /// uninitialised; give them back with `deallocate`. Swift's own allocation ends the process
+    /// when the memory cannot be had; this throws, so a big buffer (a strip, a sprite sheet)
+    /// fails the video it is for and a library run goes on.
+    package static func allocate(byteCount: Int, alignment: Int, for purpose: String) throws(OutOfMemory) -> UnsafeMutableRawPointer {
+        var pointer: UnsafeMutableRawPointer?
+        guard posix_memalign(&pointer, alignment, max(byteCount, 1)) == 0, let pointer else {
+            throw OutOfMemory(bytes: byteCount, purpose: purpose)
+        }
+        return pointer
+    }
+
+    /// Gives back memory from `allocate(byteCount:alignment:for:)`.
+    package static func deallocate(_ pointer: UnsafeMutableRawPointer) {
+        free(pointer)
     }
 
     /// A new pipe (read end, write end), both closed on exec: a child gets only the end it is
