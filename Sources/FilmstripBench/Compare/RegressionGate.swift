@@ -38,7 +38,7 @@ public struct RegressionGate: Sendable {
     /// (the default time gate: wall time beside CPU time). A configuration is slower when either
     /// is decided slower, `same` only when both are; the two metrics' e-values form one
     /// e-Benjamini–Hochberg family, so the gate's level holds for both together (docs/gate.md).
-    /// Separate runs are judged on ``metric`` alone.
+    /// Separate runs are judged on each metric by its own interval (``compareRuns(baseline:candidate:baselinePath:candidatePath:)``).
     public var secondMetric: Metric?
     /// Relative change treated as noise, e.g. 0.05 for 5 %.
     public var threshold: Double
@@ -105,7 +105,7 @@ public struct RegressionGate: Sendable {
         do {
             let baseline = NewestRun.rows(try ResultsFileReader.readMeasurements(from: baselinePath))
             let candidate = NewestRun.rows(try ResultsFileReader.readMeasurements(from: candidatePath))
-            return compare(baseline: baseline, candidate: candidate, baselinePath: baselinePath, candidatePath: candidatePath)
+            return compareRuns(baseline: baseline, candidate: candidate, baselinePath: baselinePath, candidatePath: candidatePath)
         } catch {
             return GateReport(gate: self, outcome: .badInput(error.description))
         }
