@@ -126,7 +126,7 @@ public struct HTMLReport: Sendable {
             p.note { color: #555; font-size: 12px; }
             section.configuration h4 { margin: 0.6em 0 0.2em; }
             section.configuration ul { margin: 0.2em 0; }
-            :target { background: #fff8dc; }
+            section.configuration:target { background: #fff8dc; }
             div.multiples { display: flex; flex-wrap: wrap; gap: 6px; }
             svg.small { display: inline-block; margin: 0; }
             nav.toc { background: #f6f6f6; border: 1px solid #ddd; padding: 4px 10px; }

@@ -132,7 +132,7 @@ struct DotChart {
     /// rows to a point. Rows outside it sit at the edge; their note gives the value.
     var visibleRange: ClosedRange<Double>?
 
-    private static let plotWidth = 440.0, noteWidth = 170.0, rowHeight = 18.0, top = 34.0, bottom = 40.0
+    private static let plotWidth = 440.0, noteWidth = 210.0, rowHeight = 18.0, top = 34.0, bottom = 40.0
 
     /// The label column fits the longest label (390 to 560 pixels); the chart grows with it.
     var labelWidth: Double { ChartLabel.columnWidth(rows.map(\.label), minimum: 390, maximum: 560) }
