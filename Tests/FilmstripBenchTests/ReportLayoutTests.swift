@@ -86,13 +86,16 @@ extension ReportTests {
         #expect(page.tags.filter { $0 == "summary" }.count >= keys.count + Set(keys.map(\.videoID)).count)
     }
 
-    /// Two builds of the sample suite: `taskgroup+simd`'s candidate waits (wall time ×1.4 at the same CPU time).
+    /// Two builds of the sample suite, 30 pairs: `taskgroup+simd`'s candidate waits (wall time
+    /// ×1.4 at the same CPU time).
     static func lockedCandidateRows() -> [RawResultRow] {
         let base = SampleResults.rows(machines: [SampleResults.fastMachine], frameCounts: [10, 100]).filter { $0.phase != .calibration }
-        return base.flatMap { row in
-            var pair = SampleResults.twoBuildPair(row) { _ in false }
-            if row.pipeline == "taskgroup+simd" { pair[1].wallSeconds = row.wallSeconds.map { $0 * 1.4 } }
-            return pair
+        return (0..<3).flatMap { copy in
+            base.flatMap { row in
+                var pair = SampleResults.twoBuildPair(row, copy: copy) { _ in false }
+                if row.pipeline == "taskgroup+simd" { pair[1].wallSeconds = row.wallSeconds.map { $0 * 1.4 } }
+                return pair
+            }
         }
     }
 
