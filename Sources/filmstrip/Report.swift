@@ -8,12 +8,15 @@ extension FilmstripCommand {
         static let configuration = CommandConfiguration(
             abstract: "One self-contained HTML page about raw benchmark results (no network, charts inline as SVG).",
             discussion: """
-                The page leads with the verdict: the regression gate's outcome when a file holds two builds \
-                (or two files are given), else the fastest pipeline per video and N and the default pipeline's \
-                place. Then charts: each configuration's repetitions relative to the fastest per video and N \
+                A table of contents, then the verdict, once: the regression gate's outcome when a file holds two \
+                builds (or two runs of one machine are given; judged like `compare`, on CPU and wall time, or on \
+                instruction counts), else the fastest pipeline per video and N and the default pipeline's place; \
+                two machines' runs lead with the hardware answer. The A/B table gives medians in µs, ms or s, the \
+                change with its interval and each row's metric. Then charts: each configuration's repetitions relative to the fastest per video and N \
                 (box plots, the default pipeline marked), the gate's ratios with the threshold band, the peers \
                 (filmstrip against the ffmpeg CLI and ffmpegthumbnailer), peak RSS against N and speed-up \
-                against workers; then the runs and the suite, and a section per configuration (its \
+                against workers; then the runs and the suite, and a section per configuration, folded by video \
+                until opened (its \
                 distribution per run, median with interval, counters, checksum agreement, change since the \
                 run before). Three runs or more of a machine (several files) add a history: the median per \
                 run of each configuration, the trend's steps (from six runs) and the latest run against the \
@@ -33,7 +36,7 @@ extension FilmstripCommand {
         func run() throws {
             let report: HTMLReport
             do {
-                report = try HTMLReport(files: results, gate: RegressionGate(threshold: threshold?.fraction), threshold: threshold?.fraction)
+                report = try HTMLReport(files: results, gate: .elapsedAndCPU(threshold: threshold?.fraction), threshold: threshold?.fraction)
             } catch {
                 throw failWithMessage(error.description)
             }

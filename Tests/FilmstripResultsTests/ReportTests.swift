@@ -144,7 +144,7 @@ struct ReportTests {
         }
         #expect(!page.tags.contains("i") && !page.tags.contains("u") && !page.tags.contains("marquee") && !page.tags.contains("b"))
         // The gate ran on the two builds and called the 30 % slowdown.
-        #expect(page.text.contains("Regression gate"))
+        #expect(page.text.contains("A/B comparison"))
         #expect(page.text.contains("regressed:"), "the verdict line")
         #expect(page.text.contains("slower"))
         #expect(page.text.contains("shaded: the ±5 % band"), "the gate's chart with the threshold band")
@@ -199,7 +199,8 @@ struct ReportTests {
         let gatePage = scratch.appendingPathComponent("gate.html").path
         try HTMLReport(files: [path]).write(to: gatePage)
         let text = try Self.parse(gatePage).text
-        let afterHeading = text.components(separatedBy: "Verdict").dropFirst().first ?? ""
+        // The first "Verdict" is the contents' link; the second the section's heading.
+        let afterHeading = text.components(separatedBy: "Verdict").dropFirst(2).first ?? ""
         #expect(afterHeading.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("regressed") || afterHeading.contains("undecided"),
                 "\(afterHeading.prefix(200))")
     }
@@ -257,7 +258,7 @@ struct ReportTests {
         let hostilePage = scratch.appendingPathComponent("hostile.html").path
         try HTMLReport(files: [hostile]).write(to: hostilePage)
         let dom = try browse(["--dump-dom", "file://\(hostilePage)"]).output
-        #expect(dom.contains("Regression gate") && dom.contains("<svg") && dom.contains("id=\"config-"))
+        #expect(dom.contains("A/B comparison") && dom.contains("<svg") && dom.contains("id=\"config-"))
         #expect(dom.contains("&lt;script&gt;alert('machine')&lt;/script&gt;"), "the hostile machine name is text in the live DOM")
 
         let files = ["full-peers-epyc-2c-raw.csv", "full-peers-epyc-2c-r2-raw.csv", "full-peers-epyc-2c-r3-raw.csv"].map(Self.committed)

@@ -38,7 +38,7 @@ package struct RegressionGate: Sendable {
     /// (the default time gate: wall time beside CPU time). A configuration is slower when either
     /// is decided slower, `same` only when both are; the two metrics' e-values form one
     /// e-Benjamini–Hochberg family, so the gate's level holds for both together (docs/gate.md).
-    /// Separate runs are judged on ``metric`` alone.
+    /// Separate runs are judged on each metric by its own interval (``compareRuns(baseline:candidate:baselinePath:candidatePath:)``).
     package var secondMetric: Metric?
     /// Relative change treated as noise, e.g. 0.05 for 5 %.
     package var threshold: Double
@@ -114,7 +114,7 @@ package struct RegressionGate: Sendable {
         do {
             let baseline = NewestRun.rows(try baselineFile.measurements.get())
             let candidate = NewestRun.rows(try candidateFile.measurements.get())
-            return compare(baseline: baseline, candidate: candidate, baselinePath: baselineFile.path, candidatePath: candidateFile.path)
+            return compareRuns(baseline: baseline, candidate: candidate, baselinePath: baselineFile.path, candidatePath: candidateFile.path)
         } catch {
             return GateReport(gate: self, outcome: .badInput(error.description))
         }

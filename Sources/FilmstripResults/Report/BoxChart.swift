@@ -25,8 +25,13 @@ struct BoxChart {
     /// A reference value drawn as a line (1 for ratios to the fastest).
     var reference: Double?
     var width = 1000.0
+    /// The widest label column; narrower when the labels are shorter (``ChartLabel``).
     var labelWidth = 390.0
     var noteWidth = 170.0
+    /// Writes the axis' tick values (`tickLabel` for ratios, `HTMLText.seconds` for times).
+    var tickFormat: (Double) -> String = tickLabel
+    /// The axis' least span in decades (``LogAxis``).
+    var minimumDecades = 0.3
 
     private static let rowHeight = 18.0, top = 34.0, bottom = 40.0
 
@@ -46,18 +51,18 @@ struct BoxChart {
     }
 
     var svg: String {
-        let plotStart = labelWidth, plotEnd = width - noteWidth
+        // The label column shrinks to the labels (at least a third of the widest) and the plot takes the rest.
+        let labelColumn = ChartLabel.columnWidth(rows.map(\.label), minimum: min(labelWidth, 200), maximum: labelWidth)
+        let plotStart = labelColumn, plotEnd = width - noteWidth
         let height = Self.top + Self.rowHeight * Double(rows.count) + Self.bottom
         let plotBottom = Self.top + Self.rowHeight * Double(rows.count)
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(HTMLText.escape(title))\" font-family=\"sans-serif\" font-size=\"12\">\n"
         svg += "<text x=\"8\" y=\"20\" class=\"title\" font-weight=\"bold\">\(HTMLText.escape(title))</text>\n"
         let values = rows.flatMap(\.samples) + (reference.map { [$0] } ?? [])
-        guard let axis = LogAxis(covering: values, start: plotStart, end: plotEnd) else {
+        guard let axis = LogAxis(covering: values, start: plotStart, end: plotEnd, minimumDecades: minimumDecades) else {
             return svg + "<text x=\"8\" y=\"44\">no data</text></svg>\n"
         }
-        svg += axis.rowChartGrid(top: Self.top, bottom: plotBottom, reference: reference, title: axisTitle)
-        // About 6.4 pixels a character at 12 px: the label runs leftwards from the plot and fits its column.
-        let labelLength = Int(labelWidth / 6.4)
+        svg += axis.rowChartGrid(top: Self.top, bottom: plotBottom, reference: reference, title: axisTitle, format: tickFormat)
         for (index, row) in rows.enumerated() {
             let y = Self.top + Self.rowHeight * (Double(index) + 0.5)
             let colour = SeriesStyle.colour(row.series)
@@ -65,7 +70,7 @@ struct BoxChart {
                 svg += "<rect x=\"0\" y=\"\(coordinate(y - Self.rowHeight / 2))\" width=\"\(Int(width))\" height=\"\(coordinate(Self.rowHeight))\" fill=\"#000\" fill-opacity=\"0.035\"/>"
             }
             let weight = row.emphasised ? " font-weight=\"bold\"" : ""
-            let label = "<text x=\"\(coordinate(plotStart - 8))\" y=\"\(coordinate(y + 4))\" text-anchor=\"end\"\(weight)><title>\(HTMLText.escape(row.label))</title>\(HTMLText.escape(HTMLText.shortened(row.label, to: labelLength)))</text>"
+            let label = "<text x=\"\(coordinate(plotStart - 8))\" y=\"\(coordinate(y + 4))\" text-anchor=\"end\"\(weight)><title>\(HTMLText.escape(row.label))</title>\(HTMLText.escape(ChartLabel.fitted(row.label, width: labelColumn)))</text>"
             svg += row.link.map { "<a href=\"\(HTMLText.escape($0))\">\(label)</a>" } ?? label
             if let summary = Summary(row.samples) {
                 let low = axis.position(summary.lowerQuartile), high = axis.position(summary.upperQuartile), middle = axis.position(summary.median)

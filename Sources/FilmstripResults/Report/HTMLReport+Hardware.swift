@@ -17,7 +17,7 @@ extension HTMLReport {
     /// task group's scaling), in place of a regression verdict.
     var hardwareSection: String {
         guard let comparison = hardwareComparison else { return "" }
-        var html = "<section id=\"hardware\"><h2>Hardware: \(HTMLText.escape(comparison.candidate.name)) against \(HTMLText.escape(comparison.baseline.name))</h2>\n"
+        var html = "<h2>Hardware: \(HTMLText.escape(comparison.candidate.name)) against \(HTMLText.escape(comparison.baseline.name))</h2>\n"
         let lines = comparison.headlineLines
         html += "<p class=\"verdict\">\(HTMLText.escape(lines[0]))</p>\n<ul>"
             + lines.dropFirst().map { "<li>\(HTMLText.escape($0))</li>" }.joined() + "</ul>\n"
@@ -44,6 +44,6 @@ extension HTMLReport {
                          axisTitle: "baseline / candidate wall time (log scale); green faster, red slower, grey either", rows: Array(chartRows),
                          reference: 1, band: nil, visibleRange: 0.05...50).svg
         if ordered.count > chartRows.count { html += "<p>The chart shows the \(chartRows.count) largest of \(ordered.count) speed-ups.</p>\n" }
-        return html + "</section>\n"
+        return html
     }
 }

@@ -21,15 +21,21 @@ package struct HTMLReport: Sendable {
     /// The rows of each machine's latest run (the candidate of a two-build run): what the
     /// verdict, the tables and the charts describe; earlier runs are the history.
     let currentRows: [RawResultRow]
+    /// The gate's reports, each with its title: computed once, read by the verdict, the A/B
+    /// section and every configuration's section.
+    let gateReports: [(String, GateReport)]
 
     /// Reads the raw results files at `paths`; `threshold` nil takes each metric's default.
-    package init(files paths: [String], gate: RegressionGate = RegressionGate(), threshold: Double? = nil) throws(ResultsFileError) {
+    /// `gate`: the time gate for two-build files and separate runs (by default CPU and wall
+    /// time together, as `compare` judges); a file measured under callgrind is judged on its
+    /// instruction counts, and a file with `bench --until-decided`'s recorded settings on those.
+    package init(files paths: [String], gate: RegressionGate = .elapsedAndCPU(), threshold: Double? = nil) throws(ResultsFileError) {
         var perFile: [[RawResultRow]] = []
         for path in paths { perFile.append(try ResultsFileReader.readMeasurements(from: path)) }
         self.init(sources: paths, rowsByFile: perFile, gate: gate, threshold: threshold)
     }
 
-    init(sources: [String], rowsByFile: [[RawResultRow]], gate: RegressionGate = RegressionGate(), threshold: Double? = nil) {
+    init(sources: [String], rowsByFile: [[RawResultRow]], gate: RegressionGate = .elapsedAndCPU(), threshold: Double? = nil) {
         self.sources = sources
         self.rowsByFile = rowsByFile
         self.rows = rowsByFile.flatMap { $0 }
@@ -41,18 +47,40 @@ package struct HTMLReport: Sendable {
             latest[machine] = TrendAnalysis.orderedRuns(of: machineRows).last.map(TrendAnalysis.RunKey.init)
         }
         currentRows = rows.filter { latest[$0.run.machine.name] == TrendAnalysis.RunKey($0) }
+        gateReports = Self.gateReports(sources: sources, rowsByFile: rowsByFile, gate: gate, threshold: threshold)
     }
 
     /// How many rows per section the tables show before a "more" note.
     static let tableLimit = 6
 
+    /// One part of the page: its anchor and title for the table of contents, and its HTML
+    /// (which starts with its own `<h2>`).
+    struct PageSection {
+        var id: String
+        var title: String
+        var html: String
+    }
+
     /// The page's sections in order: the answer, then the charts, then what was measured where
     /// (runs, suite), and the per-configuration detail last. A new section is a computed
     /// property in a file of its own (an extension of `HTMLReport`) and one entry here; an
-    /// empty string leaves it out.
-    var sections: [String] {
-        [hardwareSection, verdictSection, gateSection, fastestSection, historySection, peersSection, interactiveSection, memorySection, scalingSection,
-         runsSection, suiteSection, configurationsSection]
+    /// empty string leaves it out (and out of the table of contents).
+    var sections: [PageSection] {
+        let configurationCount = Set(rows.map(\.configurationKey)).count
+        let parts: [(String, String, String)] = [
+            ("hardware", "Hardware", hardwareSection), ("verdict", "Verdict", verdictSection), ("gate", "A/B comparison", gateSection),
+            ("fastest", "Fastest pipelines", fastestSection), ("history", "History", historySection), ("peers", "Peers", peersSection),
+            ("interactive", "Interactive", interactiveSection), ("memory", "Memory", memorySection), ("scaling", "Scaling", scalingSection),
+            ("runs", "Runs", runsSection), ("suite", "Suite", suiteSection),
+            ("configurations", "Configurations (\(configurationCount), collapsed)", configurationsSection),
+        ]
+        return parts.filter { !$0.2.isEmpty }.map { PageSection(id: $0.0, title: $0.1, html: $0.2) }
+    }
+
+    /// The table of contents: a link to each section, so a long page is read by jumping.
+    static func tableOfContents(_ sections: [PageSection]) -> String {
+        "<nav class=\"toc\" aria-label=\"Contents\"><strong>Contents:</strong> <ol>"
+            + sections.map { "<li><a href=\"#\($0.id)\">\(HTMLText.escape($0.title))</a></li>" }.joined() + "</ol></nav>\n"
     }
 
     /// The anchor of a configuration's own section, which every table and chart links to.
@@ -73,7 +101,9 @@ package struct HTMLReport: Sendable {
     package var html: String {
         var body = "<h1>filmstrip benchmark report</h1>\n"
         body += "<p class=\"sources\">From \(sources.map { "<code>\(HTMLText.escape($0))</code>" }.joined(separator: ", ")): \(rows.count) rows.</p>\n"
-        body += sections.joined()
+        let parts = sections
+        body += Self.tableOfContents(parts)
+        body += parts.map { "<section id=\"\($0.id)\">\n\($0.html)</section>\n" }.joined()
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -94,12 +124,23 @@ package struct HTMLReport: Sendable {
             .slower { color: #b00; font-weight: bold; } .faster { color: #070; } .undecided { color: #b60; font-weight: bold; }
             .verdict { font-size: 1.15em; font-weight: bold; }
             p.note { color: #555; font-size: 12px; }
-            section.configuration { border-top: 1px solid #ccc; margin-top: 1em; }
             section.configuration h4 { margin: 0.6em 0 0.2em; }
             section.configuration ul { margin: 0.2em 0; }
-            :target { background: #fff8dc; }
+            section.configuration:target { background: #fff8dc; }
             div.multiples { display: flex; flex-wrap: wrap; gap: 6px; }
             svg.small { display: inline-block; margin: 0; }
+            nav.toc { background: #f6f6f6; border: 1px solid #ddd; padding: 4px 10px; }
+            nav.toc ol { display: inline; padding: 0; margin: 0; }
+            nav.toc li { display: inline; margin-right: 1.2em; }
+            details { margin: 0.3em 0; }
+            details > summary { cursor: pointer; }
+            details.video > summary { font-size: 1.1em; font-weight: bold; padding: 3px 0; }
+            details.video { border-top: 1px solid #ccc; }
+            details.configuration { margin-left: 1.2em; }
+            details.configuration > summary { padding: 1px 0; }
+            details.configuration[open] { border-left: 3px solid #ddd; padding-left: 6px; }
+            section.configuration { scroll-margin-top: 2em; }
+            p.verdict.passed { color: #070; } p.verdict.regressed, p.verdict.bad { color: #b00; } p.verdict.undecided { color: #b60; }
             </style>
             </head>
             <body>
@@ -115,16 +156,9 @@ package struct HTMLReport: Sendable {
     /// or, without two builds or two runs, the fastest pipeline per video and N and the default
     /// pipeline's place among them.
     var verdictSection: String {
-        var html = "<section id=\"verdict\"><h2>Verdict</h2>\n"
-        let reports = gateReports
-        for (title, report) in reports {
-            let lines = report.headlineLines
-            html += "<p class=\"verdict\">\(HTMLText.escape(lines[0]))</p>\n<p class=\"sources\">\(HTMLText.escape(title))</p>\n"
-            if lines.count > 1 {
-                html += "<ul>" + lines.dropFirst().prefix(20).map { "<li>\(HTMLText.escape($0))</li>" }.joined() + "</ul>\n"
-            }
-        }
-        if reports.isEmpty {
+        var html = "<h2>Verdict</h2>\n"
+        html += gateVerdict
+        if gateReports.isEmpty {
             let defaultName = Pipeline.default.name
             html += "<p>Fastest pipeline per video and N (phase <code>total</code>, median wall time), and where the default "
                 + "pipeline <code>\(HTMLText.escape(defaultName))</code> stands.</p>\n"
@@ -148,7 +182,7 @@ package struct HTMLReport: Sendable {
             html += any ? "</table>\n" : "</table>\n<p>No pipeline rows in these files.</p>\n"
         }
         html += historyVerdict
-        return html + "</section>\n"
+        return html
     }
 
     // MARK: Runs and suite
@@ -375,77 +409,6 @@ package struct HTMLReport: Sendable {
             }
         }
         return html + (charts.isEmpty ? "" : "<h3>Peers chart</h3>\n" + charts)
-    }
-
-    // MARK: Gate
-
-    /// The threshold for `metric`: the one given for the report, else the metric's default.
-    private func gateThreshold(for metric: Metric) -> Double {
-        explicitThreshold ?? RegressionGate.defaultThreshold(for: metric)
-    }
-
-    /// The gate's reports: the paired comparison of each file holding both builds; otherwise,
-    /// for exactly two files, the second run against the first.
-    var gateReports: [(String, GateReport)] {
-        var reports: [(String, GateReport)] = []
-        for (path, fileRows) in zip(sources, rowsByFile) where fileRows.contains(where: { $0.build == .baseline }) && fileRows.contains(where: { $0.build == .candidate }) {
-            // A file measured under callgrind is judged on its instruction counts, with the functions behind each change.
-            let gate = RegressionGate.automaticMetric(for: fileRows) == .instructions
-                ? RegressionGate(metric: .instructions, threshold: gateThreshold(for: .instructions), level: gate.level) : gate
-            reports.append(("two builds in \(path)", gate.comparePaired(fileRows, path: path,
-                                                                      profileRoot: URL(fileURLWithPath: path).deletingLastPathComponent().path)))
-        }
-        // Two machines' runs answer the hardware question instead (`hardwareSection`), unless they are one machine's.
-        if reports.isEmpty && rowsByFile.count == 2 && !HardwareComparison.differentMachines(rowsByFile[0], rowsByFile[1]) {
-            reports.append(("\(sources[1]) against \(sources[0])",
-                            gate.compare(baseline: rowsByFile[0], candidate: rowsByFile[1], baselinePath: sources[0], candidatePath: sources[1])))
-        }
-        return reports
-    }
-
-    var gateSection: String {
-        let reports = gateReports
-        guard !reports.isEmpty else { return "" }
-        var html = "<h2>Regression gate</h2>\n"
-        for (title, report) in reports {
-            html += "<h3>\(HTMLText.escape(title))</h3>\n"
-            html += "<p class=\"verdict\">\(HTMLText.escape(report.outcomeLine))</p>\n"
-            if !report.warnings.isEmpty {
-                html += "<ul>" + report.warnings.prefix(10).map { "<li>⚠ \(HTMLText.escape($0))</li>" }.joined() + "</ul>\n"
-            }
-            guard !report.comparisons.isEmpty else { continue }
-            // Changed configurations first, then by the size of the change.
-            let ordered = report.comparisons.sorted { lhs, rhs in
-                ((lhs.verdict == .same ? 1 : 0), -abs(log(lhs.ratio))) < ((rhs.verdict == .same ? 1 : 0), -abs(log(rhs.ratio)))
-            }
-            let label = Self.labeler(ordered.map(\.key))
-            html += "<table><tr><th>configuration</th><th>baseline</th><th>candidate</th><th>change</th><th>\(Int(gate.level * 100)) % CI</th><th>n</th><th>verdict</th></tr>\n"
-            for comparison in ordered {
-                let verdict = comparison.verdict.rawValue
-                let cells = ["<span title=\"\(HTMLText.escape(comparison.key.description))\">\(Self.link(comparison.key, label(comparison.key)))</span> <code>#\(comparison.key.configID)</code>", String(format: "%.4g", comparison.baselineMedian), String(format: "%.4g", comparison.candidateMedian),
-                             HTMLText.percent(comparison.ratio), "\(HTMLText.percent(comparison.ratioLow)) … \(HTMLText.percent(comparison.ratioHigh))", "\(comparison.count)"]
-                html += "<tr>" + cells.map { "<td>\($0)</td>" }.joined() + "<td class=\"\(verdict)\">\(verdict)</td></tr>\n"
-                if !comparison.attribution.isEmpty {
-                    html += "<tr><td colspan=\"7\">functions: \(HTMLText.escape(comparison.attribution.map(\.text).joined(separator: ", ")))</td></tr>\n"
-                }
-            }
-            html += "</table>\n"
-            for change in report.workChanges.prefix(20) {
-                html += "<p>work changed: \(HTMLText.escape(change.key.description)): \(HTMLText.escape(change.counter.rawValue)) \(change.baseline) → \(change.candidate)</p>\n"
-            }
-            let verdicts: [Verdict] = [.slower, .faster, .undecided, .same]
-            let chartRows = ordered.prefix(60).map { comparison in
-                DotChart.Row(label: label(comparison.key), point: PlotPoint(median: comparison.ratio, low: comparison.ratioLow, high: comparison.ratioHigh),
-                             note: "\(HTMLText.percent(comparison.ratio)) \(comparison.verdict.rawValue)",
-                             series: [3, 2, 5, 7][verdicts.firstIndex(of: comparison.verdict) ?? 3])
-            }
-            let threshold = gate.threshold
-            html += DotChart(title: "Candidate / baseline with \(Int(gate.level * 100)) % intervals; shaded: the ±\(String(format: "%g", threshold * 100)) % band called noise",
-                             axisTitle: "ratio candidate / baseline (log scale); red slower, green faster, orange undecided, grey same", rows: Array(chartRows),
-                             reference: 1, band: (1 / (1 + threshold))...(1 + threshold), visibleRange: 0.25...4).svg
-            if ordered.count > chartRows.count { html += "<p>The chart shows the first \(chartRows.count) of \(ordered.count) configurations (changed ones first).</p>\n" }
-        }
-        return html
     }
 
     // MARK: Memory and scaling

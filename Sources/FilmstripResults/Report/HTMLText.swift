@@ -33,12 +33,9 @@ enum HTMLText {
         text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
     }
 
-    /// Seconds with a unit that keeps three significant digits readable.
-    static func seconds(_ value: Double) -> String {
-        guard value.isFinite else { return "–" }
-        return value < 0.001 ? String(format: "%.1f µs", value * 1e6)
-            : value < 1 ? String(format: "%.2f ms", value * 1e3) : String(format: "%.3f s", value)
-    }
+    /// Seconds in µs, ms or s with three significant figures (`95.0 µs`, `12.3 ms`, `1.23 s`),
+    /// as `compare` writes them.
+    static func seconds(_ value: Double) -> String { ReadableSeconds.text(value) }
 
     static func mebibytes(_ bytes: Double) -> String { String(format: "%.1f MiB", bytes / 1_048_576) }
 

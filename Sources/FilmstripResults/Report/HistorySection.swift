@@ -22,7 +22,7 @@ struct ReportHistory: Sendable {
             let runs = TrendAnalysis.orderedRuns(of: machineRows)
             guard runs.count >= minimumRuns else { return nil }
             let latest = TrendAnalysis.RunKey(runs[runs.count - 1]), previous = TrendAnalysis.RunKey(runs[runs.count - 2])
-            let comparison = gate.compare(baseline: machineRows.filter { TrendAnalysis.RunKey($0) == previous },
+            let comparison = gate.compareRuns(baseline: machineRows.filter { TrendAnalysis.RunKey($0) == previous },
                                           candidate: machineRows.filter { TrendAnalysis.RunKey($0) == latest },
                                           baselinePath: HTMLReport.runLabel(runs[runs.count - 2]), candidatePath: HTMLReport.runLabel(runs[runs.count - 1]))
             return ReportHistory(machine: machine, runs: runs, trend: analysis.histories(of: machineRows).first,
@@ -67,7 +67,7 @@ extension HTMLReport {
 
     var historySection: String {
         guard !histories.isEmpty else { return "" }
-        var html = "<section id=\"history\"><h2>History across runs</h2>\n"
+        var html = "<h2>History across runs</h2>\n"
         html += "<p>Each configuration's median per run; steps by E-divisive means as <code>filmstrip trend</code> finds them "
             + "(docs/report.md); the latest run against the one before by the gate's separate-runs comparison.</p>\n"
         for history in histories {
@@ -92,7 +92,7 @@ extension HTMLReport {
             }
             html += latestChanges(history)
         }
-        return html + "</section>\n"
+        return html
     }
 
     /// The gate's comparison of the latest run with the one before: changed configurations

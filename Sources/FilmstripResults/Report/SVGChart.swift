@@ -25,11 +25,13 @@ struct LogAxis {
     let start: Double
     let end: Double
 
-    /// An axis covering `values` (positive ones) with a little room at both ends.
-    init?(covering values: [Double], start: Double, end: Double) {
+    /// An axis covering `values` (positive ones) with a little room at both ends, at least
+    /// `minimumDecades` wide (0.3: a factor of 2, room for ratios around 1; less fits a few
+    /// repetitions of one configuration, whose spread is a few percent).
+    init?(covering values: [Double], start: Double, end: Double, minimumDecades: Double = 0.3) {
         let positive = values.filter { $0 > 0 && $0.isFinite }
         guard let smallest = positive.min(), let largest = positive.max() else { return nil }
-        let span = max(log10(largest / smallest), 0.3)
+        let span = max(log10(largest / smallest), minimumDecades)
         low = smallest / pow(10, span * 0.06)
         high = largest * pow(10, span * 0.06)
         // Values from a results file can be anything finite: a denormal or 1e308 would put a
@@ -47,12 +49,13 @@ struct LogAxis {
     /// Tick values at 1, 2 and 5 per decade, thinned to 1 per decade on wide ranges.
     /// The grid of a chart whose rows run along this axis, between `top` and `bottom`: a
     /// line and a label per tick, the `reference` line, and the axis title under the plot.
-    func rowChartGrid(top: Double, bottom: Double, reference: Double?, title: String) -> String {
+    /// `format` writes a tick's value (`tickLabel`, or seconds with their unit).
+    func rowChartGrid(top: Double, bottom: Double, reference: Double?, title: String, format: (Double) -> String = tickLabel) -> String {
         var svg = ""
         for tick in ticks {
             let x = position(tick)
             svg += "<line x1=\"\(coordinate(x))\" y1=\"\(coordinate(top))\" x2=\"\(coordinate(x))\" y2=\"\(coordinate(bottom))\" stroke=\"#ddd\"/>"
-            svg += "<text x=\"\(coordinate(x))\" y=\"\(coordinate(bottom + 14))\" text-anchor=\"middle\" class=\"tick\">\(tickLabel(tick))</text>\n"
+            svg += "<text x=\"\(coordinate(x))\" y=\"\(coordinate(bottom + 14))\" text-anchor=\"middle\" class=\"tick\">\(HTMLText.escape(format(tick)))</text>\n"
         }
         if let reference {
             let x = position(reference)
@@ -61,17 +64,21 @@ struct LogAxis {
         return svg + "<text x=\"\(coordinate((start + end) / 2))\" y=\"\(coordinate(bottom + 32))\" text-anchor=\"middle\">\(HTMLText.escape(title))</text>\n"
     }
 
+    /// At least three ticks where the range allows: 1, 2 and 5 per decade (1 per decade on
+    /// wide ranges), else every digit, else round linear steps (a range of a few percent,
+    /// such as one configuration's repetitions, gets 1.30, 1.35, 1.40).
     var ticks: [Double] {
         let firstDecade = Int(floor(log10(low))), lastDecade = Int(ceil(log10(high)))
-        let steps: [Double] = lastDecade - firstDecade > 3 ? [1] : [1, 2, 5]
-        var values: [Double] = []
-        for decade in firstDecade...lastDecade {
-            for step in steps {
-                let value = step * pow(10, Double(decade))
-                if value >= low && value <= high { values.append(value) }
-            }
+        func ticks(_ steps: [Double]) -> [Double] {
+            (firstDecade...lastDecade).flatMap { decade in steps.map { $0 * pow(10, Double(decade)) } }.filter { $0 >= low && $0 <= high }
         }
-        return values
+        if lastDecade - firstDecade > 3 { return ticks([1]) }
+        for steps in [[1.0, 2, 5], Array(stride(from: 1.0, through: 9, by: 1))] {
+            let values = ticks(steps)
+            if values.count >= 3 { return values }
+        }
+        let linear = LinearAxis(from: low, upTo: high, start: start, end: end)
+        return linear.ticks.filter { $0 >= low && $0 <= high }
     }
 }
 
@@ -125,17 +132,20 @@ struct DotChart {
     /// rows to a point. Rows outside it sit at the edge; their note gives the value.
     var visibleRange: ClosedRange<Double>?
 
-    static let width = 1000.0
-    private static let labelWidth = 390.0, noteWidth = 170.0, rowHeight = 18.0, top = 34.0, bottom = 40.0
+    private static let plotWidth = 440.0, noteWidth = 210.0, rowHeight = 18.0, top = 34.0, bottom = 40.0
+
+    /// The label column fits the longest label (390 to 560 pixels); the chart grows with it.
+    var labelWidth: Double { ChartLabel.columnWidth(rows.map(\.label), minimum: 390, maximum: 560) }
+    var width: Double { labelWidth + Self.plotWidth + Self.noteWidth }
 
     var svg: String {
-        let plotStart = Self.labelWidth, plotEnd = Self.width - Self.noteWidth
+        let plotStart = labelWidth, plotEnd = width - Self.noteWidth
         let height = Self.top + Self.rowHeight * Double(rows.count) + Self.bottom
         var values = rows.flatMap { [$0.point.low, $0.point.high, $0.point.median] }
         if let reference { values.append(reference) }
         if let band { values += [band.lowerBound, band.upperBound] }
         if let visibleRange { values = values.map { min(max($0, visibleRange.lowerBound), visibleRange.upperBound) } }
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"\(Int(Self.width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(Self.width)) \(Int(height))\" role=\"img\" aria-label=\"\(HTMLText.escape(title))\" font-family=\"sans-serif\" font-size=\"12\">\n"
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(HTMLText.escape(title))\" font-family=\"sans-serif\" font-size=\"12\">\n"
         svg += "<text x=\"8\" y=\"20\" class=\"title\" font-weight=\"bold\">\(HTMLText.escape(title))</text>\n"
         guard let axis = LogAxis(covering: values, start: plotStart, end: plotEnd) else {
             return svg + "<text x=\"8\" y=\"44\">no data</text></svg>\n"
@@ -150,9 +160,9 @@ struct DotChart {
             let y = Self.top + Self.rowHeight * (Double(index) + 0.5)
             let colour = SeriesStyle.colour(row.series)
             if index % 2 == 1 {
-                svg += "<rect x=\"0\" y=\"\(coordinate(y - Self.rowHeight / 2))\" width=\"\(Int(Self.width))\" height=\"\(coordinate(Self.rowHeight))\" fill=\"#000\" fill-opacity=\"0.035\"/>"
+                svg += "<rect x=\"0\" y=\"\(coordinate(y - Self.rowHeight / 2))\" width=\"\(Int(width))\" height=\"\(coordinate(Self.rowHeight))\" fill=\"#000\" fill-opacity=\"0.035\"/>"
             }
-            svg += "<text x=\"\(coordinate(plotStart - 8))\" y=\"\(coordinate(y + 4))\" text-anchor=\"end\"><title>\(HTMLText.escape(row.label))</title>\(HTMLText.escape(HTMLText.shortened(row.label, to: 54)))</text>"
+            svg += "<text x=\"\(coordinate(plotStart - 8))\" y=\"\(coordinate(y + 4))\" text-anchor=\"end\"><title>\(HTMLText.escape(row.label))</title>\(HTMLText.escape(ChartLabel.fitted(row.label, width: labelWidth)))</text>"
             svg += "<line x1=\"\(coordinate(axis.position(row.point.low)))\" y1=\"\(coordinate(y))\" x2=\"\(coordinate(axis.position(row.point.high)))\" y2=\"\(coordinate(y))\" stroke=\"\(colour)\" stroke-width=\"2\"\(SeriesStyle.dash(row.series))/>"
             svg += "<circle cx=\"\(coordinate(axis.position(row.point.median)))\" cy=\"\(coordinate(y))\" r=\"4\" fill=\"\(colour)\"/>"
             svg += "<text x=\"\(coordinate(plotEnd + 8))\" y=\"\(coordinate(y + 4))\" class=\"note\">\(HTMLText.escape(row.note))</text>\n"
@@ -239,6 +249,26 @@ struct LineChart {
             items.append("<li><svg width=\"28\" height=\"10\"><line x1=\"0\" y1=\"5\" x2=\"28\" y2=\"5\" stroke=\"#888\" stroke-width=\"2\"/></svg> \(HTMLText.escape(guide.label))</li>")
         }
         return "<ul class=\"legend\">\(items.joined())</ul>\n"
+    }
+}
+
+/// Labels of row charts: a column as wide as the labels need, within limits, and a label too
+/// long for it cut in the middle, so that its start (the pipeline) and its end (count, mode,
+/// phase: what tells neighbouring rows apart) both stay.
+enum ChartLabel {
+    /// About 6.4 pixels a character at 12 px sans-serif, and 16 pixels of margin.
+    static let characterWidth = 6.4, margin = 16.0
+
+    static func columnWidth(_ labels: [String], minimum: Double, maximum: Double) -> Double {
+        let longest = Double(labels.map(\.count).max() ?? 0)
+        return min(maximum, max(minimum, (longest * characterWidth + margin).rounded(.up)))
+    }
+
+    static func fitted(_ label: String, width: Double) -> String {
+        let limit = max(8, Int((width - margin) / characterWidth))
+        guard label.count > limit else { return label }
+        let head = (limit - 1) * 2 / 5, tail = limit - 1 - head
+        return String(label.prefix(head)) + "…" + String(label.suffix(tail))
     }
 }
 
