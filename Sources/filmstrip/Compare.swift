@@ -49,6 +49,9 @@ extension FilmstripCommand {
         @Flag(help: "List only the configurations called slower or faster (the verdict and work changes always show).")
         var onlyChanged = false
 
+        @Flag(help: "List the sub-phases too (e.g. a pipeline's extract and compose beside its total): shown, never gated; counted otherwise.")
+        var allPhases = false
+
         @Flag(help: "Two runs from different machines: judge the candidate as the regression gate does (calibrated CPU time, exit 2 or 3) instead of answering the hardware question (wall-time speed-ups and rankings, exit 0).")
         var gate = false
 
@@ -74,6 +77,8 @@ extension FilmstripCommand {
                 ?? regressionGate.compareFile(path: baseline)
             if let settingsNote { report.settingsNote = settingsNote }
             report.onlyChanged = onlyChanged
+            report.allPhases = allPhases
+            report.width = Console.columns
             for warning in report.warnings { Console.err("filmstrip: warning: \(TerminalText.visible(warning))") }
             if case .badInput = report.outcome {
                 Console.err("filmstrip: \(TerminalText.visible(report.outcomeLine))")
@@ -121,7 +126,8 @@ extension FilmstripCommand.Compare {
         guard let before = try? ResultsFileReader.read(RawResultRow.self, from: baselinePath),
               let after = try? ResultsFileReader.read(RawResultRow.self, from: candidatePath),
               HardwareComparison.differentMachines(before, after) else { return false }
-        let comparison = HardwareComparison(baseline: before, candidate: after, baselinePath: baselinePath, candidatePath: candidatePath)
+        var comparison = HardwareComparison(baseline: before, candidate: after, baselinePath: baselinePath, candidatePath: candidatePath)
+        comparison.width = Console.columns
         switch format {
         case .text: try Console.out(TerminalText.visible(comparison.text), terminator: "")
         case .markdown: try Console.out(TerminalText.visible(comparison.markdown), terminator: "")

@@ -157,7 +157,7 @@ struct InstructionGateTests {
         #expect(rows.allSatisfy { $0.status == .ok && ($0.instructions ?? 0) > 0 && $0.wallSeconds == nil && !$0.profile.isEmpty })
         let compare = try CLISupport.run(["compare", name + "-raw.csv"])
         #expect(compare.status == 2, "\(compare.standardOutput)")
-        let extractLine = compare.standardOutput.split(separator: "\n").first { $0.hasPrefix("slower: ") && $0.contains(" extract ") }
+        let extractLine = ReadableOutputTests.joined(compare.standardOutput).first { $0.hasPrefix("slower: ") && $0.contains(" extract: ") }
         #expect(extractLine?.contains("avcodec_send_packet (shim.so)") == true, "\(compare.standardOutput)")
 
         let same = folder.appendingPathComponent("aa").path

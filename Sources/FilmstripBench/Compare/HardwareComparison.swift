@@ -98,6 +98,8 @@ public struct HardwareComparison: Sendable {
     public var scalings: [Scaling] = []
     /// Options every compared configuration that has options has with the same value: said once, not on every line.
     public var commonOptions: [String: String] = [:]
+    /// The text's widest line (``TextWidth``): the terminal's columns.
+    public var width = TextWidth.standard
 
     /// `key`'s description without the options every compared configuration shares (``commonOptions``).
     public func name(_ key: ConfigurationKey) -> String {
