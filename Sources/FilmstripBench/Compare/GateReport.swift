@@ -129,7 +129,12 @@ public struct GateReport: Sendable {
     /// `name` gives a configuration's name (the text's short label, markdown's full key).
     func headlineLines(name: (ConfigurationKey) -> String) -> [String] {
         let gated = configurations.filter { $0.entries.contains(where: \.gated) }
-        let moved = [Verdict.slower, .faster].flatMap { verdict in gated.filter { Self.verdict(of: $0.entries) == verdict } }
+        // The biggest change first within each verdict: what a reader (or ci-gate.sh's first lines) should see.
+        let size = { (entries: [ConfigurationComparison]) in entries.filter(\.gated).map { abs(log($0.ratio)) }.max() ?? 0 }
+        let moved = [Verdict.slower, .faster].flatMap { verdict in
+            gated.filter { Self.verdict(of: $0.entries) == verdict }.enumerated()
+                .sorted { (size($1.element.entries), $0.offset) < (size($0.element.entries), $1.offset) }.map(\.element)
+        }
         let movedLines = moved.map { group in
             "\(Self.verdict(of: group.entries).rawValue): \(name(group.key)): \(changeText(group.entries))"
                 + (group.entries[0].attribution.isEmpty ? "" : ": " + group.entries[0].attribution.map(\.text).joined(separator: ", "))

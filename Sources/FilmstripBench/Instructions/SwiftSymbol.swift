@@ -24,10 +24,15 @@ public enum SwiftSymbol {
         let accessors = ["vg": "getter", "vs": "setter", "vM": "modify", "vr": "read", "vw": "willset", "vW": "didset"]
         if let accessor = accessors.first(where: { kind.hasSuffix($0.key) }) { return (path + [accessor.value]).joined(separator: ".") }
         let name = path.joined(separator: ".")
+        if kind.range(of: #"[0-9]+[A-Za-z_][A-Za-z0-9_]*L[0-9]*_"#, options: .regularExpression) != nil {
+            // A function local to the entity (`…yyF5localL_yyF`): named by where it is.
+            return "local function in \(name)(...)"
+        }
         if kind.range(of: #"f[Uu][0-9]*_$"#, options: .regularExpression) != nil {
             // A closure's context is the function it is in, named before it with its signature.
             return "closure in \(name)(...)"
         }
+        if kind.hasSuffix("FZ") { return "static \(name)(...)" }
         return kind.hasSuffix("F") ? name + "(...)" : name
     }
 
