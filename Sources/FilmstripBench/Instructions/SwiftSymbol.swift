@@ -12,7 +12,7 @@ import Foundation
 public enum SwiftSymbol {
     /// `symbol` demangled to the subset above, or unchanged.
     public static func readable(_ symbol: String) -> String {
-        guard let body = ["_$s", "$s", "_$S", "$S"].first(where: symbol.hasPrefix).map({ symbol.dropFirst($0.count) }),
+        guard let body = ["_$s", "$s", "_$S", "$S"].first(where: { symbol.hasPrefix($0) }).map({ symbol.dropFirst($0.count) }),
               let parsed = names(Array(body.utf8)) else { return symbol }
         let rest = String(decoding: parsed.rest, as: UTF8.self)
         let kind = rest.replacingOccurrences(of: #"T[gmAfQYuRW][0-9A-Za-z_]*$"#, with: "", options: .regularExpression)
