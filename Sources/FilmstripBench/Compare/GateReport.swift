@@ -176,7 +176,7 @@ public struct GateReport: Sendable {
     var hiddenLines: [String] {
         let hidden = (onlyChanged ? changed : comparisons).filter(isHidden)
         guard !hidden.isEmpty else { return [] }
-        return ["\(hidden.count) sub-phase row(s) not shown (shown, never gated: `--all-phases` lists them)"]
+        return ["\(hidden.count) sub-phase row(s) left out (judged, never gated: `--all-phases` lists them)"]
     }
 
     /// A Markdown report (for a pull-request comment): the verdict and what changed, warnings, a table.
