@@ -66,15 +66,15 @@ if [ -z "${COLUMNS:-}" ]; then
 fi
 export COLUMNS
 
-# verdict NAME FILE: the gate's verdict and its top changes, as compare wrote them (its first
-# block: the outcome line, then the changed configurations, the biggest first), at most 16 lines.
+# verdict NAME FILE: the gate's verdict and its top changes as compare wrote them (its first
+# block: the outcome line, then the changed configurations, the biggest first), about 16 lines,
+# never cutting an entry from its continuation lines (indented four spaces).
 verdict() {
-  local block
-  block=$(awk 'NF == 0 { exit } { print }' "$2")
-  echo "$1: $(head -n 1 <<< "$block")"
-  tail -n +2 <<< "$block" | head -n 15 | sed 's/^/  /'
-  local more=$(( $(wc -l <<< "$block") - 16 ))
-  [ "$more" -le 0 ] || echo "  … $more more line(s) in $2"
+  echo "== $1 =="
+  awk -v file="$2" 'NF == 0 { exit }
+       NR > 16 && !/^    / { more++; next }
+       !more { print }
+       END { if (more) print "… " more " more line(s) in " file }' "$2"
 }
 
 echo "ci-gate: 1. instruction gate" >&2
