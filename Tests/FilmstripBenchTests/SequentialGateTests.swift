@@ -196,7 +196,7 @@ struct SequentialGateTests {
         #expect(report.familySize == 10 && report.slowerConfigurations.count == 1)
         let headline = ReadableOutputTests.joined(report.text).filter { $0.hasPrefix("slower: ") }
         // The decided metric first, each named with its verdict.
-        #expect(headline.count == 1 && headline[0].contains("p0+rowcopy") && headline[0].contains(": wall +") && headline[0].contains(") slower, cpu +")
+        #expect(headline.count == 1 && headline[0].contains("p0+rowcopy") && headline[0].contains(": wall +") && headline[0].contains(") slower, cpu ")
                 && headline[0].hasSuffix(") same"), "\(headline)")
         #expect(report.text.contains("regressed: 1 configuration(s) slower"))
         #expect(report.markdown.contains("| metric |") && report.markdown.contains("| wall |"))

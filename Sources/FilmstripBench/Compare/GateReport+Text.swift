@@ -61,10 +61,12 @@ extension GateReport {
         return index < letters.count ? String(letters[index]) : "\(index + 1)"
     }
 
-    /// Options every configuration shares: said once instead of in each label's legend line.
+    /// Options every configuration that has options shares (a calibration has none): said
+    /// once instead of in each label's legend line.
     private var commonOptions: [String: String] {
-        guard let first = comparisons.first?.key.options else { return [:] }
-        return first.filter { option in comparisons.allSatisfy { $0.key.options[option.key] == option.value } }
+        let withOptions = comparisons.filter { !$0.key.options.isEmpty }
+        guard let first = withOptions.first?.key.options else { return [:] }
+        return first.filter { option in withOptions.allSatisfy { $0.key.options[option.key] == option.value } }
     }
 
     /// A configuration in a line of text: `forward+fused(a) h264-180p-3s ×50 114x64 exact total`.

@@ -19,7 +19,9 @@ public enum SwiftSymbol {
         var path = parsed.contexts
         if kind.hasSuffix("fC") || kind.hasSuffix("fc") { return (path + ["init(...)"]).joined(separator: ".") }
         if kind.hasSuffix("fD") || kind.hasSuffix("fd") { return (path + ["deinit"]).joined(separator: ".") }
-        guard let entity = parsed.entity else { return path.count > 1 ? path.joined(separator: ".") : symbol }
+        // Stopped short of an entity (a word substitution, metadata such as a field descriptor),
+        // or an operator (`2eeoi`): outside the subset.
+        guard let entity = parsed.entity, !["oi", "op", "oP"].contains(where: { rest.hasPrefix($0) }) else { return symbol }
         path.append(entity)
         let accessors = ["vg": "getter", "vs": "setter", "vM": "modify", "vr": "read", "vw": "willset", "vW": "didset"]
         if let accessor = accessors.first(where: { kind.hasSuffix($0.key) }) { return (path + [accessor.value]).joined(separator: ".") }
@@ -32,8 +34,10 @@ public enum SwiftSymbol {
             // A closure's context is the function it is in, named before it with its signature.
             return "closure in \(name)(...)"
         }
-        if kind.hasSuffix("FZ") { return "static \(name)(...)" }
-        return kind.hasSuffix("F") ? name + "(...)" : name
+        // A generic specialization lists its type arguments after the function, up to `_`.
+        let function = kind.hasSuffix("_") ? String(kind[..<(kind.lastIndex(of: "F").map { kind.index(after: $0) } ?? kind.endIndex)]) : kind
+        if function.hasSuffix("FZ") { return "static \(name)(...)" }
+        return function.hasSuffix("F") ? name + "(...)" : name
     }
 
     /// The Swift standard library's one-letter types after `S` (`Sa` is `Swift.Array`).

@@ -18,7 +18,7 @@ public enum TextWidth {
         let continuation = indent + "    "
         var lines: [String] = []
         var current = indent
-        for word in line.dropFirst(indent.count).split(separator: " ", omittingEmptySubsequences: false) {
+        for word in unbroken(line.dropFirst(indent.count)) {
             var word = Substring(word)
             let lead = current.count == indent.count && lines.isEmpty || current == continuation ? "" : " "
             if current.count + lead.count + word.count <= width {
@@ -39,6 +39,20 @@ public enum TextWidth {
         }
         if current != continuation && current != indent { lines.append(current) }
         return lines
+    }
+
+    /// The line's words, a `%` or `…` kept with the word before it (`-17.9 %` never ends a line
+    /// at `-17.9`), so a wrapped change still reads as one.
+    private static func unbroken(_ text: Substring) -> [String] {
+        var words: [String] = []
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            if let last = words.last, !last.isEmpty, word.hasPrefix("%") || word == "…" {
+                words[words.count - 1] = last + " " + word
+            } else {
+                words.append(String(word))
+            }
+        }
+        return words
     }
 
     /// Every line of `text` wrapped to `width`.
