@@ -21,7 +21,7 @@ public enum SwiftSymbol {
         if kind.hasSuffix("fD") || kind.hasSuffix("fd") { return (path + ["deinit"]).joined(separator: ".") }
         // Stopped short of an entity (a word substitution, metadata such as a field descriptor),
         // or an operator (`2eeoi`): outside the subset.
-        guard let entity = parsed.entity, !["oi", "op", "oP"].contains(where: { rest.hasPrefix($0) }) else { return symbol }
+        guard let entity = parsed.entity, !["oi", "op", "oP"].contains(where: { rest.hasPrefix($0) }), !kind.hasSuffix("MF") else { return symbol }
         path.append(entity)
         let accessors = ["vg": "getter", "vs": "setter", "vM": "modify", "vr": "read", "vw": "willset", "vW": "didset"]
         if let accessor = accessors.first(where: { kind.hasSuffix($0.key) }) { return (path + [accessor.value]).joined(separator: ".") }
