@@ -200,7 +200,8 @@ extension InstructionGateTests {
         let report = RegressionGate(metric: .instructions).comparePaired([before, after])
         #expect(report.outcome == .passed)
         #expect(report.comparisons.first?.verdict == .slower && report.comparisons.first?.gated == false)
-        #expect(report.text.contains("slower (reference)"))
+        // Its verdict in parentheses: shown, not gated.
+        #expect(report.text.contains("  (slower)") && report.text.contains("(verdict): shown, not gated"))
         // The same change in a strategy's own composition fails the gate.
         before.kind = .syntheticComposition
         after.kind = .syntheticComposition
