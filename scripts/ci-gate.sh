@@ -12,8 +12,11 @@
 #                           (relative paths are the caller's: resolved before the script moves to the checkout)
 #   after --                options for both bench runs (e.g. --videos ID --counts 10 --pipelines-only)
 #
-# Writes the gates' markdown to $GITHUB_STEP_SUMMARY when set (as in the workflow), else to
-# PREFIX-summary.md. Exit: 0 both gates pass (an undecided time gate warns), 2 a gate found it
+# Prints each gate's verdict and its top changes (functions demangled) on standard output; the
+# builds' logs go to PREFIX-build.log and .build-baselines/COMMIT-build.log, each bench run's
+# table to PREFIX-instructions-bench.txt and PREFIX-time-bench.txt, each gate's whole text to
+# PREFIX-instructions.txt and PREFIX-time.txt. Writes the gates' markdown to $GITHUB_STEP_SUMMARY
+# when set (as in the workflow), else to PREFIX-summary.md. Exit: 0 both gates pass (an undecided time gate warns), 2 a gate found it
 # slower or more work, 3 the instruction gate undecided, 1 a bench run failed or a gate's
 # input could not be judged (compare's exit 1: never let through as a warning).
 set -uo pipefail
@@ -46,29 +49,53 @@ done
 cd "$(dirname "$0")/.." || exit 1
 out=${out:-results/ci}
 
+mkdir -p "$(dirname "$out")"
 if [ -z "$binary" ]; then
-  ./scripts/setup.sh || exit 1
-  swift build -c release --product filmstrip || exit 1
+  echo "ci-gate: setting up and building the candidate (log: $out-build.log)" >&2
+  { ./scripts/setup.sh --gate && swift build -c release --product filmstrip; } > "$out-build.log" 2>&1 \
+    || { tail -n 20 "$out-build.log" >&2; echo "ci-gate: setting up or building the candidate failed; the log: $out-build.log" >&2; exit 1; }
   binary=.build/release/filmstrip
 fi
 if [ -n "$baseline_binary" ]; then baseline=(--baseline-binary "$baseline_binary"); else baseline=(--baseline-rev "$base"); fi
 summary=${GITHUB_STEP_SUMMARY:-$out-summary.md}
 [ -n "${GITHUB_STEP_SUMMARY:-}" ] || : > "$summary"
-mkdir -p "$(dirname "$out")"
+# compare fits its text to COLUMNS; its output goes to a file here, so say the terminal's width.
+if [ -z "${COLUMNS:-}" ]; then
+  COLUMNS=100
+  if [ -t 1 ]; then COLUMNS=$(tput cols 2>/dev/null || echo 100); fi
+fi
+export COLUMNS
+
+# verdict NAME FILE: the gate's verdict and its top changes as compare wrote them (its first
+# block: the outcome line, then the changed configurations, the biggest first), about 16 lines,
+# never cutting an entry from its continuation lines (indented four spaces).
+verdict() {
+  echo "== $1 =="
+  awk -v file="$2" 'NF == 0 { exit }
+       NR > 16 && !/^    / { more++; next }
+       !more { print }
+       END { if (more) print "… " more " more line(s) in " file }' "$2"
+}
 
 echo "ci-gate: 1. instruction gate" >&2
-"$binary" bench --suite quick --measure instructions "${baseline[@]}" --out "$out-instructions" "${extra[@]}" || exit 1
+# bench's own table and its hint to run compare go to a file: the script runs compare itself.
+"$binary" bench --suite quick --measure instructions "${baseline[@]}" --out "$out-instructions" "${extra[@]}" > "$out-instructions-bench.txt" \
+  || { cat "$out-instructions-bench.txt"; exit 1; }
 "$binary" compare "$out-instructions-raw.csv" --format markdown --only-changed > "$out-instructions.md"
 instructions=$?
 { echo "## Instruction gate (exit $instructions)"; cat "$out-instructions.md"; echo; } >> "$summary"
+"$binary" compare "$out-instructions-raw.csv" --only-changed > "$out-instructions.txt" 2>/dev/null
+verdict "instruction gate" "$out-instructions.txt"
 
 echo "ci-gate: 2. time gate" >&2
 "$binary" bench --suite quick "${baseline[@]}" --max-minutes "$max_minutes" --threshold "$threshold" \
-  --out "$out-time" --fail-on-disagreement "${extra[@]}" || exit 1
+  --out "$out-time" --fail-on-disagreement "${extra[@]}" > "$out-time-bench.txt" || { cat "$out-time-bench.txt"; exit 1; }
 # No --threshold: compare takes the one bench decided on ($out-time-gate.json).
 "$binary" compare "$out-time-raw.csv" --format markdown --only-changed > "$out-time.md"
 time=$?
 { echo "## Time gate (exit $time)"; cat "$out-time.md"; echo; } >> "$summary"
+"$binary" compare "$out-time-raw.csv" --only-changed > "$out-time.txt" 2>/dev/null
+verdict "time gate" "$out-time.txt"
 [ "$time" -ne 3 ] || echo "ci-gate: warning: time gate undecided: the machine was too noisy to tell within $threshold" >&2
 
 "$binary" report "$out-instructions-raw.csv" "$out-time-raw.csv" -o "$out-report.html" >/dev/null 2>&1 \

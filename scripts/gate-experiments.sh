@@ -104,6 +104,15 @@ lock_cost() {
     echo "lock-cost: $pairs interleaved pairs, median lock / plain: wall ${wall}x, cpu ${cpu}x (pairs: $ratios; load: $(cut -d' ' -f1-3 /proc/loadavg))"
 }
 
+# compare wraps its lines to 100 columns; a continuation is indented four spaces more than the
+# line it continues. joined FILE: each line whole again, for the greps below.
+joined() {
+    awk '{ match($0, /^ */); indent = RLENGTH }
+         n && indent >= 4 && indent == last + 4 { line = line " " substr($0, indent + 1); next }
+         { if (n) print line; line = $0; last = indent; n = 1 }
+         END { if (n) print line }' "$1"
+}
+
 gate() { # EXPERIMENT INDEX BENCH-ARGUMENTS...
     local name="$out/$1-$2" status=0
     local -a gate_threshold=()
@@ -139,7 +148,7 @@ for experiment in "${experiments[@]}"; do
         case $experiment in
             instructions-aa) gate "$experiment" $index --measure instructions --baseline-binary "$out/filmstrip" --candidate-binary "$out/filmstrip" || status=$? ;;
             instructions-ab) gate "$experiment" $index --measure instructions --baseline-binary "$out/filmstrip" --candidate-binary "$out/loop.sh" || status=$?
-                grep -q "^slower: .* extract .*avcodec_send_packet (shim.so)" "$out/$experiment-$index-compare.txt" && named=$((named + 1)) ;;
+                joined "$out/$experiment-$index-compare.txt" | grep -q "^slower: .* extract: .*avcodec_send_packet (shim.so)" && named=$((named + 1)) ;;
             busy-ab) gate "$experiment" $index --baseline-binary "$out/filmstrip" --candidate-binary "$out/busy.sh" || status=$? ;;
             one-ab) rm -f "$out/one-matched.log"
                 gate "$experiment" $index --baseline-binary "$out/filmstrip" --candidate-binary "$out/one.sh" || status=$?
@@ -148,7 +157,7 @@ for experiment in "${experiments[@]}"; do
             undecided) gate "$experiment" $index --repetitions 2 --no-until-decided --baseline-binary "$out/filmstrip" || status=$? ;;
             counters-aa) gate "$experiment" $index --repetitions 2 --no-until-decided --baseline-binary "$out/filmstrip" --candidate-binary "$out/filmstrip" || status=$? ;;
             lock-ab) gate "$experiment" $index --baseline-binary "$out/filmstrip" --candidate-binary "$out/lock.sh" || status=$?
-                grep -q "^slower: .* wall +" "$out/$experiment-$index-compare.txt" && named=$((named + 1)) ;;
+                joined "$out/$experiment-$index-compare.txt" | grep -q "^slower: .* wall +" && named=$((named + 1)) ;;
             lock-aa) gate "$experiment" $index --baseline-binary "$out/filmstrip" --candidate-binary "$out/filmstrip" || status=$? ;;
             *) echo "gate-experiments: unknown experiment $experiment" >&2; exit 64 ;;
         esac

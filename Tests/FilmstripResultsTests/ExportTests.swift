@@ -93,6 +93,17 @@ import ResultsTestSupport
         let headings = markdown.split(separator: "\n").filter { $0.hasPrefix("### ") }
         #expect(headings.count == Set(configurations.map { "\($0.key.videoID) \($0.key.phase)" }).count)
         #expect(markdown.split(separator: "\n").filter { $0.hasPrefix("| 1 |") }.allSatisfy { $0.contains("| 1.00 |") })
+        // Times with their unit (issue 34: `2.285e-05` with no unit): the median and both ends of its interval.
+        let time = #"-?[0-9.]+ (µs|ms|s)"#
+        let rows = markdown.split(separator: "\n").filter { $0.range(of: #"^\| [0-9]+ \|"#, options: .regularExpression) != nil }
+        #expect(!rows.isEmpty)
+        for row in rows {
+            let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(cells[3].range(of: "^\(time)$", options: .regularExpression) != nil, "\(row)")
+            #expect(cells[4].range(of: "^\(time) – \(time)$", options: .regularExpression) != nil, "\(row)")
+        }
+        #expect(markdown.range(of: #"[0-9]e[-+][0-9]"#, options: .regularExpression) == nil)
+        #expect(headings.allSatisfy { $0.range(of: " at \(time)$", options: .regularExpression) != nil }, "\(headings)")
     }
 
     @Test func exportCommandWritesTheFileAndRefusesBadInput() throws {

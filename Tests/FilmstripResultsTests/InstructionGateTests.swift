@@ -158,7 +158,7 @@ struct InstructionGateTests {
         #expect(rows.allSatisfy { $0.status == .ok && ($0.instructions ?? 0) > 0 && $0.wallSeconds == nil && !$0.profile.isEmpty })
         let compare = try CLISupport.run(["compare", name + "-raw.csv"])
         #expect(compare.status == 2, "\(compare.standardOutput)")
-        let extractLine = compare.standardOutput.split(separator: "\n").first { $0.hasPrefix("slower: ") && $0.contains(" extract ") }
+        let extractLine = ReadableOutputTests.joined(compare.standardOutput).first { $0.hasPrefix("slower: ") && $0.contains(" extract: ") }
         #expect(extractLine?.contains("avcodec_send_packet (shim.so)") == true, "\(compare.standardOutput)")
 
         let same = folder.appendingPathComponent("aa").path
@@ -201,10 +201,51 @@ extension InstructionGateTests {
         let report = RegressionGate(metric: .instructions).comparePaired([before, after])
         #expect(report.outcome == .passed)
         #expect(report.comparisons.first?.verdict == .slower && report.comparisons.first?.gated == false)
-        #expect(report.text.contains("slower (reference)"))
+        // Its verdict in parentheses: shown, not gated.
+        #expect(report.text.contains("  (slower)") && report.text.contains("(verdict): shown, not gated"))
         // The same change in a strategy's own composition fails the gate.
         before.kind = .syntheticComposition
         after.kind = .syntheticComposition
         #expect(RegressionGate(metric: .instructions).comparePaired([before, after]).outcome == .regressed)
+    }
+}
+
+/// The instruction gate names functions readably (issue 34): Swift symbols demangled to
+/// module, types and name, checked against the toolchain's own demangler.
+@Suite struct SwiftSymbolTests {
+    @Test func theSymbolsTheGateEmits() {
+        #expect(SwiftSymbol.readable("$s9Filmstrip17ThumbnailRendererV6renderyAA5ImageVAA5FrameVAA11FFmpegErrorVYKF")
+                == "Filmstrip.ThumbnailRenderer.render(...)")
+        #expect(SwiftSymbol.readable("$sSh8_VariantV6insertySb8inserted_x17memberAfterInserttxnFSi_Tg5Tm") == "Swift.Set._Variant.insert(...)")
+        #expect(SwiftSymbol.readable("$s15Synchronization12_MutexHandleV9_lockSlowyys6UInt32VF") == "Synchronization._MutexHandle._lockSlow(...)")
+        #expect(SwiftSymbol.readable("$s9Filmstrip5FrameV5widthSivg") == "Filmstrip.Frame.width.getter")
+        // C names and what the subset does not cover come back as they are.
+        #expect(SwiftSymbol.readable("avcodec_send_packet") == "avcodec_send_packet")
+        #expect(SwiftSymbol.readable("$s9Filmstrip0A5StripV") == "$s9Filmstrip0A5StripV")
+        let change = FunctionChange(function: .init(object: "filmstrip", name: "$s9Filmstrip17ThumbnailRendererV6renderyAA5ImageVAA5FrameVAA11FFmpegErrorVYKF"),
+                                    instructions: 1000, percentagePoints: 1.25)
+        #expect(change.text == "Filmstrip.ThumbnailRenderer.render(...) (filmstrip) +1.2 pp" || change.text == "Filmstrip.ThumbnailRenderer.render(...) (filmstrip) +1.3 pp")
+    }
+
+    /// The functions of the filmstrip binary itself, against `swift demangle`: every symbol the
+    /// subset demangles reads as the toolchain's name up to its argument list.
+    @Test func agreesWithTheToolchainsDemangler() throws {
+        guard let swift = CLIProcess.program(named: "swift"), let nm = CLIProcess.program(named: "nm") else { return }
+        let symbols = try CLIProcess.run(program: nm, ["--defined-only", "--format=just-symbols", CLIProcess.executable.path]).standardOutput
+            .split(separator: "\n").map(String.init)
+            .filter { $0.hasPrefix("$s9Filmstrip") && ($0.hasSuffix("F") || $0.hasSuffix("FZ")) }.prefix(400)
+        try #require(symbols.count > 50)
+        let reference = try CLIProcess.run(program: swift, ["demangle", "--compact"] + symbols).standardOutput.split(separator: "\n").map(String.init)
+        try #require(reference.count == symbols.count)
+        var agreed = 0
+        for (symbol, full) in zip(symbols, reference) {
+            let mine = SwiftSymbol.readable(symbol)
+            guard mine != symbol, !full.contains(" in "), !full.contains(" of "), !full.contains("thunk"), !full.contains(" for ") else { continue }
+            // `static Filmstrip.Foo.bar<A>(…) -> …`: the name before generics and arguments.
+            let name = full.prefix { $0 != "(" }.replacingOccurrences(of: #"<.*>$"#, with: "", options: .regularExpression)
+            #expect(mine == name + "(...)", "\(symbol): \(full)")
+            agreed += 1
+        }
+        #expect(agreed > 50, "\(agreed) of \(symbols.count)")
     }
 }

@@ -133,7 +133,9 @@ struct RegressionGateTests {
             candidate: Fixtures.rows(Self.samples(1.2))
         )
         let text = report.text
-        #expect(text.contains("sequential+memcpy [threads=2] clip-1080p ×500 160x90 exact total"))
+        // The pipeline's label and the request; the options once, in the legend.
+        #expect(text.contains("slower: sequential+memcpy clip-1080p ×500 160x90 exact total: wall +20.0 %"))
+        #expect(text.contains("options of every configuration: threads=2"))
         #expect(text.contains("+20.0 %"))
         #expect(text.contains("slower"))
         #expect(text.hasSuffix("regressed: 1 configuration(s) slower by more than 5 % (exit 2)"))

@@ -13,7 +13,8 @@ package enum BaselineBuild {
     }
 
     /// The executable built from `revision`, and its commit; builds it when missing.
-    /// `note` receives progress lines; the build's own output goes to stderr. A signal that
+    /// `note` receives progress lines; the build's own output goes to `.build-baselines/COMMIT-build.log`
+    /// (a CI log or a terminal shows the gate, not a compiler's progress), named when it fails. A signal that
     /// `interruption` receives ends the build's whole process group (the compiler jobs with it)
     /// and removes the half-built worktree, so that nothing goes on writing into
     /// `.build-baselines/` and git keeps no stale worktree behind.
@@ -40,14 +41,14 @@ package enum BaselineBuild {
             }
         }
         try stopIfInterrupted(interruption, removing: folder, of: repository)
-        note("bench: building baseline \(revision) = \(commit.prefix(12)) in release at \(folder.path) (once)…")
+        let log = folder.path + "-build.log"
+        note("bench: building baseline \(revision) = \(commit.prefix(12)) in release at \(folder.path) (once; its log: \(log))…")
         let build: ChildProcess.Result
         var buildProcess: pid_t?
         do {
-            // Its progress goes to this process's standard error, like the other notes. Its own
-            // process group, so that an interruption ends the compiler jobs too, not only the driver.
+            // Its own process group, so that an interruption ends the compiler jobs too, not only the driver.
             build = try ChildProcess.run("/usr/bin/env", ["swift", "build", "-c", "release", "--product", "filmstrip", "--package-path", folder.path],
-                                         standardOutput: .inherit(2), standardError: .inherit(2), ownProcessGroup: true,
+                                         standardOutput: .file(log), standardError: .sameAsOutput, ownProcessGroup: true,
                                          onStart: { pid in
                                              buildProcess = pid
                                              interruption?.childStarted(pid)
@@ -58,7 +59,7 @@ package enum BaselineBuild {
         if let buildProcess { interruption?.childEnded(buildProcess) }
         try stopIfInterrupted(interruption, removing: folder, of: repository)
         guard build.succeeded, FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw Failure(description: "building \(revision) (\(commit.prefix(12))) failed with status \(build.exitStatus)")
+            throw Failure(description: "building \(revision) (\(commit.prefix(12))) failed with status \(build.exitStatus); its log: \(log)")
         }
         return (executable, commit)
     }

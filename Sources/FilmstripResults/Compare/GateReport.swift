@@ -40,6 +40,10 @@ package struct GateReport: Sendable {
     package var familySize: Int?
     /// Shows only the configurations with a verdict other than `same` (the outcome and work lines stay).
     package var onlyChanged = false
+    /// Shows the sub-phases (shown, not gated) in the tables too; by default they are counted.
+    package var allPhases = false
+    /// The text's widest line (``TextWidth``): the terminal's columns.
+    package var width = TextWidth.standard
     /// Where the gate's settings came from when not from the command line (`bench --until-decided`'s record).
     package var settingsNote: String?
 
@@ -53,7 +57,7 @@ package struct GateReport: Sendable {
         if case .separateRuns = form { true } else { false }
     }
 
-    private var acrossMachines: Bool {
+    var acrossMachines: Bool {
         if case .separateRuns(sameMachine: false) = form { true } else { false }
     }
 
@@ -122,25 +126,37 @@ package struct GateReport: Sendable {
 
     /// The verdict first, then each changed configuration, the undecided ones and work changes,
     /// each on its own line: what a reader (or a pull-request comment) needs before the table.
-    var headlineLines: [String] {
+    /// `name` gives a configuration's name (the text's short label, markdown's full key).
+    func headlineLines(name: (ConfigurationKey) -> String) -> [String] {
         let gated = configurations.filter { $0.entries.contains(where: \.gated) }
-        let moved = [Verdict.slower, .faster].flatMap { verdict in gated.filter { Self.verdict(of: $0.entries) == verdict } }
+        // The biggest change first within each verdict: what a reader (or ci-gate.sh's first lines) should see.
+        let size = { (entries: [ConfigurationComparison]) in entries.filter(\.gated).map { abs(log($0.ratio)) }.max() ?? 0 }
+        let moved = [Verdict.slower, .faster].flatMap { verdict in
+            gated.filter { Self.verdict(of: $0.entries) == verdict }.enumerated()
+                .sorted { (size($1.element.entries), $0.offset) < (size($0.element.entries), $1.offset) }.map(\.element)
+        }
         let movedLines = moved.map { group in
-            "\(Self.verdict(of: group.entries).rawValue): \(group.key) \(changeText(group.entries))"
+            "\(Self.verdict(of: group.entries).rawValue): \(name(group.key)): \(changeText(group.entries))"
                 + (group.entries[0].attribution.isEmpty ? "" : ": " + group.entries[0].attribution.map(\.text).joined(separator: ", "))
         }
         let open = gated.filter { Self.verdict(of: $0.entries) == .undecided }
         let undecidedLines = open.prefix(Self.undecidedListed).map { group in
-            "undecided: \(group.key) \(changeText(group.entries))"
+            "undecided: \(name(group.key)): \(changeText(group.entries))"
         } + (open.count > Self.undecidedListed ? ["undecided: … and \(open.count - Self.undecidedListed) more"] : [])
-        return [outcomeLine] + movedLines + spanChanges.map(\.text) + undecidedLines + workLines
+        return [outcomeLine] + movedLines + spanChanges.map(\.text) + undecidedLines + workLines(name: name)
     }
 
-    /// `+12.3 % (+8.0 % … +16.1 %, n 20)`, or the exact change of an instruction count; with
-    /// several metrics each named with its own verdict: `wall +31.0 % (…) slower, cpu +0.2 % (…) same`.
+    /// The headline with each configuration's full key.
+    var headlineLines: [String] { headlineLines(name: \.description) }
+
+    /// Each metric named: `wall +12.3 % (+8.0 % … +16.1 %, n 20)`, or the exact change of an
+    /// instruction count; with several metrics each with its own verdict, the decided ones
+    /// first: `wall +31.0 % (…) slower, cpu +0.2 % (…) same`.
     private func changeText(_ entries: [ConfigurationComparison]) -> String {
-        guard judgesSeveralMetrics else { return changeText(entries[0]) }
-        return entries.map { "\(Self.metricName($0.metric)) \(changeText($0)) \($0.verdict.rawValue)" }.joined(separator: ", ")
+        guard judgesSeveralMetrics else { return "\(Self.metricName(entries[0].metric)) \(changeText(entries[0]))" }
+        let rank: [Verdict: Int] = [.slower: 0, .faster: 1, .undecided: 2, .same: 3]
+        let ordered = entries.enumerated().sorted { (rank[$0.element.verdict] ?? 4, $0.offset) < (rank[$1.element.verdict] ?? 4, $1.offset) }
+        return ordered.map(\.element).map { "\(Self.metricName($0.metric)) \(changeText($0)) \($0.verdict.rawValue)" }.joined(separator: ", ")
     }
 
     private func changeText(_ comparison: ConfigurationComparison) -> String {
@@ -148,53 +164,19 @@ package struct GateReport: Sendable {
         return "\(Self.percent(comparison.ratio)) (\(Self.percent(comparison.ratioLow)) … \(Self.percent(comparison.ratioHigh)), n \(comparison.count))"
     }
 
-    /// The rows the table shows.
-    private var shown: [ConfigurationComparison] { onlyChanged ? changed : comparisons }
+    /// A sub-phase (shown, not gated) that the tables leave out unless ``allPhases``.
+    func isHidden(_ comparison: ConfigurationComparison) -> Bool {
+        !allPhases && !comparison.gated && !comparison.key.kind.isReference
+    }
 
-    /// A plain-text report for stdout: the verdict and what changed, context, an aligned table, the outcome line.
-    package var text: String {
-        var lines = headlineLines + [""] + contextLines
-        var rows = tableRows
-        if !rows.isEmpty {
-            // The configuration column is cut to fit ``textWidth``; each cut name is given in
-            // full in a legend under the table, by its id (JSON has the full keys).
-            var header = tableHeader
-            // Short headings; the unit goes on the line above the table.
-            header[1] = "baseline"
-            header[2] = "candidate"
-            header = header.map { $0 == "raw change, parallel (CI)" ? "raw change (CI)" : $0 }
-            header[0] = "id"
-            header.insert("configuration", at: 1)
-            let measured = judgesSeveralMetrics ? "each row's metric (" + gate.metrics.map { "\(Self.metricName($0)): \($0.rawValue)" }.joined(separator: ", ") + ")" : gate.metric.rawValue
-            lines.append("baseline and candidate: medians of \(measured)" + (normalizedToCalibration ? " in multiples of the calibration" : "") + "; change: candidate / baseline")
-            let full = shown.map(\.key.description)
-            for index in rows.indices {
-                let suffix = rows[index][0].dropFirst(full[index].count)   // " /decode": normalised by that calibration
-                rows[index][0] = shown[index].key.configID
-                rows[index].insert(shown[index].key.shortName + suffix, at: 1)
-            }
-            var widths = header.indices.map { column in (rows + [header]).map { $0[column].count }.max()! }
-            let others = widths.enumerated().filter { $0.offset != 1 }.map(\.element).reduce(0, +) + 2 * (widths.count - 1)
-            widths[1] = Swift.max(10, Swift.min(widths[1], Self.textWidth - others))
-            var legend: [String] = []
-            for index in rows.indices where rows[index][1].count > widths[1] {
-                rows[index][1] = String(rows[index][1].prefix(widths[1] - 1)) + "…"
-                // A configuration's metrics share one row id: named once.
-                let line = "  \(rows[index][0])  \(full[index])"
-                if legend.last != line { legend.append(line) }
-            }
-            let render = { (cells: [String]) in
-                zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
-                    .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
-            }
-            lines.append(render(header))
-            lines.append(render(widths.map { String(repeating: "-", count: $0) }))
-            lines += rows.map(render)
-            if !legend.isEmpty { lines += ["names cut above, in full (`--format json` has every key):"] + legend }
-        }
-        lines += extrasLines
-        lines.append(outcomeLine)
-        return lines.joined(separator: "\n")
+    /// The rows the tables show: sub-phases only when asked for, the changed ones only when asked for.
+    var shown: [ConfigurationComparison] { (onlyChanged ? changed : comparisons).filter { !isHidden($0) } }
+
+    /// The line that counts the sub-phase rows left out, if any.
+    var hiddenLines: [String] {
+        let hidden = (onlyChanged ? changed : comparisons).filter(isHidden)
+        guard !hidden.isEmpty else { return [] }
+        return ["\(hidden.count) sub-phase row(s) left out (judged, never gated: `--all-phases` lists them)"]
     }
 
     /// A Markdown report (for a pull-request comment): the verdict and what changed, warnings, a table.
@@ -212,7 +194,7 @@ package struct GateReport: Sendable {
             lines += rows.map { "| " + $0.map(escape).joined(separator: " | ") + " |" }
             lines.append("")
         }
-        lines += extrasLines.map { "- \($0)" }
+        lines += (extrasLines + hiddenLines).map { "- \($0)" }
         return lines.joined(separator: "\n")
     }
 
@@ -236,7 +218,7 @@ package struct GateReport: Sendable {
         }
     }
 
-    private var contextLines: [String] {
+    var contextLines: [String] {
         var lines: [String] = []
         switch form {
         case .paired where gate.metric == .instructions:
@@ -263,7 +245,7 @@ package struct GateReport: Sendable {
         return lines
     }
 
-    private var tableHeader: [String] {
+    var tableHeader: [String] {
         let unit = normalizedToCalibration ? "× calibration" : gate.metric.rawValue
         let unitText = judgesSeveralMetrics && !normalizedToCalibration ? "s" : unit
         var header = ["configuration", "baseline (\(unitText))", "candidate (\(unitText))", "change", "\(Int(gate.level * 100)) % CI", "n", "verdict"]
@@ -273,7 +255,7 @@ package struct GateReport: Sendable {
         return header
     }
 
-    private var tableRows: [[String]] {
+    var tableRows: [[String]] {
         let showRaw = comparisons.contains { $0.unnormalised != nil }
         return shown.map { comparison in
             var cells = [
@@ -297,16 +279,16 @@ package struct GateReport: Sendable {
         }
     }
 
-    private var workLines: [String] {
+    private func workLines(name: (ConfigurationKey) -> String) -> [String] {
         workChanges.map { change in
-            "work changed: \(change.key): \(change.counter.rawValue) \(Self.range(change.baseline)) → \(Self.range(change.candidate))"
+            "work changed: \(name(change.key)): \(change.counter.rawValue) \(Self.range(change.baseline)) → \(Self.range(change.candidate))"
                 + (!gatesOnWork ? " (not gated: the machines have different core counts)"
                     : !change.gated ? " (not gated: work shared by several workers moves with the scheduling; no evidence of more over the pairs)"
                     : change.scheduled ? " (work shared by several workers: evidence over the pairs that it grew)" : "")
         }
     }
 
-    private var extrasLines: [String] {
+    var extrasLines: [String] {
         var lines: [String] = []
         if !onlyInBaseline.isEmpty { lines.append("only in baseline: \(onlyInBaseline.count) configuration(s)") }
         if !onlyInCandidate.isEmpty { lines.append("only in candidate: \(onlyInCandidate.count) configuration(s)") }
@@ -323,13 +305,15 @@ package struct GateReport: Sendable {
         }
     }
 
-    /// Widest line of the text table (the configuration names are cut to fit).
-    package static let textWidth = 120
-
-    /// Times in µs, ms or s; other values (counts, multiples of a calibration) with four
-    /// significant digits: enough to see a 5 % change, short enough for a table.
-    private func number(_ value: Double) -> String {
-        Self.secondsMetrics.contains(gate.metric) && !normalizedToCalibration ? ReadableSeconds.text(value) : String(format: "%.4g", value)
+    /// Times in µs, ms or s with three significant digits; counts of a million or more in M
+    /// or G and multiples of a calibration with four: enough to see a 5 % change, short
+    /// enough for a table, never in e-notation.
+    func number(_ value: Double) -> String {
+        if normalizedToCalibration { return String(format: "%.4g×", value) }
+        if Self.secondsMetrics.contains(gate.metric) { return ReadableSeconds.text(value) }
+        let magnitude = abs(value)
+        return magnitude >= 1e9 ? String(format: "%.4g G", value / 1e9) : magnitude >= 1e6 ? String(format: "%.4g M", value / 1e6)
+            : String(format: "%.0f", value)
     }
 
     private static let secondsMetrics: Set<Metric> = [.wallSeconds, .cpuSeconds, .cpuUserSeconds, .cpuSysSeconds]
@@ -339,7 +323,7 @@ package struct GateReport: Sendable {
         String(format: "%+.\(digits)f %%", (ratio - 1) * 100)
     }
 
-    private static func ratio(_ value: Double) -> String {
+    static func ratio(_ value: Double) -> String {
         String(format: "%.2f×", value)
     }
 

@@ -71,17 +71,18 @@ extension HardwareComparison {
     }
 
     private var tableHeader: [String] {
-        ["configuration", "\(baseline.name) (s)", "\(candidate.name) (s)", "speed-up", "\(Int(level * 100)) % CI", "n", ""]
+        ["configuration", baseline.name, candidate.name, "speed-up", "\(Int(level * 100)) % CI", "n", ""]
     }
 
     private var tableRows: [[String]] {
         speedUps.map { entry in
-            [name(entry.key), String(format: "%.4g", entry.baselineSeconds), String(format: "%.4g", entry.candidateSeconds),
+            [name(entry.key), ReadableSeconds.text(entry.baselineSeconds), ReadableSeconds.text(entry.candidateSeconds),
              Self.times(entry.estimate), "\(Self.times(entry.low)) … \(Self.times(entry.high))", "\(entry.count)", entry.direction]
         }
     }
 
-    /// Plain text for stdout: the answer, context, rankings, the task group's scaling, the table.
+    /// Plain text for stdout: the answer, context, rankings, the task group's scaling, the
+    /// table; no line over ``width`` (a name cut to fit is given in full by `--format json`).
     package var text: String {
         var lines = headlineLines + [""] + contextLines + ["", "ranking per request (in-process pipelines both measured, median wall time):"]
         lines += rankingLines.map { "  " + $0 }
@@ -89,15 +90,17 @@ extension HardwareComparison {
         let rows = tableRows
         if !rows.isEmpty {
             let header = tableHeader
-            let widths = header.indices.map { column in (rows + [header]).map { $0[column].count }.max()! }
+            var widths = header.indices.map { column in (rows + [header]).map { $0[column].count }.max()! }
+            widths[0] = Swift.max(12, Swift.min(widths[0], width - widths.dropFirst().reduce(0, +) - 2 * (widths.count - 1)))
             let render = { (cells: [String]) in
-                zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
-                    .trimmingCharacters(in: .whitespaces)
+                zip(cells, widths).map { cell, width in
+                    (cell.count > width ? String(cell.prefix(width - 1)) + "…" : cell).padding(toLength: width, withPad: " ", startingAt: 0)
+                }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
             }
             lines += ["", render(header), render(widths.map { String(repeating: "-", count: $0) })] + rows.map(render)
         }
         lines.append(headlineLines[0])
-        return lines.joined(separator: "\n") + "\n"
+        return TextWidth.wrapped(lines: lines, width: width).joined(separator: "\n") + "\n"
     }
 
     /// Markdown (`compare --format markdown`, `export --format markdown` of two machines).

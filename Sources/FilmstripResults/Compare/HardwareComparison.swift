@@ -98,6 +98,8 @@ package struct HardwareComparison: Sendable {
     package var scalings: [Scaling] = []
     /// Options every compared configuration that has options has with the same value: said once, not on every line.
     package var commonOptions: [String: String] = [:]
+    /// The text's widest line (``TextWidth``): the terminal's columns.
+    package var width = TextWidth.standard
 
     /// `key`'s description without the options every compared configuration shares (``commonOptions``).
     package func name(_ key: ConfigurationKey) -> String {

@@ -138,16 +138,17 @@ package enum ResultsExport {
         for title in groups.keys.sorted() {
             let ranked = groups[title]!.sorted { $0.statistics.median < $1.statistics.median }
             let fastest = ranked[0]
-            lines.append("### \(MarkdownText.escaped(title)): fastest \(MarkdownText.escaped(fastest.key.shortName)) at \(seconds(fastest.statistics.median)) s")
+            lines.append("### \(MarkdownText.escaped(title)): fastest \(MarkdownText.escaped(fastest.key.shortName)) at \(ReadableSeconds.text(fastest.statistics.median))")
             lines.append("")
-            lines.append("| rank | config_id | configuration | median (s) | 95% CI (s) | × fastest | n |")
+            lines.append("| rank | config_id | configuration | median | 95% CI | × fastest | n |")
             lines.append("|---:|---|---|---:|---|---:|---:|")
             for (index, configuration) in ranked.enumerated() {
                 let statistics = configuration.statistics
                 let name = MarkdownText.escaped(configuration.key.shortName)
                 let ratio = statistics.median / fastest.statistics.median
-                lines.append("| \(index + 1) | `\(configuration.key.configID)` | \(name) | \(seconds(statistics.median)) | "
-                    + "\(seconds(statistics.medianCI.low))–\(seconds(statistics.medianCI.high)) | "
+                // Times with their unit, three significant figures (`95.0 µs`), never in e-notation.
+                lines.append("| \(index + 1) | `\(configuration.key.configID)` | \(name) | \(ReadableSeconds.text(statistics.median)) | "
+                    + "\(ReadableSeconds.text(statistics.medianCI.low)) – \(ReadableSeconds.text(statistics.medianCI.high)) | "
                     + "\(String(format: "%.2f", ratio)) | \(statistics.count) |")
             }
             lines.append("")

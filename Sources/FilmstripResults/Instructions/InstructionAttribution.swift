@@ -8,9 +8,9 @@ package struct FunctionChange: Sendable, Hashable {
     /// The change in percentage points of the baseline phase's total.
     package var percentagePoints: Double
 
-    /// `avcodec_send_packet (shim.so) +1.9 pp`.
+    /// `avcodec_send_packet (shim.so) +1.9 pp`; a Swift symbol demangled (``SwiftSymbol``).
     package var text: String {
-        "\(function.name)\(function.object.isEmpty ? "" : " (\(function.object))") \(String(format: "%+.1f", percentagePoints)) pp"
+        "\(SwiftSymbol.readable(function.name))\(function.object.isEmpty ? "" : " (\(function.object))") \(String(format: "%+.1f", percentagePoints)) pp"
     }
 }
 

@@ -1,0 +1,171 @@
+import Foundation
+
+/// `compare`'s plain text, laid out for reading in a terminal of ``GateReport/width``
+/// columns: the verdict and the changes first, then one table per video and thumbnail count
+/// with the phase a column and each pipeline a short label whose options are listed once.
+extension GateReport {
+    /// A pipeline with its options: what a label stands for.
+    struct PipelineVariant: Hashable, Comparable {
+        var pipeline: String
+        var options: [String: String]
+
+        init(_ key: ConfigurationKey) {
+            pipeline = key.pipeline
+            options = key.options
+        }
+
+        static func < (lhs: Self, rhs: Self) -> Bool {
+            (lhs.pipeline, KeyValueList.encode(lhs.options)) < (rhs.pipeline, KeyValueList.encode(rhs.options))
+        }
+    }
+
+    /// A table's rows: one video at one thumbnail count, size and accuracy.
+    struct Request: Hashable, Comparable {
+        var videoID: String
+        var thumbnailCount: Int
+        var thumbWidth: Int
+        var thumbHeight: Int
+        var accuracy: String
+
+        init(_ key: ConfigurationKey) {
+            (videoID, thumbnailCount, thumbWidth, thumbHeight, accuracy) = (key.videoID, key.thumbnailCount, key.thumbWidth, key.thumbHeight, key.accuracy)
+        }
+
+        /// `h264-180p-3s ×50 114x64 exact`; a calibration row's empty parts left out.
+        var text: String {
+            [videoID, "×\(thumbnailCount)", thumbWidth > 0 ? "\(thumbWidth)x\(thumbHeight)" : "", accuracy].filter { !$0.isEmpty }.joined(separator: " ")
+        }
+
+        static func < (lhs: Self, rhs: Self) -> Bool {
+            (lhs.videoID, lhs.thumbnailCount, lhs.thumbWidth, lhs.thumbHeight, lhs.accuracy)
+                < (rhs.videoID, rhs.thumbnailCount, rhs.thumbWidth, rhs.thumbHeight, rhs.accuracy)
+        }
+    }
+
+    /// Each pipeline's label: its name when it ran with one set of options, else the name
+    /// with a letter per option set (`forward+fused(a)`), explained in the legend.
+    var pipelineLabels: [PipelineVariant: String] {
+        let variants = Set(comparisons.map { PipelineVariant($0.key) }).sorted()
+        let byPipeline = Dictionary(grouping: variants, by: \.pipeline)
+        var labels: [PipelineVariant: String] = [:]
+        for (pipeline, sets) in byPipeline {
+            for (index, variant) in sets.enumerated() {
+                labels[variant] = sets.count == 1 ? pipeline : "\(pipeline)(\(Self.letter(index)))"
+            }
+        }
+        return labels
+    }
+
+    private static func letter(_ index: Int) -> String {
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        return index < letters.count ? String(letters[index]) : "\(index + 1)"
+    }
+
+    /// Options every configuration that has options shares (a calibration has none): said
+    /// once instead of in each label's legend line.
+    private var commonOptions: [String: String] {
+        let withOptions = comparisons.filter { !$0.key.options.isEmpty }
+        guard let first = withOptions.first?.key.options else { return [:] }
+        return first.filter { option in withOptions.allSatisfy { $0.key.options[option.key] == option.value } }
+    }
+
+    /// A configuration in a line of text: `forward+fused(a) h264-180p-3s ×50 114x64 exact total`.
+    func shortName(_ key: ConfigurationKey, labels: [PipelineVariant: String]) -> String {
+        [labels[PipelineVariant(key)] ?? key.pipeline, Request(key).text, key.phase.rawValue].joined(separator: " ")
+    }
+
+    /// The legend: the options of every pipeline once, then each label's own.
+    private func legendLines(labels: [PipelineVariant: String]) -> [String] {
+        let common = commonOptions
+        var lines: [String] = []
+        if !common.isEmpty { lines.append("options of every configuration: \(Self.optionText(common))") }
+        let shownVariants = Set(shown.map { PipelineVariant($0.key) })
+        let own = labels.filter { shownVariants.contains($0.key) }.compactMap { variant, label -> (String, String)? in
+            let options = variant.options.filter { common[$0.key] != $0.value }
+            return options.isEmpty ? nil : (label, Self.optionText(options))
+        }.sorted { $0.0 < $1.0 }
+        if !own.isEmpty { lines += ["options of each pipeline beside those:"] + own.map { "  \($0.0): \($0.1)" } }
+        return lines
+    }
+
+    private static func optionText(_ options: [String: String]) -> String {
+        options.keys.sorted().map { "\($0)=\(options[$0]!)" }.joined(separator: " ")
+    }
+
+    /// A plain-text report for stdout: the verdict and what changed, context, the legend, a
+    /// table per request, the outcome line; no line over ``width``.
+    public var text: String {
+        let labels = pipelineLabels
+        var lines = headlineLines(name: { shortName($0, labels: labels) }) + [""] + contextLines + legendLines(labels: labels)
+        let rows = shown
+        if !rows.isEmpty {
+            let measured = judgesSeveralMetrics
+                ? "each row's metric (" + gate.metrics.map { "\(Self.metricName($0)): \($0.rawValue)" }.joined(separator: ", ") + ")"
+                : gate.metric.rawValue
+            lines.append("baseline and candidate: medians of \(measured)" + (normalizedToCalibration ? " in multiples of the calibration" : "")
+                + "; change: candidate / baseline")
+            lines += textTables(rows, labels: labels)
+            lines.append("")
+            if rows.contains(where: { !$0.gated }) { lines.append("(verdict): shown, not gated (a sub-phase or a reference)") }
+        }
+        lines += extrasLines + hiddenLines
+        lines.append(outcomeLine)
+        return TextWidth.wrapped(lines: lines, width: width).joined(separator: "\n")
+    }
+
+    /// One aligned table per request, all with the same columns; the label column cut to fit
+    /// ``width`` when it must (the legend and JSON have every name in full).
+    private func textTables(_ rows: [ConfigurationComparison], labels: [PipelineVariant: String]) -> [String] {
+        var header = ["pipeline", "phase"] + (judgesSeveralMetrics ? ["metric"] : [])
+            + ["baseline", "candidate", "change", "\(Int(gate.level * 100)) % CI", "n", "verdict"]
+        if acrossMachines { header.append("speed-up (CI)") }
+        let showRaw = comparisons.contains { $0.unnormalised != nil }
+        if showRaw { header.append("raw change (CI)") }
+        // A process's phases in the order they run; the others after them.
+        let runOrder: [Phase] = [.startup, .extract, .compose, .total, .process]
+        let phaseOrder = Dictionary(uniqueKeysWithValues: (runOrder + Phase.allCases.filter { !runOrder.contains($0) }).enumerated().map { ($1, $0) })
+        let requests = Dictionary(grouping: rows) { Request($0.key) }
+        var tables: [(Request, [[String]])] = []
+        for request in requests.keys.sorted() {
+            let ordered = requests[request]!.enumerated().sorted { a, b in
+                let left = (labels[PipelineVariant(a.element.key)] ?? "", phaseOrder[a.element.key.phase] ?? 0, a.offset)
+                let right = (labels[PipelineVariant(b.element.key)] ?? "", phaseOrder[b.element.key.phase] ?? 0, b.offset)
+                return left < right
+            }.map(\.element)
+            tables.append((request, ordered.map { textCells($0, label: labels[PipelineVariant($0.key)] ?? $0.key.pipeline, showRaw: showRaw) }))
+        }
+        let all = tables.flatMap(\.1) + [header]
+        var widths = header.indices.map { column in all.map { $0[column].count }.max()! }
+        let others = widths.dropFirst().reduce(0, +) + 2 * (widths.count - 1)
+        widths[0] = Swift.max(8, Swift.min(widths[0], width - others))
+        let firstNumber = judgesSeveralMetrics ? 3 : 2
+        let numbers = firstNumber..<(firstNumber + 5)
+        let render = { (cells: [String]) -> String in
+            zip(cells.indices, cells).map { column, cell in
+                let fitted = cell.count > widths[column] ? String(cell.prefix(widths[column] - 1)) + "…" : cell
+                // Numbers right-aligned, so their magnitudes line up.
+                return numbers.contains(column) ? fitted.rightAligned(width: widths[column]) : fitted.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }
+        var lines: [String] = []
+        for (request, rows) in tables {
+            lines += ["", request.text, render(header), render(widths.map { String(repeating: "-", count: $0) })] + rows.map(render)
+        }
+        return lines
+    }
+
+    private func textCells(_ comparison: ConfigurationComparison, label: String, showRaw: Bool) -> [String] {
+        let verdict = comparison.gated ? comparison.verdict.rawValue : "(\(comparison.verdict.rawValue))"
+        var cells = [label, comparison.key.phase.rawValue + (comparison.normalisedBy.map { " /\($0.rawValue)" } ?? "")]
+            + (judgesSeveralMetrics ? [Self.metricName(comparison.metric)] : [])
+        cells += [number(comparison.baselineMedian), number(comparison.candidateMedian), Self.percent(comparison.ratio),
+                  "\(Self.percent(comparison.ratioLow)) … \(Self.percent(comparison.ratioHigh))", "\(comparison.count)", verdict]
+        if acrossMachines {
+            cells.append("\(Self.ratio(1 / comparison.ratio)) (\(Self.ratio(1 / comparison.ratioHigh)) … \(Self.ratio(1 / comparison.ratioLow)))")
+        }
+        if showRaw {
+            cells.append(comparison.unnormalised.map { "\(Self.percent($0.ratio)) (\(Self.percent($0.low)) … \(Self.percent($0.high)))" } ?? "")
+        }
+        return cells
+    }
+}
