@@ -71,6 +71,9 @@ public struct HardwareComparison: Sendable {
     public struct Scaling: Sendable {
         public var request: Request
         public var composer: String
+        /// The concurrent pipeline and the sequential reference's, as the rows name them (`taskgroup+rowcopy`).
+        public var pipeline: String
+        public var referencePipeline: String
         public struct Side: Sendable {
             /// Sequential / taskgroup median wall time.
             public var speedUp: Double
@@ -219,10 +222,10 @@ public struct HardwareComparison: Sendable {
     private static func scalings(before: [ConfigurationKey: Samples], after: [ConfigurationKey: Samples]) -> [Scaling] {
         var result: [Scaling] = []
         for key in Set(before.keys).intersection(after.keys).sorted()
-        where key.kind == .pipeline && key.phase == .total && key.extractor == "taskgroup" {
+        where key.kind == .pipeline && key.phase == .total && Extractors.role(ofNamed: key.extractor) == .concurrent {
             var sequential = key
-            sequential.extractor = "sequential"
-            sequential.pipeline = "sequential+" + key.composer
+            sequential.extractor = Extractors.sequentialReference.name
+            sequential.pipeline = sequential.extractor + "+" + key.composer
             guard let baselineSequential = before[sequential], let candidateSequential = after[sequential] else { continue }
             func side(_ taskgroup: Samples, _ sequential: Samples) -> Scaling.Side {
                 let bound = taskgroup.medianBound
@@ -230,7 +233,7 @@ public struct HardwareComparison: Sendable {
                                     boundSeconds: bound, workers: taskgroup.medianWorkers,
                                     boundSpeedUp: bound.map { sequential.medianWall / $0 })
             }
-            result.append(Scaling(request: request(key), composer: key.composer,
+            result.append(Scaling(request: request(key), composer: key.composer, pipeline: key.pipeline, referencePipeline: sequential.pipeline,
                                   baseline: side(before[key]!, baselineSequential), candidate: side(after[key]!, candidateSequential)))
         }
         return result
