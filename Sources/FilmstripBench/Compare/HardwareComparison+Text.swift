@@ -151,7 +151,7 @@ extension HardwareComparison {
                  "baseline": ranking.baseline.map { ["pipeline": $0.label, "wall_s": $0.seconds] as [String: Any] },
                  "candidate": ranking.candidate.map { ["pipeline": $0.label, "wall_s": $0.seconds] as [String: Any] }] as [String: Any]
             },
-            "scalings": scalings.map { ["request": $0.request.description, "composer": $0.composer,
+            "scalings": scalings.map { ["request": $0.request.description, "composer": $0.composer, "pipeline": $0.pipeline, "reference_pipeline": $0.referencePipeline,
                                         "baseline": side($0.baseline), "candidate": side($0.candidate)] as [String: Any] },
         ]
         guard JSONSerialization.isValidJSONObject(object),
