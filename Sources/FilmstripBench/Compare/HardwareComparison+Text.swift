@@ -23,7 +23,7 @@ extension HardwareComparison {
             + "either in \(speedUps.count - faster - slower) of \(speedUps.count) configuration(s) (wall time; median speed-up \(Self.times(median))); "
             + "not a gate (exit 0)"]
         // The task group's end-to-end rows first: the question a second machine's cores answer.
-        let taskgroup = speedUps.filter { Extractors.role(ofNamed: $0.key.extractor) == .concurrent && $0.key.kind == .pipeline }
+        let taskgroup = speedUps.filter { Self.isConcurrentPipeline($0.key) }
         let shown = (taskgroup.sorted { $0.estimate > $1.estimate } + speedUps.filter { !taskgroup.map(\.key).contains($0.key) }.sorted { $0.estimate > $1.estimate })
         for entry in shown.prefix(Self.headlineListed) {
             lines.append("\(entry.direction): \(name(entry.key)) speed-up \(Self.speedUpText(entry)), \(ReadableSeconds.text(entry.baselineSeconds)) → \(ReadableSeconds.text(entry.candidateSeconds))")

@@ -218,11 +218,17 @@ public struct HardwareComparison: Sendable {
         }
     }
 
+    /// An in-process pipeline whose extractor splits the plan over workers (the task group), as
+    /// the registry's roles say: the rows the scaling and the headline put first.
+    static func isConcurrentPipeline(_ key: ConfigurationKey) -> Bool {
+        key.kind == .pipeline && Extractors.role(ofNamed: key.extractor) == .concurrent
+    }
+
     /// `taskgroup+C` against `sequential+C` with the same options, per request, on each machine.
     private static func scalings(before: [ConfigurationKey: Samples], after: [ConfigurationKey: Samples]) -> [Scaling] {
         var result: [Scaling] = []
         for key in Set(before.keys).intersection(after.keys).sorted()
-        where key.kind == .pipeline && key.phase == .total && Extractors.role(ofNamed: key.extractor) == .concurrent {
+        where isConcurrentPipeline(key) && key.phase == .total {
             var sequential = key
             sequential.extractor = Extractors.sequentialReference.name
             sequential.pipeline = sequential.extractor + "+" + key.composer
