@@ -87,10 +87,10 @@ struct GOPCostModelTests {
     /// shares are as even as the runs allow and every part is decoded once.
     @Test("fixed shares: every part once, each to the least loaded worker")
     func fixedShares() {
-        // 15 equal GOP runs over 2 workers: 8 and 7, alternating as a queue hands them out.
+        // 15 GOP runs of about equal cost (33 or 34 targets each) over 2 workers: 8 and 7, as a queue hands them out.
         let equal = Self.plan(frames: 1800, gop: 120, count: 500)
         let shares = equal.fixedShares(of: equal.runsCostliestFirst, workers: 2)
-        #expect(shares.map(\.count) == [8, 7])
+        #expect(shares.map(\.count).sorted() == [7, 8])
         #expect(shares[0].first == equal.runsCostliestFirst[0] && shares[1].first == equal.runsCostliestFirst[1])
         // Runs of 10, 6, 5 and 4 frames: 10 | 6, then the 5 and the 4 each go where the load is least (6+5, then 10+4).
         let uneven = GOPCostModel(targets: [(9, 0), (15, 10), (20, 16), (24, 21)].map { GOPCostModel.Target(frame: $0.0, keyframe: $0.1) })
