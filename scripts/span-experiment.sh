@@ -4,7 +4,7 @@
 # quick suite's task-group configurations (`bench --measure instructions`, then `compare`):
 #   one-worker  the candidate is the same executable with every task group forced to one worker
 #               (a wrapper rewrites the `bench-run` child's configuration: `workers` 1; the
-#               product's code is untouched): expect exit 2, `span grew: … extract` named
+#               product's code is untouched): expect exit 2, `span grew: … extract` named (gated)
 #   identical   the same executable on both sides: expect exit 0
 # Both sides start through the same kind of bash wrapper, so the shell's own instructions (counted
 # in `process`) are the same on both. Usage:
@@ -50,6 +50,7 @@ EOF
 chmod +x "$out/same.sh" "$out/one-worker.sh"
 [ ${#matrix[@]} -gt 0 ] || matrix=(--suite quick --extractors taskgroup --pipelines-only)
 declare -A counts
+named=0 began=$(date +%s)
 for round in $(seq 1 "$rounds"); do
     for experiment in one-worker identical; do
         candidate=$out/same.sh
@@ -63,6 +64,9 @@ for round in $(seq 1 "$rounds"); do
         echo "$experiment round $round: exit $status after $(( $(date +%s) - start )) s"
         grep -E '^(span grew|span shrank|slower|regressed|passed|undecided)' "$name.compare.txt" | head -12 || true
         counts[$experiment $status]=$(( ${counts[$experiment $status]:-0} + 1 ))
+        # A gated span line (not "(not gated)") naming the extract phase.
+        if [ "$experiment" = one-worker ] && grep -qE '^span grew: .* extract: span' "$name.compare.txt"; then named=$((named + 1)); fi
     done
 done
 for key in "${!counts[@]}"; do echo "summary: $key: ${counts[$key]} of $rounds"; done | sort
+echo "summary: one-worker with a gated extract span named: $named of $rounds; $(( $(date +%s) - began )) s in all"

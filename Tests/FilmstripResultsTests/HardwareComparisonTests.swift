@@ -1,3 +1,4 @@
+import Filmstrip
 import Foundation
 import Testing
 @testable import FilmstripResults
@@ -40,7 +41,9 @@ struct HardwareComparisonTests {
         #expect(ranking.fastestChanged)
         let scaling = try #require(comparison.scalings.first)
         #expect(abs(scaling.baseline.speedUp - 1 / 1.2) < 0.05 && abs(scaling.candidate.speedUp - 3) < 0.1)
+        #expect(comparison.scalings.count == 1 && scaling.pipeline == "taskgroup+rowcopy" && scaling.referencePipeline == "sequential+rowcopy")
         let text = comparison.text
+        #expect(text.contains("taskgroup+rowcopy / sequential+rowcopy: "), "\(text)")
         #expect(text.contains("faster: taskgroup+rowcopy"))
         #expect(text.contains("fastest pipeline changed in 1 of 1 request(s)"))
         #expect(text.contains("(ranking changed)"))
@@ -49,6 +52,20 @@ struct HardwareComparisonTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(comparison.json.utf8)) as? [String: Any])
         #expect(object["outcome"] as? String == "hardware")
         #expect((object["speed_ups"] as? [[String: Any]])?.count == 2)
+    }
+
+    /// The comparison finds the task group and its reference by the roles the extractors declare
+    /// in the registry, not by name: one sequential reference, the concurrent ones being those
+    /// that split the plan over workers.
+    @Test func extractorsDeclareTheirRoles() {
+        let references = Extractors.all.filter { $0.role == .sequentialReference }
+        #expect(references.count == 1 && Extractors.sequentialReference.name == references[0].name)
+        #expect(Extractors.all.first?.role == .sequentialReference, "the registry lists the reference first")
+        for extractor in Extractors.all where extractor.role == .concurrent {
+            #expect(extractor.settings.contains(.workers), "\(extractor.name) is concurrent: it splits the plan over workers")
+        }
+        #expect(Extractors.all.contains { $0.role == .concurrent })
+        #expect(Extractors.role(ofNamed: "no-such-extractor") == nil)
     }
 
     /// Done when (issue 37): `compare` of the 2-core and 16-core files calls the 16-core task group

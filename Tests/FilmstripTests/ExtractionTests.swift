@@ -143,6 +143,8 @@ struct ExtractionConformanceTests {
         ExtractionOptions(decoder: DecoderOptions(threads: 0)),
         ExtractionOptions(skipNonReferenceFrames: true),
         ExtractionOptions(workers: 3),
+        // Instruction runs' fixed shares: who decodes what changes, never the pixels.
+        { var options = ExtractionOptions(workers: 3); options.fixedWorkerShares = true; return options }(),
     ])
     func decoderOptions(options: ExtractionOptions) async throws {
         let plain = try await Self.run("sequential", try Self.request("h264-180p-3s", count: 13))

@@ -82,6 +82,32 @@ struct GOPCostModelTests {
         #expect(keyframes.bestSchedule(cores: 16).codecThreads == 1)
     }
 
+    /// Instruction runs deal the parts out before decoding (`ExtractionOptions.fixedWorkerShares`):
+    /// as the queue would on an idle machine, each part to the least loaded worker, so the
+    /// shares are as even as the runs allow and every part is decoded once.
+    @Test("fixed shares: every part once, each to the least loaded worker")
+    func fixedShares() {
+        // 15 GOP runs of about equal cost (33 or 34 targets each) over 2 workers: 8 and 7, as a queue hands them out.
+        let equal = Self.plan(frames: 1800, gop: 120, count: 500)
+        let shares = equal.fixedShares(of: equal.runsCostliestFirst, workers: 2)
+        #expect(shares.map(\.count).sorted() == [7, 8])
+        #expect(shares[0].first == equal.runsCostliestFirst[0] && shares[1].first == equal.runsCostliestFirst[1])
+        // Runs of 10, 6, 5 and 4 frames: 10 | 6, then the 5 and the 4 each go where the load is least (6+5, then 10+4).
+        let uneven = GOPCostModel(targets: [(9, 0), (15, 10), (20, 16), (24, 21)].map { GOPCostModel.Target(frame: $0.0, keyframe: $0.1) })
+        let dealt = uneven.fixedShares(of: uneven.runsCostliestFirst, workers: 2)
+        #expect(dealt == [[0..<1, 3..<4], [1..<2, 2..<3]], "\(dealt)")
+        for workers in [1, 2, 3, 7] {
+            let model = Self.plan(frames: 7320, gop: 250, count: 500)
+            let parts = model.schedule(workers: workers, cores: 2).parts
+            let dealtOut = model.fixedShares(of: parts, workers: workers)
+            #expect(dealtOut.count == workers)
+            #expect(dealtOut.flatMap { $0 }.sorted { $0.lowerBound < $1.lowerBound } == parts.sorted { $0.lowerBound < $1.lowerBound })
+            let loads = dealtOut.map { $0.map(model.cost(of:)).reduce(0, +) }
+            // No share exceeds the others by more than its last part: the queue's own bound.
+            #expect(loads.max()! - loads.min()! <= parts.map(model.cost(of:)).max()! + 1e-9)
+        }
+    }
+
     @Test("every schedule covers every target exactly once", arguments: [1, 2, 3, 7, 16])
     func coverage(cores: Int) {
         for (frames, gop, count) in [(7320, 250, 500), (150, 60, 10), (600, 30, 37), (90, 90, 1)] {

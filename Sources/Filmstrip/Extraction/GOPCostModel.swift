@@ -159,6 +159,21 @@ struct GOPCostModel: Sendable {
             : Schedule(parts: queued, workers: min(workers, queued.count), codecThreads: codecThreads, predictedFrames: queuedTime)
     }
 
+    /// `parts` (in the order a shared queue hands them out) dealt to `workers` workers before
+    /// decoding: each part, in order, to the worker with the least predicted work so far (the
+    /// first among equals), which is what the queue does when every worker runs at the predicted
+    /// speed. Each worker's parts come in the order it decodes them; every part is in one share.
+    func fixedShares(of parts: [Range<Int>], workers: Int) -> [[Range<Int>]] {
+        var shares = Array(repeating: [Range<Int>](), count: max(1, workers))
+        var load = Array(repeating: 0.0, count: shares.count)
+        for part in parts {
+            let worker = load.indices.min { (load[$0], $0) < (load[$1], $1) }!
+            shares[worker].append(part)
+            load[worker] += cost(of: part)
+        }
+        return shares
+    }
+
     /// The schedule with the least predicted wall time on `cores` cores, trying every worker
     /// count up to `workersPerCoreLimit` per core, with codec threads on the cores a count leaves
     /// idle (ties within `tieMargin` go to fewer workers; more workers than cores must save

@@ -5,6 +5,7 @@ public struct SequentialExtractor: ThumbnailExtractor {
     public let summary = "one decoder, seek to the keyframe before every thumbnail, decode to it"
 
     public let settings: Set<ExtractorSetting> = [.seeksPerThumbnail]
+    public let role = ExtractorRole.sequentialReference
 
     /// The sequential extractor; it has no settings.
     public init() {}

@@ -9,7 +9,9 @@ import Synchronization
 /// keyframe (one GOP each, so no GOP is decoded twice), costliest first by the frames each
 /// must decode, so a worker that finishes early takes the next part instead of idling while
 /// another works through a long share, and the last parts, which decide when the walk ends,
-/// are the short ones. With too few GOPs to share out that way, the plan is cut into K
+/// are the short ones (with `ExtractionOptions.fixedWorkerShares`, for instruction counting, the
+/// same parts are dealt out before decoding, as the queue would on an idle machine:
+/// `GOPCostModel.fixedShares`). With too few GOPs to share out that way, the plan is cut into K
 /// contiguous parts instead. Without `workers`, K comes from the model too (the plan's runs
 /// and the cores; more workers than cores when time slicing evens out the tail), and cores
 /// that K workers would leave idle go to codec threads when the model predicts they pay.
@@ -18,6 +20,7 @@ public struct TaskGroupExtractor: ThumbnailExtractor {
     public let summary = "K workers (default: from the plan's GOP runs and the cores), each with its own decoder, taking GOPs from a shared queue"
 
     public let settings: Set<ExtractorSetting> = [.workers]
+    public let role = ExtractorRole.concurrent
 
     /// Cores shared with other videos made at the same time, or nil: the workers are the ones
     /// the schedule starts with.
@@ -36,21 +39,30 @@ public struct TaskGroupExtractor: ThumbnailExtractor {
 
     /// The schedule for `request` on `cores` cores: the given worker count, or the model's best.
     static func schedule(for request: ExtractionRequest, cores: Int) -> GOPCostModel.Schedule {
-        let frameTimes = request.probe.frameTimes
-        let model = GOPCostModel(targets: request.plan.distinctFrames.map { entry in
-            GOPCostModel.Target(frame: entry.target.frameIndex,
-                                keyframe: FrameTable.lastIndex(in: frameTimes, atOrBefore: entry.target.keyframePts) ?? 0)
-        })
+        let model = costModel(for: request)
         if let workers = request.options.workers {
             return model.schedule(workers: max(1, min(workers, model.targets.count)), cores: cores)
         }
         return model.bestSchedule(cores: cores)
     }
 
+    /// The cost model of `request`'s distinct targets.
+    static func costModel(for request: ExtractionRequest) -> GOPCostModel {
+        let frameTimes = request.probe.frameTimes
+        return GOPCostModel(targets: request.plan.distinctFrames.map { entry in
+            GOPCostModel.Target(frame: entry.target.frameIndex,
+                                keyframe: FrameTable.lastIndex(in: frameTimes, atOrBefore: entry.target.keyframePts) ?? 0)
+        })
+    }
+
     public func extract(_ request: ExtractionRequest, into delivery: ThumbnailDelivery) async throws -> DecodeCounters {
         let frames = request.plan.distinctFrames
         let schedule = Self.schedule(for: request, cores: ProcessInfo.processInfo.activeProcessorCount)
-        let queue = PartQueue(schedule.parts)
+        // Worker i takes from queues[i]: one shared queue, or with fixed shares a queue of its own.
+        let shared = PartQueue(schedule.parts)
+        let queues = request.options.fixedWorkerShares
+            ? Self.costModel(for: request).fixedShares(of: schedule.parts, workers: schedule.workers).map(PartQueue.init)
+            : Array(repeating: shared, count: max(1, schedule.workers))
         var workerRequest = request
         if schedule.codecThreads > 1 {
             var options = request.options
@@ -61,7 +73,7 @@ public struct TaskGroupExtractor: ThumbnailExtractor {
         // Raised when the extraction's task (or one worker's, after another failed) is cancelled:
         // the workers run on threads of their own, where task cancellation cannot be seen.
         let stop = StopSignal()
-        @Sendable func work() throws -> DecodeCounters {
+        @Sendable func work(_ queue: PartQueue) throws -> DecodeCounters {
             let started = ResourceUsage.threadCPUSeconds
             var engine = try TargetDecoder(request: decoding)
             engine.stopSignal = stop
@@ -75,18 +87,20 @@ public struct TaskGroupExtractor: ThumbnailExtractor {
             return counters
         }
         // Standby workers wait (suspended, holding no thread) for a core of the budget.
-        let standby = budget.map { max(0, min($0.cores, schedule.parts.count) - schedule.workers) } ?? 0
+        // (None with fixed shares: the parts are dealt out already.)
+        let standby = request.options.fixedWorkerShares ? 0
+            : budget.map { max(0, min($0.cores, schedule.parts.count) - schedule.workers) } ?? 0
         let extraction = budget?.openExtraction()
         @Sendable func standbyWork(_ budget: CoreBudget, extraction: Int) async throws -> DecodeCounters {
             guard await budget.takeIdleCore(for: extraction) else { return DecodeCounters() }
             defer { budget.release() }
-            return queue.isEmpty ? DecodeCounters() : try await DecodingThread.run(stoppedBy: stop, work)
+            return shared.isEmpty ? DecodeCounters() : try await DecodingThread.run(stoppedBy: stop) { try work(shared) }
         }
         return try await withThrowingTaskGroup(of: DecodeCounters.self) { group in
             // On every way out, waiting standby workers are let go (the group then awaits them).
             defer { if let budget, let extraction { budget.close(extraction) } }
-            for _ in 1..<max(1, schedule.workers) {
-                group.addTask { try await DecodingThread.run(stoppedBy: stop, work) }
+            for worker in queues.indices.dropFirst() {
+                group.addTask { try await DecodingThread.run(stoppedBy: stop) { try work(queues[worker]) } }
             }
             if let budget, let extraction {
                 for _ in 0..<standby { group.addTask { try await standbyWork(budget, extraction: extraction) } }
@@ -94,7 +108,7 @@ public struct TaskGroupExtractor: ThumbnailExtractor {
             // Every worker decodes on a thread of its own (`DecodingThread`), so all K run at
             // once even with more workers than cores, and the cooperative pool stays free; the
             // calling task starts the first itself rather than wait for a child task to start.
-            var total = try await DecodingThread.run(stoppedBy: stop, work)
+            var total = try await DecodingThread.run(stoppedBy: stop) { try work(queues[0]) }
             // Every part has been taken: standby workers still waiting have nothing to do.
             if let budget, let extraction { budget.close(extraction) }
             for try await counters in group { total = total + counters }

@@ -10,6 +10,18 @@ public struct ExtractionOptions: Hashable, Sendable, Codable {
     public var filter: ScalingFilter
     /// Parallel workers for the extractors that split the plan (nil: one per core).
     public var workers: Int?
+    /// Extractors that split the plan deal each worker its share before decoding instead of
+    /// letting workers take parts from a shared queue as they finish, so what each thread
+    /// decodes depends on the plan alone, not on the scheduling. For instruction counting under
+    /// valgrind, which runs one thread at a time (one worker could drain a queue before another
+    /// starts): the span (busiest thread) is then a property of the code. Off by default: on a
+    /// real machine a worker that falls behind keeps its share. Not recorded (``fields``) nor
+    /// encoded: it changes who decodes what, not what is decoded.
+    public var fixedWorkerShares = false
+
+    private enum CodingKeys: String, CodingKey {
+        case decoder, skipNonReferenceFrames, keyframeOnlyDecoding, filter, workers
+    }
 
     /// Options whose defaults decode every frame on one codec thread, send only keyframes in keyframe accuracy, scale
     /// by area and use one worker per core (the tool also skips non-reference frames,
@@ -96,6 +108,17 @@ public enum ExtractorSetting: Sendable, Hashable {
     case seeksPerThumbnail
 }
 
+/// What an extractor stands for when strategies are compared, so reports can pick "the
+/// concurrent one" and "the sequential reference" without knowing them by name.
+public enum ExtractorRole: String, Sendable, Hashable, CaseIterable {
+    /// The plain one-decoder walk every other strategy is checked and scaled against.
+    case sequentialReference = "sequential-reference"
+    /// Splits the plan over parallel workers: its speed-up over the reference is the machine's scaling.
+    case concurrent
+    /// Any other strategy.
+    case alternative
+}
+
 /// A way to turn a plan into thumbnails. Conformers are one file each, listed in `Extractors.all`.
 public protocol ThumbnailExtractor: Sendable {
     /// Registry key, used by `--extractor` and in CSV rows.
@@ -104,6 +127,8 @@ public protocol ThumbnailExtractor: Sendable {
     var summary: String { get }
     /// What its cost depends on (default: nothing beyond the common options).
     var settings: Set<ExtractorSetting> { get }
+    /// What it stands for in comparisons (default: ``ExtractorRole/alternative``).
+    var role: ExtractorRole { get }
     /// Decodes the plan's frames, hands each thumbnail to `delivery` (which puts them in plan
     /// order) and returns the decoding work it did. Stops promptly with `CancellationError`
     /// when the task is cancelled.
@@ -115,6 +140,7 @@ public protocol ThumbnailExtractor: Sendable {
 
 extension ThumbnailExtractor {
     public var settings: Set<ExtractorSetting> { [] }
+    public var role: ExtractorRole { .alternative }
     public func sharing(_ budget: CoreBudget) -> any ThumbnailExtractor { self }
 }
 
@@ -128,6 +154,13 @@ public enum Extractors {
     /// The extractor the benchmark pairs with every composer: one decoder, no seeking it can
     /// avoid, so the composers are compared on the same frames at a steady cost.
     public static var composerSweepPartner: any ThumbnailExtractor { ForwardExtractor() }
+
+    /// The extractor every other is compared with (``ExtractorRole/sequentialReference``).
+    public static var sequentialReference: any ThumbnailExtractor { all.first { $0.role == .sequentialReference }! }
+
+    /// The role of the extractor registered as `name` (as results files record it), or nil for a name
+    /// this build does not know.
+    public static func role(ofNamed name: String) -> ExtractorRole? { named(name)?.role }
 
     /// The extractor registered as `name` (as `--extractor` spells it), or nil.
     public static func named(_ name: String) -> (any ThumbnailExtractor)? { all.first { $0.name == name } }

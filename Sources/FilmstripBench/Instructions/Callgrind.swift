@@ -38,7 +38,11 @@ package struct Callgrind: Sendable {
     /// - the dynamic loader binds every symbol at start-up (`LD_BIND_NOW`): bound lazily, a
     ///   function is looked up by the first thread to call it, and threads that race to call it
     ///   first each look it up (measured A/A: the OpenMP composer's phase moved by up to 0.95 %,
-    ///   all of it `strcmp` and `do_lookup_x` in the loader).
+    ///   all of it `strcmp` and `do_lookup_x` in the loader);
+    /// - the task group deals each worker its share of the plan before decoding
+    ///   (`fixedWorkerSharesVariable`): valgrind runs one thread at a time, and with the shared
+    ///   queue one worker could drain it before another started (a two-worker `extract` read
+    ///   parallelism 1.04 in one run and about 2 in another), so the span depended on scheduling.
     package static func find() throws(Failure) -> Callgrind {
         guard let path = ChildProcess.find("valgrind") else {
             throw Failure(description: "valgrind is not installed: `--measure instructions` runs every configuration under it (apt-get install valgrind; scripts/setup.sh installs it)")
@@ -46,8 +50,17 @@ package struct Callgrind: Sendable {
         setenv("OMP_WAIT_POLICY", "PASSIVE", 1)
         setenv("KMP_BLOCKTIME", "0", 1)
         setenv("LD_BIND_NOW", "1", 1)
+        setenv(fixedWorkerSharesVariable, "1", 1)
         return Callgrind(valgrind: path)
     }
+
+    /// Set to 1 for the children of an instruction run: a `bench-run` child then sets
+    /// `ExtractionOptions.fixedWorkerShares`. An environment variable, not an argument, so that a
+    /// baseline build from before it still runs (with the shared queue).
+    static let fixedWorkerSharesVariable = "FILMSTRIP_FIXED_WORKER_SHARES"
+
+    /// Whether this process is a child of an instruction run (``fixedWorkerSharesVariable``).
+    static var dealsFixedWorkerShares: Bool { ProcessInfo.processInfo.environment[fixedWorkerSharesVariable] == "1" }
 
     /// The command line that runs `program arguments` under callgrind, writing its parts into `folder`.
     /// `separateThreads`: the span run (``InstructionSpan``): each thread's counts apart, and a part

@@ -128,6 +128,7 @@ package enum ConfigurationRunner {
         job.accuracy = run.accuracy
         job.size = .height(run.thumbHeight)
         job.options = run.extractionOptions
+        job.options.fixedWorkerShares = Callgrind.dealsFixedWorkerShares
         job.pipeline = Pipeline(extractor: run.extractor, destination: run.destination)
         job.memoryLimitBytes = nil
         let prepared = try job.prepare()

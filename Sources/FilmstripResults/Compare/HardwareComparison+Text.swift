@@ -23,7 +23,7 @@ extension HardwareComparison {
             + "either in \(speedUps.count - faster - slower) of \(speedUps.count) configuration(s) (wall time; median speed-up \(Self.times(median))); "
             + "not a gate (exit 0)"]
         // The task group's end-to-end rows first: the question a second machine's cores answer.
-        let taskgroup = speedUps.filter { $0.key.extractor == "taskgroup" && $0.key.kind == .pipeline }
+        let taskgroup = speedUps.filter { Self.isConcurrentPipeline($0.key) }
         let shown = (taskgroup.sorted { $0.estimate > $1.estimate } + speedUps.filter { !taskgroup.map(\.key).contains($0.key) }.sorted { $0.estimate > $1.estimate })
         for entry in shown.prefix(Self.headlineListed) {
             lines.append("\(entry.direction): \(name(entry.key)) speed-up \(Self.speedUpText(entry)), \(ReadableSeconds.text(entry.baselineSeconds)) → \(ReadableSeconds.text(entry.candidateSeconds))")
@@ -66,7 +66,7 @@ extension HardwareComparison {
                 let workers = side.workers.map { ", \($0) workers" } ?? ""
                 return "\(machine.name) (\(machine.cores) cores) \(Self.times(side.speedUp))\(workers)\(bound)"
             }
-            return "\(scaling.request) taskgroup+\(scaling.composer) / sequential+\(scaling.composer): \(side(baseline, scaling.baseline)); \(side(candidate, scaling.candidate))"
+            return "\(scaling.request) \(scaling.pipeline) / \(scaling.referencePipeline): \(side(baseline, scaling.baseline)); \(side(candidate, scaling.candidate))"
         }
     }
 
@@ -154,7 +154,7 @@ extension HardwareComparison {
                  "baseline": ranking.baseline.map { ["pipeline": $0.label, "wall_s": $0.seconds] as [String: Any] },
                  "candidate": ranking.candidate.map { ["pipeline": $0.label, "wall_s": $0.seconds] as [String: Any] }] as [String: Any]
             },
-            "scalings": scalings.map { ["request": $0.request.description, "composer": $0.composer,
+            "scalings": scalings.map { ["request": $0.request.description, "composer": $0.composer, "pipeline": $0.pipeline, "reference_pipeline": $0.referencePipeline,
                                         "baseline": side($0.baseline), "candidate": side($0.candidate)] as [String: Any] },
         ]
         guard JSONSerialization.isValidJSONObject(object),

@@ -71,6 +71,9 @@ package struct HardwareComparison: Sendable {
     package struct Scaling: Sendable {
         package var request: Request
         package var composer: String
+        /// The concurrent pipeline and the sequential reference's, as the rows name them (`taskgroup+rowcopy`).
+        package var pipeline: String
+        package var referencePipeline: String
         package struct Side: Sendable {
             /// Sequential / taskgroup median wall time.
             package var speedUp: Double
@@ -217,14 +220,20 @@ package struct HardwareComparison: Sendable {
         }
     }
 
+    /// An in-process pipeline whose extractor splits the plan over workers (the task group), as
+    /// the registry's roles say: the rows the scaling and the headline put first.
+    static func isConcurrentPipeline(_ key: ConfigurationKey) -> Bool {
+        key.kind == .pipeline && Extractors.role(ofNamed: key.extractor) == .concurrent
+    }
+
     /// `taskgroup+C` against `sequential+C` with the same options, per request, on each machine.
     private static func scalings(before: [ConfigurationKey: Samples], after: [ConfigurationKey: Samples]) -> [Scaling] {
         var result: [Scaling] = []
         for key in Set(before.keys).intersection(after.keys).sorted()
-        where key.kind == .pipeline && key.phase == .total && key.extractor == "taskgroup" {
+        where isConcurrentPipeline(key) && key.phase == .total {
             var sequential = key
-            sequential.extractor = "sequential"
-            sequential.pipeline = "sequential+" + key.composer
+            sequential.extractor = Extractors.sequentialReference.name
+            sequential.pipeline = sequential.extractor + "+" + key.composer
             guard let baselineSequential = before[sequential], let candidateSequential = after[sequential] else { continue }
             func side(_ taskgroup: Samples, _ sequential: Samples) -> Scaling.Side {
                 let bound = taskgroup.medianBound
@@ -232,7 +241,7 @@ package struct HardwareComparison: Sendable {
                                     boundSeconds: bound, workers: taskgroup.medianWorkers,
                                     boundSpeedUp: bound.map { sequential.medianWall / $0 })
             }
-            result.append(Scaling(request: request(key), composer: key.composer,
+            result.append(Scaling(request: request(key), composer: key.composer, pipeline: key.pipeline, referencePipeline: sequential.pipeline,
                                   baseline: side(before[key]!, baselineSequential), candidate: side(after[key]!, candidateSequential)))
         }
         return result

@@ -6,8 +6,8 @@ import Foundation
 /// Judged exactly as the phase's total instructions are (one run is a measurement: the
 /// threshold and ``RegressionGate/instructionFloor``), but on its own: work that moves onto
 /// one thread (workers forced to one, a serial section) leaves the total where it was and makes
-/// the span grow, and a grown span fails the gate like added work. Waiting (a lock, a sleep)
-/// executes no instructions: only the wall-time gate sees it.
+/// the span grow, and a grown `extract` span fails the gate like added work (``gated``).
+/// Waiting (a lock, a sleep) executes no instructions: only the wall-time gate sees it.
 package struct SpanChange: Sendable, Hashable {
     package var key: ConfigurationKey
     /// Median span of each build, in instructions.
@@ -20,13 +20,14 @@ package struct SpanChange: Sendable, Hashable {
     package var ratio: Double { candidate / baseline }
     package var grew: Bool { candidate > baseline }
 
-    /// Not gated yet, only shown. Under callgrind valgrind runs one thread at a time, and the
-    /// task group's workers take GOP runs from a shared queue, so one worker may drain the queue
-    /// before the other starts: with the same binary, a two-worker `extract` read parallelism
-    /// 1.04 in one fresh-clone CI run and about 2 in another, and an identical-build gate read a
-    /// `process` span +13.5 %. A gate on that would fail unchanged code; until the instruction
-    /// run makes the parts' assignment deterministic, a span change never fails the gate.
-    package var gated: Bool { false }
+    /// A grown `extract` span fails the gate. Instruction runs deal the task group's parts to
+    /// its workers before decoding (`Callgrind.fixedWorkerSharesVariable`), so what each worker
+    /// decodes does not depend on how valgrind, which runs one thread at a time, schedules them;
+    /// with the shared queue one worker could drain it first (a two-worker `extract` read
+    /// parallelism 1.04 in one CI run and about 2 in another). The `process` span is shown only:
+    /// it counts pool threads that outlive the phases and start-up work that lands on whichever
+    /// thread runs it (an identical-build gate read +13.5 %). A span that shrank is shown only.
+    package var gated: Bool { grew && key.phase == .extract }
 
     /// `span grew: taskgroup+rowcopy … extract: span 41.2 M → 80.9 M instructions (+96.3 %), work +0.02 % (parallelism 1.96 → 1.00)`.
     package var text: String {
