@@ -94,7 +94,7 @@ extension GateReport {
 
     /// A plain-text report for stdout: the verdict and what changed, context, the legend, a
     /// table per request, the outcome line; no line over ``width``.
-    public var text: String {
+    package var text: String {
         let labels = pipelineLabels
         var lines = headlineLines(name: { shortName($0, labels: labels) }) + [""] + contextLines + legendLines(labels: labels)
         let rows = shown

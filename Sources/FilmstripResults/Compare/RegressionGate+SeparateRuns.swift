@@ -12,7 +12,7 @@ extension RegressionGate {
     /// interval at ``level``. Judging two metrics can at most double a configuration's chance of
     /// a false `slower`; the interval must lie wholly beyond `1 + threshold`, not merely above 1,
     /// which keeps that chance far below `1 − level` for unchanged code (docs/gate.md).
-    public func compareRuns(baseline: [RawResultRow], candidate: [RawResultRow],
+    package func compareRuns(baseline: [RawResultRow], candidate: [RawResultRow],
                             baselinePath: String = "baseline", candidatePath: String = "candidate") -> GateReport {
         let judged = metrics
         guard judged.count > 1 else {

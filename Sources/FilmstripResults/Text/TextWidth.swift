@@ -1,8 +1,8 @@
 /// Reports fit the reader's terminal: `compare` prints tables and verdicts people read in a
 /// window, and a line longer than it wraps mid-word and breaks the table's columns.
-public enum TextWidth {
+package enum TextWidth {
     /// The width when nothing says otherwise (no `COLUMNS`, output not a terminal).
-    public static let standard = 100
+    package static let standard = 100
 
     /// Below this a table cannot be laid out at all; a narrower request is taken as this.
     static let narrowest = 40
@@ -11,7 +11,7 @@ public enum TextWidth {
     /// are indented four spaces beyond the line's own indent, so a script can join them back
     /// (a line starting with four more spaces continues the one above). A word longer than
     /// the room left is cut, so no line is ever over `width`.
-    public static func wrapped(_ line: String, width: Int) -> [String] {
+    package static func wrapped(_ line: String, width: Int) -> [String] {
         let width = Swift.max(width, narrowest)
         guard line.count > width else { return [line] }
         let indent = String(line.prefix { $0 == " " })
@@ -56,7 +56,7 @@ public enum TextWidth {
     }
 
     /// Every line of `text` wrapped to `width`.
-    public static func wrapped(lines: [String], width: Int) -> [String] {
+    package static func wrapped(lines: [String], width: Int) -> [String] {
         lines.flatMap { wrapped($0, width: width) }
     }
 }

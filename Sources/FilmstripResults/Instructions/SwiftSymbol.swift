@@ -9,9 +9,9 @@ import Foundation
 /// types and the entity's name, with `(...)` for a function, `.getter`, `init(...)` or
 /// `closure in`; argument and generic types are left out. A symbol outside that subset (word
 /// substitutions, private discriminators, anything unparsed) is returned as it came.
-public enum SwiftSymbol {
+package enum SwiftSymbol {
     /// `symbol` demangled to the subset above, or unchanged.
-    public static func readable(_ symbol: String) -> String {
+    package static func readable(_ symbol: String) -> String {
         guard let body = ["_$s", "$s", "_$S", "$S"].first(where: { symbol.hasPrefix($0) }).map({ symbol.dropFirst($0.count) }),
               let parsed = names(Array(body.utf8)) else { return symbol }
         let rest = String(decoding: parsed.rest, as: UTF8.self)
