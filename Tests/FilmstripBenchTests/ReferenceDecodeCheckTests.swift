@@ -6,9 +6,9 @@ import Testing
 /// The bench's reference-decode check compares like with like: the ffmpeg CLI scales with the
 /// swscale flags filmstrip uses, so saturated sharp-edged content (test patterns, graphics) is
 /// not reported as a mismatch for the CLI's half-resolution chroma.
-@Suite("Reference decode check", .enabled(if: ReferenceDecodeCheckTests.ffmpeg != nil, "needs the ffmpeg CLI (scripts/setup.sh)"))
+@Suite("Reference decode check", .enabled(if: ReferenceCLI.ffmpeg != nil, "needs the ffmpeg CLI (scripts/setup.sh)"))
 struct ReferenceDecodeCheckTests {
-    static let ffmpeg = ExternalProcess.find("ffmpeg")
+    static let ffmpeg = ReferenceCLI.ffmpeg
 
     /// A saturated test pattern whose thumbnails are an even number of pixels wide (swscale
     /// interpolates chroma fully by itself only for odd widths, which hid this on 4:3 clips).
@@ -54,4 +54,9 @@ struct ReferenceDecodeCheckTests {
         #expect(image.width % 2 == 0)
         #expect(ReferenceDecodeCheck.meanAbsoluteDifference(image, cli) < 0.5, "\(filter)")
     }
+}
+
+/// The ffmpeg CLI on PATH (outside the suite: its trait cannot name the suite itself).
+enum ReferenceCLI {
+    static let ffmpeg = ExternalProcess.find("ffmpeg")
 }
