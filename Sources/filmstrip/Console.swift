@@ -1,5 +1,6 @@
 import Filmstrip
 import FilmstripBench
+import FilmstripResults
 import FilmstripProcess
 import Foundation
 import Synchronization

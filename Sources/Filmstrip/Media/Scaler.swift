@@ -25,6 +25,20 @@ public enum ScalingFilter: String, Sendable, Codable, CaseIterable {
         case .point: SWS_POINT
         }
     }
+
+    /// The ffmpeg CLI's `scale=…:flags=` value that makes the same pixels as ``Scaler``: this
+    /// filter with accurate rounding and full horizontal chroma interpolation. Without
+    /// `full_chroma_int` the CLI converts to RGB with one chroma sample per two output pixels
+    /// (swscale forces full chroma only for odd output widths), which moves colour edges by a
+    /// pixel: 6–7 of 255 mean difference on saturated test patterns, up to 230 at an edge.
+    public var ffmpegCLIFlags: String {
+        let name = switch self {
+        case .fastBilinear: "fast_bilinear"
+        case .point: "neighbor"
+        default: rawValue
+        }
+        return name + "+accurate_rnd+full_chroma_int"
+    }
 }
 
 /// Owns one `SwsContext` and converts decoded frames to RGBA (or RGB) at a fixed output size.
