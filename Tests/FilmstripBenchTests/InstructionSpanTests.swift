@@ -45,9 +45,9 @@ struct InstructionSpanTests {
     }
 
     @Test func readsTheThreadOfAPart() throws {
-        let text = InstructionGateTests.sample.replacingOccurrences(of: "part: 2\n", with: "part: 2\nthread: 3\n")
+        let text = CallgrindSample.part.replacingOccurrences(of: "part: 2\n", with: "part: 2\nthread: 3\n")
         #expect(try CallgrindPart(text: text).thread == 3)
-        #expect(try CallgrindPart(text: InstructionGateTests.sample).thread == 1)
+        #expect(try CallgrindPart(text: CallgrindSample.part).thread == 1)
     }
 
     /// Rows of a two-build instruction run: the same total, the candidate's busiest thread doing `candidateSpan`.

@@ -1,5 +1,6 @@
 import Filmstrip
 import Foundation
+import ResultsTestSupport
 import Testing
 @testable import FilmstripBench
 

@@ -195,7 +195,7 @@ struct SequentialGateTests {
         #expect(locked.map(\.metric) == [.cpuSeconds, .wallSeconds] && locked.map(\.verdict) == [.same, .slower])
         #expect(report.comparisons.filter { $0.key.pipeline != "p0+rowcopy" }.allSatisfy { $0.verdict == .same }, "\(report.text)")
         #expect(report.familySize == 10 && report.slowerConfigurations.count == 1)
-        let headline = ReadableOutputTests.joined(report.text).filter { $0.hasPrefix("slower: ") }
+        let headline = WrappedText.joined(report.text).filter { $0.hasPrefix("slower: ") }
         // The decided metric first, each named with its verdict.
         #expect(headline.count == 1 && headline[0].contains("p0+rowcopy") && headline[0].contains(": wall +") && headline[0].contains(") slower, cpu ")
                 && headline[0].hasSuffix(") same"), "\(headline)")

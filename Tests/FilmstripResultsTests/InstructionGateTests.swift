@@ -7,48 +7,9 @@ import ResultsTestSupport
 /// Instruction counts: the callgrind reader, the phases, the exact gate and its attribution,
 /// and one real valgrind run end to end where valgrind is installed.
 struct InstructionGateTests {
-    /// A part as callgrind 3.19 writes it with `--compress-strings=no --compress-pos=no`.
-    static let sample = """
-        # callgrind format
-        version: 1
-        creator: callgrind-3.19.0
-        pid: 4242
-        cmd:  /tmp/filmstrip bench-run --config {}
-        part: 2
-
-        desc: I1 cache:
-        desc: Trigger: --dump-before=filmstrip_mark_compose_begins
-
-        positions: line
-        events: Ir
-        summary: 1500
-
-        ob=/usr/lib/x86_64-linux-gnu/libavcodec.so.59.37.100
-        fl=???
-        fn=avcodec_send_packet
-        0 700
-        cob=/tmp/shim.so
-        cfl=???
-        cfn=helper
-        calls=3 0
-        0 400
-        0 100
-
-        ob=/tmp/shim.so
-        fl=???
-        fn=helper
-        0 400
-
-        ob=/tmp/filmstrip
-        fl=???
-        fn=$s9Filmstrip4mainyyF
-        0 300
-
-        totals: 1500
-        """
 
     @Test func readsAPartWithSelfCostsOnly() throws {
-        let part = try CallgrindPart(text: Self.sample)
+        let part = try CallgrindPart(text: CallgrindSample.part)
         #expect(part.pid == 4242 && part.number == 2)
         #expect(part.trigger == "filmstrip_mark_compose_begins")
         #expect(part.instructions == 1500)
@@ -158,7 +119,7 @@ struct InstructionGateTests {
         #expect(rows.allSatisfy { $0.status == .ok && ($0.instructions ?? 0) > 0 && $0.wallSeconds == nil && !$0.profile.isEmpty })
         let compare = try CLISupport.run(["compare", name + "-raw.csv"])
         #expect(compare.status == 2, "\(compare.standardOutput)")
-        let extractLine = ReadableOutputTests.joined(compare.standardOutput).first { $0.hasPrefix("slower: ") && $0.contains(" extract: ") }
+        let extractLine = WrappedText.joined(compare.standardOutput).first { $0.hasPrefix("slower: ") && $0.contains(" extract: ") }
         #expect(extractLine?.contains("avcodec_send_packet (shim.so)") == true, "\(compare.standardOutput)")
 
         let same = folder.appendingPathComponent("aa").path

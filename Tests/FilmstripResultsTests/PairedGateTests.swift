@@ -92,7 +92,7 @@ struct PairedGateTests {
         #expect(report.comparisons.first?.verdict == .same)
         #expect(report.workChanges.map(\.counter) == [.framesDecoded])
         #expect(report.outcome.exitCode == 2)
-        #expect(report.text.contains("work changed: ") && ReadableOutputTests.joined(report.text).contains { $0.contains(": frames_decoded 5868 → 5869") })
+        #expect(report.text.contains("work changed: ") && WrappedText.joined(report.text).contains { $0.contains(": frames_decoded 5868 → 5869") })
         // Less work is reported but passes.
         let less = RegressionGate(metric: .wallSeconds).comparePaired(Self.twoBuildRows(Self.drift, ratio: 1.0, candidateFrames: 100))
         #expect(less.workChanges.count == 1 && less.outcome == .passed)

@@ -33,21 +33,6 @@ import ResultsTestSupport
         #expect(!warned.contains("CI "), "no interval below 6 runs: \(warned)")
     }
 
-    /// `text`'s lines with each wrapped line's continuations (four more spaces of indent)
-    /// joined back, as scripts/gate-experiments.sh joins them before its greps.
-    static func joined(_ text: String) -> [String] {
-        var lines: [String] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            let indent = line.prefix { $0 == " " }.count
-            if let last = lines.last, !last.isEmpty, indent >= 4, indent == last.prefix(while: { $0 == " " }).count + 4 {
-                lines[lines.count - 1] += " " + line.dropFirst(indent)
-            } else {
-                lines.append(line)
-            }
-        }
-        return lines
-    }
-
     /// The CLI with `COLUMNS` set, as a terminal's shell would export it.
     static func run(columns: Int, _ arguments: [String]) throws -> CLIProcess.Result {
         try CLIProcess.run(program: URL(fileURLWithPath: "/usr/bin/env"), ["COLUMNS=\(columns)", CLIProcess.executable.path] + arguments)
@@ -63,7 +48,7 @@ import ResultsTestSupport
             let wrapped = TextWidth.wrapped(line, width: width)
             #expect(wrapped.allSatisfy { $0.count <= width }, "\(wrapped)")
             // At 40 columns the longest name is cut mid-word (no line is ever longer): joined, it gains a space.
-            if width > 40 { #expect(Self.joined(wrapped.joined(separator: "\n")) == [line]) }
+            if width > 40 { #expect(WrappedText.joined(wrapped.joined(separator: "\n")) == [line]) }
         }
         #expect(TextWidth.wrapped("  short", width: 100) == ["  short"])
         #expect(TextWidth.wrapped(String(repeating: "x", count: 90), width: 40).allSatisfy { $0.count <= 40 })
@@ -87,7 +72,7 @@ import ResultsTestSupport
         #expect(longest <= 100, "\(lines.filter { $0.count > 100 })")
         #expect(result.standardOutput.range(of: #"[0-9]e[-+]?[0-9]"#, options: .regularExpression) == nil)
         // The verdict line names the configuration and the metric.
-        let joined = Self.joined(result.standardOutput)
+        let joined = WrappedText.joined(result.standardOutput)
         #expect(joined.contains { $0.hasPrefix("slower: forward+rowcopy hevc-360p-5s ×10 ") && $0.contains(" total: cpu +30.0 %") && $0.contains(", wall +30.0 %") },
                 "\(result.standardOutput)")
         // One table per video and count, the phase a column, every time with its unit.

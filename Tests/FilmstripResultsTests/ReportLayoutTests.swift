@@ -1,7 +1,8 @@
 import CLITestSupport
 import Foundation
 import Testing
-@testable import FilmstripBench
+@testable import FilmstripResults
+import ResultsTestSupport
 
 /// The report laid out for reading (issue 34): a table of contents, the verdict once, the
 /// configurations folded, the A/B table in units with the change and its interval, labels
