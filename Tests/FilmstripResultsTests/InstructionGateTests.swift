@@ -182,6 +182,10 @@ extension InstructionGateTests {
         #expect(SwiftSymbol.readable("$s9Filmstrip5FrameV5widthSivg") == "Filmstrip.Frame.width.getter")
         // C names and what the subset does not cover come back as they are.
         #expect(SwiftSymbol.readable("avcodec_send_packet") == "avcodec_send_packet")
+        // The Swift runtime's C++ functions, as callgrind demangles them: argument lists cut.
+        #expect(SwiftSymbol.readable("swift_conformsToProtocolMaybeInstantiateSuperclasses(swift::TargetMetadata<swift::InProcess> const*, bool)::$_2::operator()((anonymous namespace)::ConformanceSection const&) const::{lambda(swift::TargetProtocolConformanceDescriptor<swift::InProcess> const&)#1}::operator()(swift::TargetProtocolConformanceDescriptor<swift::InProcess> const&) const")
+                == "swift_conformsToProtocolMaybeInstantiateSuperclasses(...)::$_2::operator()(...) const::{lambda(...)#1}::operator()(...) const")
+        #expect(SwiftSymbol.readable("std::vector<int>::operator<(std::vector<int> const&)") == "std::vector<int>::operator<(std::vector<int> const&)")
         #expect(SwiftSymbol.readable("$s9Filmstrip0A5StripV") == "$s9Filmstrip0A5StripV")
         let change = FunctionChange(function: .init(object: "filmstrip", name: "$s9Filmstrip17ThumbnailRendererV6renderyAA5ImageVAA5FrameVAA11FFmpegErrorVYKF"),
                                     instructions: 1000, percentagePoints: 1.25)

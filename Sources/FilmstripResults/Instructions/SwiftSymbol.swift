@@ -12,8 +12,8 @@ import Foundation
 package enum SwiftSymbol {
     /// `symbol` demangled to the subset above, or unchanged.
     package static func readable(_ symbol: String) -> String {
-        guard let body = ["_$s", "$s", "_$S", "$S"].first(where: { symbol.hasPrefix($0) }).map({ symbol.dropFirst($0.count) }),
-              let parsed = names(Array(body.utf8)) else { return symbol }
+        guard let prefix = ["_$s", "$s", "_$S", "$S"].first(where: { symbol.hasPrefix($0) }) else { return shortenedCPlusPlus(symbol) }
+        guard let parsed = names(Array(symbol.dropFirst(prefix.count).utf8)) else { return symbol }
         let rest = String(decoding: parsed.rest, as: UTF8.self)
         let kind = rest.replacingOccurrences(of: #"T[gmAfQYuRW][0-9A-Za-z_]*$"#, with: "", options: .regularExpression)
         var path = parsed.contexts
@@ -88,5 +88,29 @@ package enum SwiftSymbol {
         }
         guard position > start, position + length <= bytes.count else { return nil }
         return (String(decoding: bytes[position..<position + length], as: UTF8.self), position + length)
+    }
+
+    /// A C++ name as callgrind demangles it (the Swift runtime's own functions) with every
+    /// argument and template argument list cut to `(...)` and `<...>`: the qualified name tells
+    /// functions apart in a gate's line, while one lambda of the runtime's conformance lookup ran
+    /// to six lines of `swift::TargetMetadata<swift::InProcess> const*`. A name whose brackets do
+    /// not pair up (`operator<`, `operator->`) is returned as it came.
+    static func shortenedCPlusPlus(_ name: String) -> String {
+        guard name.contains("::") else { return name }
+        var result = "", depth = 0, groupIsEmpty = true
+        for character in name {
+            switch character {
+            case "(", "<":
+                if depth == 0 { result.append(character); groupIsEmpty = true } else { groupIsEmpty = false }
+                depth += 1
+            case ")", ">":
+                depth -= 1
+                guard depth >= 0 else { return name }
+                if depth == 0 { result += groupIsEmpty ? String(character) : "...\(character)" }
+            default:
+                if depth == 0 { result.append(character) } else { groupIsEmpty = false }
+            }
+        }
+        return depth == 0 ? result : name
     }
 }
