@@ -27,9 +27,10 @@ work=$(mktemp -d)
 mkdir "$work/symbols"
 trap 'rm -rf "$work"' EXIT
 
-# The C modules the library imports: the two system libraries' maps and the one SwiftPM writes for CKernels.
+# The C modules the library imports: the system libraries' maps (FFmpeg, zlib, malloc.h) and the one SwiftPM writes for CKernels.
 module_flags=(-I "$bin/Modules" -Xcc "-fmodule-map-file=$bin/CKernels.build/module.modulemap"
-              -Xcc -fmodule-map-file=Sources/CFFmpeg/module.modulemap -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap)
+              -Xcc -fmodule-map-file=Sources/CFFmpeg/module.modulemap -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap
+              -Xcc -fmodule-map-file=Sources/CMalloc/module.modulemap)
 swift-symbolgraph-extract -module-name Filmstrip -target "$(uname -m)-unknown-linux-gnu" "${module_flags[@]}" \
     -minimum-access-level public -output-dir "$work/symbols" > "$work/extract.log" 2>&1 \
     || { cat "$work/extract.log" >&2; fail "swift-symbolgraph-extract failed"; }

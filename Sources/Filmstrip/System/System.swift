@@ -45,6 +45,7 @@ public struct OutOfMemory: Error, Hashable, Sendable, CustomStringConvertible {
         self.purpose = purpose
     }
 
+    /// One line saying how much memory was wanted and for what, and that the file is not at fault.
     public var description: String {
         let megabytes = String(format: "%.1f", Double(bytes) / 1_048_576)
         return "out of memory (the process could not allocate \(megabytes) MB for \(purpose); not a fault of the file)"
