@@ -193,3 +193,93 @@ package enum RawColumn: String, ResultColumn {
         }
     }
 }
+
+extension RawColumn {
+    /// How this column is written from a row and read back (the file's schema, in one table).
+    package var field: RawField {
+        guard let field = Self.fields[self] else { preconditionFailure("RawColumn.\(self) has no line in RawColumn.fields") }
+        return field
+    }
+
+    /// One entry per column. A new column is a case above (with its meaning, its unit and, for
+    /// files written before it, `addedLater`), the row's property, and its line here.
+    private static let fields: [RawColumn: RawField] = [
+        .runID: .text(\.run.runID),
+        .timestampUTC: .stored(\.timestamp, .date),
+        .gitCommit: .text(\.run.gitCommit),
+        .gitDirty: .stored(\.run.gitDirty, .bool),
+        .buildConfig: .text(\.run.machine.buildConfiguration),
+        .machineID: .text(\.run.machine.id),
+        .machineName: .text(\.run.machine.name),
+        .cpuModel: .text(\.run.machine.cpuModel),
+        .logicalCores: .stored(\.run.machine.logicalCores, .int),
+        .simdFeatures: .stored(\.run.machine.simdFeatures, .sortedWords),
+        .cacheL1dBytes: .stored(\.run.machine.l1dCacheBytes, .int),
+        .cacheL2Bytes: .stored(\.run.machine.l2CacheBytes, .int),
+        .cacheL3Bytes: .stored(\.run.machine.l3CacheBytes, .int),
+        .memoryBytes: .stored(\.run.machine.memoryBytes, .int),
+        .kernel: .text(\.run.machine.kernel),
+        .cpuGovernor: .text(\.run.machine.frequencyGovernor),
+        .swiftVersion: .text(\.run.machine.swiftVersion),
+        .ffmpegVersions: .stored(\.run.machine.ffmpegVersions, .keyValues),
+        .pipeline: .text(\.pipeline),
+        .extractor: .text(\.extractor),
+        .composer: .text(\.composer),
+        .options: .stored(\.options, .keyValues),
+        .videoID: .text(\.video.id),
+        .videoCodec: .text(\.video.codec),
+        .videoWidth: .stored(\.video.width, .int),
+        .videoHeight: .stored(\.video.height, .int),
+        .videoDurationSeconds: .stored(\.video.durationSeconds, .double),
+        .videoFrameCount: .stored(\.video.frameCount, .int),
+        .videoGOP: .stored(\.video.gop, .int),
+        .thumbnailCount: .stored(\.thumbnailCount, .int),
+        .thumbWidth: .stored(\.thumbWidth, .int),
+        .thumbHeight: .stored(\.thumbHeight, .int),
+        .accuracy: .text(\.accuracy),
+        .phase: .stored(\.phase, .enumeration),
+        .repetition: .stored(\.repetition, .int),
+        .wallSeconds: .stored(\.wallSeconds, .double),
+        .cpuUserSeconds: .stored(\.cpuUserSeconds, .double),
+        .cpuSysSeconds: .stored(\.cpuSysSeconds, .double),
+        .peakRSSBytes: .stored(\.peakRSSBytes, .int),
+        .framesDecoded: .stored(\.framesDecoded, .int),
+        .thumbnailsPerSecond: .stored(\.thumbnailsPerSecond, .double),
+        .checksum: .text(\.checksum),
+        .maxFrameError: .stored(\.maxFrameError, .int),
+        .disagreement: .stored(\.disagreement, .bool),
+        .status: .stored(\.status, .enumeration),
+        .error: .text(\.error),
+        .build: .stored(\.build, .optional(BuildRole.self)),
+        .executableCommit: .text(\.executableCommit),
+        .packetsRead: .stored(\.packetsRead, .int),
+        .bytesRead: .stored(\.bytesRead, .int),
+        .seeks: .stored(\.seeks, .int),
+        .heapAllocations: .stored(\.heapAllocations, .int),
+        .startupCPUSeconds: .grouped { Cell.text($0.bound?.startupCPUSeconds) },
+        .cpuOverCoresSeconds: .grouped { Cell.text($0.bound?.cpuOverCoresSeconds) },
+        .longestWorkerSeconds: .grouped { Cell.text($0.bound?.longestWorkerSeconds) },
+        .boundSeconds: .grouped { Cell.text($0.bound?.boundSeconds) },
+        .workers: .grouped { Cell.text($0.bound?.workers) },
+        .videoBytes: .stored(\.videoBytes, .int),
+        .instructions: .stored(\.instructions, .int),
+        .profile: .text(\.profile),
+        // Read by `RawResultRow.init(cells:)`: an empty cell (an older file) is inferred from the placeholders.
+        .kind: .grouped { $0.kind.rawValue },
+        .firstThumbnailSeconds: .grouped { Cell.text($0.interactive?.firstThumbnailSeconds) },
+        .fullRowSeconds: .grouped { Cell.text($0.interactive?.fullRowSeconds) },
+        .allThumbnailsSeconds: .grouped { Cell.text($0.interactive?.allThumbnailsSeconds) },
+        .latencyP50Seconds: .grouped { Cell.text($0.interactive?.latencyP50Seconds) },
+        .latencyP95Seconds: .grouped { Cell.text($0.interactive?.latencyP95Seconds) },
+        .wastedFrames: .grouped { Cell.text($0.interactive?.wastedFrames) },
+        .cacheHits: .grouped { Cell.text($0.interactive?.cacheHits) },
+        .residentGrowthBytes: .grouped { Cell.text($0.interactive?.residentGrowthBytes) },
+        .threadsLeft: .grouped { Cell.text($0.interactive?.threadsLeft) },
+        .busyDecoders: .grouped { Cell.text($0.interactive?.busyDecoders) },
+        .tiles: .grouped { Cell.text($0.spriteTiles?.tiles) },
+        .unreadableTiles: .grouped { Cell.text($0.spriteTiles?.unreadable) },
+        .worstFrameErrorSeconds: .grouped { Cell.text($0.spriteTiles?.worstErrorSeconds) },
+        .meanFrameErrorSeconds: .grouped { Cell.text($0.spriteTiles?.meanErrorSeconds) },
+        .spanInstructions: .stored(\.spanInstructions, .int),
+    ]
+}

@@ -119,158 +119,35 @@ package struct RawResultRow: ResultRecord, Hashable {
         )
     }
 
-    package func cell(_ column: RawColumn) -> String {
-        let machine = run.machine
-        return switch column {
-        case .runID: run.runID
-        case .timestampUTC: Cell.text(timestamp)
-        case .gitCommit: run.gitCommit
-        case .gitDirty: Cell.text(run.gitDirty)
-        case .buildConfig: machine.buildConfiguration
-        case .machineID: machine.id
-        case .machineName: machine.name
-        case .cpuModel: machine.cpuModel
-        case .logicalCores: Cell.text(machine.logicalCores)
-        case .simdFeatures: machine.simdFeatures.joined(separator: " ")
-        case .cacheL1dBytes: Cell.text(machine.l1dCacheBytes)
-        case .cacheL2Bytes: Cell.text(machine.l2CacheBytes)
-        case .cacheL3Bytes: Cell.text(machine.l3CacheBytes)
-        case .memoryBytes: Cell.text(machine.memoryBytes)
-        case .kernel: machine.kernel
-        case .cpuGovernor: machine.frequencyGovernor
-        case .swiftVersion: machine.swiftVersion
-        case .ffmpegVersions: KeyValueList.encode(machine.ffmpegVersions)
-        case .pipeline: pipeline
-        case .extractor: extractor
-        case .composer: composer
-        case .options: KeyValueList.encode(options)
-        case .videoID: video.id
-        case .videoCodec: video.codec
-        case .videoWidth: Cell.text(video.width)
-        case .videoHeight: Cell.text(video.height)
-        case .videoDurationSeconds: Cell.text(video.durationSeconds)
-        case .videoFrameCount: Cell.text(video.frameCount)
-        case .videoGOP: Cell.text(video.gop)
-        case .thumbnailCount: Cell.text(thumbnailCount)
-        case .thumbWidth: Cell.text(thumbWidth)
-        case .thumbHeight: Cell.text(thumbHeight)
-        case .accuracy: accuracy
-        case .phase: phase.rawValue
-        case .repetition: Cell.text(repetition)
-        case .wallSeconds: Cell.text(wallSeconds)
-        case .cpuUserSeconds: Cell.text(cpuUserSeconds)
-        case .cpuSysSeconds: Cell.text(cpuSysSeconds)
-        case .peakRSSBytes: Cell.text(peakRSSBytes)
-        case .framesDecoded: Cell.text(framesDecoded)
-        case .thumbnailsPerSecond: Cell.text(thumbnailsPerSecond)
-        case .checksum: checksum
-        case .maxFrameError: Cell.text(maxFrameError)
-        case .disagreement: Cell.text(disagreement)
-        case .status: status.rawValue
-        case .error: error
-        case .build: build?.rawValue ?? ""
-        case .executableCommit: executableCommit
-        case .packetsRead: Cell.text(packetsRead)
-        case .bytesRead: Cell.text(bytesRead)
-        case .seeks: Cell.text(seeks)
-        case .heapAllocations: Cell.text(heapAllocations)
-        case .startupCPUSeconds: Cell.text(bound?.startupCPUSeconds)
-        case .cpuOverCoresSeconds: Cell.text(bound?.cpuOverCoresSeconds)
-        case .longestWorkerSeconds: Cell.text(bound?.longestWorkerSeconds)
-        case .boundSeconds: Cell.text(bound?.boundSeconds)
-        case .workers: Cell.text(bound?.workers)
-        case .videoBytes: Cell.text(videoBytes)
-        case .instructions: Cell.text(instructions)
-        case .profile: profile
-        case .kind: kind.rawValue
-        case .firstThumbnailSeconds: Cell.text(interactive?.firstThumbnailSeconds)
-        case .fullRowSeconds: Cell.text(interactive?.fullRowSeconds)
-        case .allThumbnailsSeconds: Cell.text(interactive?.allThumbnailsSeconds)
-        case .latencyP50Seconds: Cell.text(interactive?.latencyP50Seconds)
-        case .latencyP95Seconds: Cell.text(interactive?.latencyP95Seconds)
-        case .wastedFrames: Cell.text(interactive?.wastedFrames)
-        case .cacheHits: Cell.text(interactive?.cacheHits)
-        case .residentGrowthBytes: Cell.text(interactive?.residentGrowthBytes)
-        case .threadsLeft: Cell.text(interactive?.threadsLeft)
-        case .busyDecoders: Cell.text(interactive?.busyDecoders)
-        case .tiles: Cell.text(spriteTiles?.tiles)
-        case .unreadableTiles: Cell.text(spriteTiles?.unreadable)
-        case .worstFrameErrorSeconds: Cell.text(spriteTiles?.worstErrorSeconds)
-        case .meanFrameErrorSeconds: Cell.text(spriteTiles?.meanErrorSeconds)
-        case .spanInstructions: Cell.text(spanInstructions)
-        }
-    }
+    /// The cell of `column` (``RawColumn/field``).
+    package func cell(_ column: RawColumn) -> String { column.field.write(self) }
 
+    /// The row from its cells: each column's ``RawColumn/field`` reads its own, then the groups
+    /// read whole (the bound, interactive and sprite measures) and the kind of an older file.
     package init(cells: (RawColumn) -> String) throws(CellError) {
-        var machine = MachineFingerprint(
-            cpuModel: cells(.cpuModel),
-            logicalCores: try Cell.int(RawColumn.logicalCores, cells(.logicalCores)),
-            simdFeatures: cells(.simdFeatures).split(separator: " ").map(String.init),
-            l1dCacheBytes: try Cell.optionalInt(RawColumn.cacheL1dBytes, cells(.cacheL1dBytes)),
-            l2CacheBytes: try Cell.optionalInt(RawColumn.cacheL2Bytes, cells(.cacheL2Bytes)),
-            l3CacheBytes: try Cell.optionalInt(RawColumn.cacheL3Bytes, cells(.cacheL3Bytes)),
-            memoryBytes: try Cell.int(RawColumn.memoryBytes, cells(.memoryBytes)),
-            kernel: cells(.kernel),
-            frequencyGovernor: cells(.cpuGovernor),
-            swiftVersion: cells(.swiftVersion),
-            buildConfiguration: cells(.buildConfig),
-            ffmpegVersions: try Cell.keyValues(RawColumn.ffmpegVersions, cells(.ffmpegVersions))
-        )
-        // The file's id and name win over re-derived ones: an older harness may
-        // have derived them differently, and they must still match that run.
-        machine.id = cells(.machineID)
-        machine.name = cells(.machineName)
-        self.init(
-            run: RunContext(
-                runID: cells(.runID), gitCommit: cells(.gitCommit),
-                gitDirty: try Cell.bool(RawColumn.gitDirty, cells(.gitDirty)), machine: machine
-            ),
-            timestamp: try Cell.date(RawColumn.timestampUTC, cells(.timestampUTC)),
-            pipeline: cells(.pipeline),
-            extractor: cells(.extractor),
-            composer: cells(.composer),
-            options: try Cell.keyValues(RawColumn.options, cells(.options)),
-            video: VideoDescription(
-                id: cells(.videoID), codec: cells(.videoCodec),
-                width: try Cell.int(RawColumn.videoWidth, cells(.videoWidth)),
-                height: try Cell.int(RawColumn.videoHeight, cells(.videoHeight)),
-                durationSeconds: try Cell.double(RawColumn.videoDurationSeconds, cells(.videoDurationSeconds)),
-                frameCount: try Cell.int(RawColumn.videoFrameCount, cells(.videoFrameCount)),
-                gop: try Cell.int(RawColumn.videoGOP, cells(.videoGOP))
-            ),
-            thumbnailCount: try Cell.int(RawColumn.thumbnailCount, cells(.thumbnailCount)),
-            thumbWidth: try Cell.int(RawColumn.thumbWidth, cells(.thumbWidth)),
-            thumbHeight: try Cell.int(RawColumn.thumbHeight, cells(.thumbHeight)),
-            accuracy: cells(.accuracy),
-            phase: try Cell.enumeration(RawColumn.phase, cells(.phase), as: Phase.self),
-            repetition: try Cell.int(RawColumn.repetition, cells(.repetition)),
-            wallSeconds: try Cell.optionalDouble(RawColumn.wallSeconds, cells(.wallSeconds)),
-            cpuUserSeconds: try Cell.optionalDouble(RawColumn.cpuUserSeconds, cells(.cpuUserSeconds)),
-            cpuSysSeconds: try Cell.optionalDouble(RawColumn.cpuSysSeconds, cells(.cpuSysSeconds)),
-            peakRSSBytes: try Cell.optionalInt(RawColumn.peakRSSBytes, cells(.peakRSSBytes)),
-            framesDecoded: try Cell.optionalInt(RawColumn.framesDecoded, cells(.framesDecoded)),
-            thumbnailsPerSecond: try Cell.optionalDouble(RawColumn.thumbnailsPerSecond, cells(.thumbnailsPerSecond)),
-            checksum: cells(.checksum),
-            maxFrameError: try Cell.optionalInt(RawColumn.maxFrameError, cells(.maxFrameError)),
-            disagreement: try Cell.bool(RawColumn.disagreement, cells(.disagreement)),
-            status: try Cell.enumeration(RawColumn.status, cells(.status), as: RunStatus.self),
-            error: cells(.error),
-            build: cells(.build).isEmpty ? nil : try Cell.enumeration(RawColumn.build, cells(.build), as: BuildRole.self),
-            executableCommit: cells(.executableCommit),
-            packetsRead: try Cell.optionalInt(RawColumn.packetsRead, cells(.packetsRead)),
-            bytesRead: try Cell.optionalInt(RawColumn.bytesRead, cells(.bytesRead)),
-            seeks: try Cell.optionalInt(RawColumn.seeks, cells(.seeks)),
-            heapAllocations: try Cell.optionalInt(RawColumn.heapAllocations, cells(.heapAllocations)),
-            bound: try Self.bound(cells),
-            kind: cells(.kind).isEmpty ? nil : try Cell.enumeration(RawColumn.kind, cells(.kind), as: RunKind.self)
-        )
-        videoBytes = try Cell.optionalInt(RawColumn.videoBytes, cells(.videoBytes))
-        instructions = try Cell.optionalInt(RawColumn.instructions, cells(.instructions))
-        profile = cells(.profile)
-        spanInstructions = try Cell.optionalInt(RawColumn.spanInstructions, cells(.spanInstructions))
+        self = .unread
+        for column in RawColumn.allCases {
+            try column.field.read?(&self, column, cells(column))
+        }
+        kind = cells(.kind).isEmpty
+            ? RunKind.inferred(pipeline: pipeline, extractor: extractor, composer: composer, videoID: video.id, videoCodec: video.codec, phase: phase)
+            : try Cell.enumeration(RawColumn.kind, cells(.kind), as: RunKind.self)
+        bound = try Self.bound(cells)
         interactive = try Self.interactive(cells)
         spriteTiles = try Self.spriteTiles(cells)
     }
+
+    /// The row ``init(cells:)`` starts from: every field then reads its own cell over it.
+    private static let unread = RawResultRow(
+        run: RunContext(runID: "", gitCommit: "", gitDirty: false,
+                        machine: MachineFingerprint(cpuModel: "", logicalCores: 0, simdFeatures: [], l1dCacheBytes: nil, l2CacheBytes: nil,
+                                                    l3CacheBytes: nil, memoryBytes: 0, kernel: "", frequencyGovernor: "", swiftVersion: "",
+                                                    buildConfiguration: "", ffmpegVersions: [:])),
+        timestamp: Date(timeIntervalSince1970: 0), pipeline: "", extractor: "", composer: "", options: [:],
+        video: VideoDescription(id: "", codec: "", width: 0, height: 0, durationSeconds: 0, frameCount: 0, gop: 0),
+        thumbnailCount: 0, thumbWidth: 0, thumbHeight: 0, accuracy: "", phase: .total, repetition: 0, wallSeconds: nil,
+        cpuUserSeconds: nil, cpuSysSeconds: nil, peakRSSBytes: nil, framesDecoded: nil, thumbnailsPerSecond: nil, checksum: "",
+        maxFrameError: nil, disagreement: false, status: .ok, error: "", kind: .pipeline)
 
     /// The interactive columns of a row: nil when every one is empty (other kinds, older files).
     private static func interactive(_ cells: (RawColumn) -> String) throws(CellError) -> InteractiveMeasures? {
