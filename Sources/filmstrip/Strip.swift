@@ -101,14 +101,18 @@ extension FilmstripCommand {
         /// `-o -`: the strip goes to standard output, and the summary line is not printed.
         var writesToStandardOutput: Bool { output == "-" }
 
-        /// Each video with the strip it makes: `-o`, or `VIDEO.strip.FORMAT` next to the video or in `--out-dir`.
-        var jobs: [(video: String, output: String)] {
-            if let output { return videos.map { ($0, output) } }
+        /// Each video with the strip it makes, its format decided here once: `-o FILE` in the format
+        /// its extension names, `-o -` in `--format`, or `VIDEO.strip.FORMAT` next to the video or in `--out-dir`.
+        var jobs: [(video: String, output: StripOutput)] {
+            if let output {
+                let target = writesToStandardOutput ? StripOutput(path: output, format: format) : StripOutput(path: output)
+                return videos.map { ($0, target) }
+            }
             return videos.map { video in
                 let url = URL(fileURLWithPath: video)
                 let name = url.deletingPathExtension().lastPathComponent + ".strip." + format.extensions[0]
                 let folder = outDir.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? url.deletingLastPathComponent()
-                return (video, folder.appendingPathComponent(name).path)
+                return (video, StripOutput(path: folder.appendingPathComponent(name).path, format: format))
             }
         }
 
@@ -144,7 +148,7 @@ extension FilmstripCommand {
         func run() async throws {
             let startupCPUSeconds = ResourceUsage.processCPUSeconds
             let jobs = jobs
-            let signalSources = SignalCleanup.install(doing: jobs.count == 1 ? "making \(jobs[0].output) from \(jobs[0].video)" : "making \(jobs.count) strips")
+            let signalSources = SignalCleanup.install(doing: jobs.count == 1 ? "making \(jobs[0].output.path) from \(jobs[0].video)" : "making \(jobs.count) strips")
             defer { signalSources.forEach { $0.cancel() } }
             try checkBeforeWork(jobs)
             guard jobs.count > 1 else {
@@ -163,7 +167,7 @@ extension FilmstripCommand {
         /// The exit status is non-zero if any failed; a failed strip leaves no file.
         /// Videos share nothing, so several at a time scale with the cores at no extra CPU;
         /// the cores the last ones leave idle go to those still running (`VideoBatch`, as `sprite`).
-        func makeStrips(_ jobs: [(video: String, output: String)], startupCPUSeconds: Double) async throws {
+        func makeStrips(_ jobs: [(video: String, output: StripOutput)], startupCPUSeconds: Double) async throws {
             let batch = cores.batch(videos: jobs.count)
             var failed: [Int] = [], outputFailure: StandardOutputFailed?
             await batch.run(count: jobs.count, work: { index -> Failure? in
@@ -194,7 +198,7 @@ extension FilmstripCommand {
         /// The checks of the whole run before any work (a one-line error, exit 1): the folder,
         /// and that no strip is another video, nor two videos' strips one file (a.mp4 and
         /// b/a.mkv into one --out-dir).
-        func checkBeforeWork(_ jobs: [(video: String, output: String)]) throws {
+        func checkBeforeWork(_ jobs: [(video: String, output: StripOutput)]) throws {
             // Made when missing, as `thumbnails --out-dir` and `sprite -o` are; a file in its place is refused.
             if let outDir {
                 do { try System.createDirectories(outDir) } catch { throw failWithMessage("--out-dir: \(oneLineMessage(error))") }
@@ -204,10 +208,10 @@ extension FilmstripCommand {
             do {
                 let option = { (video: String) in output == nil ? "the strip of \(video)" : "--output" }
                 for job in jobs {
-                    for video in videos { try StripWriter.checkDistinct(input: video, outputs: [(option(job.video), job.output)]) }
+                    for video in videos { try StripWriter.checkDistinct(input: video, outputs: [(option(job.video), job.output.path)]) }
                 }
                 // Compared with one another (the input given here is one no strip can be).
-                try StripWriter.checkDistinct(input: "/dev/null", outputs: jobs.map { (option($0.video), $0.output) })
+                try StripWriter.checkDistinct(input: "/dev/null", outputs: jobs.map { (option($0.video), $0.output.path) })
             } catch {
                 throw failWithMessage(error)
             }
@@ -216,7 +220,7 @@ extension FilmstripCommand {
         /// The library's job for `video`: every option parsed once into its type. In a batch, the
         /// video starts with the batch's workers per video unless `--workers` is given, and then
         /// takes the cores the batch leaves idle.
-        func job(of video: String, to output: String, sharing batch: VideoBatch?) -> StripJob {
+        func job(of video: String, to output: StripOutput, sharing batch: VideoBatch?) -> StripJob {
             var job = StripJob(video: video)
             job.spacing = interval.map { .interval(seconds: $0) } ?? .count(count)
             job.from = range.from
@@ -237,11 +241,11 @@ extension FilmstripCommand {
         }
 
         /// Makes the strip of `video` into `output`; every error is worded with the file it concerns.
-        func makeStrip(of video: String, to output: String, startupCPUSeconds: Double, sharing batch: VideoBatch? = nil) async throws(Failure) {
+        func makeStrip(of video: String, to output: StripOutput, startupCPUSeconds: Double, sharing batch: VideoBatch? = nil) async throws(Failure) {
             do {
-                let files = (writesToStandardOutput ? [] : [("--output", output)]) + (manifest.map { [("--manifest", $0)] } ?? [])
+                let files = (writesToStandardOutput ? [] : [("--output", output.path)]) + (manifest.map { [("--manifest", $0)] } ?? [])
                 try StripWriter.checkDistinct(input: video, outputs: files)
-                if !writesToStandardOutput { try StripWriter.checkWritable(output) }
+                if !writesToStandardOutput { try StripWriter.checkWritable(output.path) }
                 if let manifest { try StripWriter.checkWritable(manifest) }
                 var job = job(of: video, to: output, sharing: batch)
                 // Started here, so that the probe made to warn first and the decoding share one deadline.
@@ -263,13 +267,13 @@ extension FilmstripCommand {
             } catch let error as PlanError {
                 throw Failure(message: "\(video): \(error)")
             } catch let error as LayoutError {
-                throw Failure(message: "\(output): \(error)")
+                throw Failure(message: "\(output.path): \(error)")
             } catch let error as MemoryLimitExceeded {
                 throw Failure(message: "\(video): \(oneLineMessage(error))")
             } catch {
                 let message = oneLineMessage(error)
                 // Errors that do not name a file get the video's name: with several inputs a bare reason is no help.
-                throw Failure(message: message.contains(video) || message.contains(output) ? message : "\(video): \(message)")
+                throw Failure(message: message.contains(video) || message.contains(output.path) ? message : "\(video): \(message)")
             }
         }
 
@@ -281,13 +285,13 @@ extension FilmstripCommand {
 
         /// Writes the strip to `output` (and the manifest with it, both or neither), or with
         /// `-o -` streams it to standard output through the same writers, then writes the manifest.
-        func write(_ result: StripResult, manifest: (path: String, data: Data)?, to output: String) throws {
+        func write(_ result: StripResult, manifest: (path: String, data: Data)?, to output: StripOutput) throws {
             guard writesToStandardOutput else {
                 try StripWriter.write(result.pixels, to: output, jpegQuality: quality.quality, manifest: manifest)
                 return
             }
             do throws(OutputError) {
-                try StripWriter.write(result.pixels, toDescriptor: STDOUT_FILENO, named: "standard output", format: format, jpegQuality: quality.quality)
+                try StripWriter.write(result.pixels, toDescriptor: STDOUT_FILENO, named: "standard output", format: output.format, jpegQuality: quality.quality)
             } catch {
                 // A failed write is standard output's failure, worded and handled as any other (Console).
                 if let code = error.systemCode { throw StandardOutputFailed(code: code) }
@@ -297,7 +301,7 @@ extension FilmstripCommand {
         }
 
         /// What a made strip prints: `--verbose`'s phases on stderr, `--stats`'s JSON line, `--json`'s, or the summary line.
-        func report(_ result: StripResult, of prepared: PreparedStrip, output: String, pipelinePeakBytes: Int, startupCPUSeconds: Double) throws {
+        func report(_ result: StripResult, of prepared: PreparedStrip, output: StripOutput, pipelinePeakBytes: Int, startupCPUSeconds: Double) throws {
             let probe = prepared.probe, pipeline = prepared.job.pipeline
             if verbose {
                 let phases = String(format: "extract %.3f s, compose %.3f s", result.extractSeconds, result.composeSeconds)
@@ -312,12 +316,12 @@ extension FilmstripCommand {
                 ].merging(RunBound(counters: result.counters, startupCPUSeconds: startupCPUSeconds).measurements) { $1 }
                 try Console.jsonLine(measurements.mapValues { .number($0) })
             } else if reporting.json {
-                try Console.jsonLine(["event": "strip", "video": .string(prepared.job.video), "output": .string(output), "width": .integer(result.pixels.width),
+                try Console.jsonLine(["event": "strip", "video": .string(prepared.job.video), "output": .string(output.path), "width": .integer(result.pixels.width),
                                       "height": .integer(result.pixels.height), "thumbnails": .integer(prepared.plan.count), "pipeline": .string(pipeline.name),
                                       "substituted": .integer(substituted)])
             } else if !reporting.quiet && !writesToStandardOutput {
                 let note = substituted > 0 ? ", \(substituted) shown by a neighbouring frame (damaged data)" : ""
-                try Console.out("\(FileSystemName.display(output)): \(result.pixels.width)x\(result.pixels.height), \(Words.count(prepared.plan.count, "thumbnail")) via \(pipeline.name)\(note)")
+                try Console.out("\(FileSystemName.display(output.path)): \(result.pixels.width)x\(result.pixels.height), \(Words.count(prepared.plan.count, "thumbnail")) via \(pipeline.name)\(note)")
             }
         }
     }

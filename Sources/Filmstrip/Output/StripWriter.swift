@@ -26,6 +26,26 @@ public enum StripFormat: String, Sendable, Codable, CaseIterable {
     }
 }
 
+/// Where a strip goes and in which format: decided once (from the path's extension or a
+/// `--format`) and then used by every check and by the writer, so none works it out again.
+public struct StripOutput: Sendable, Hashable {
+    /// The file (or `-` for standard output, which the caller writes with `write(_:toDescriptor:named:format:jpegQuality:)`).
+    public var path: String
+    /// The image format written.
+    public var format: StripFormat
+
+    /// `path` in `format`.
+    public init(path: String, format: StripFormat) {
+        self.path = path
+        self.format = format
+    }
+
+    /// `path` in the format its extension names (.png, .jpg/.jpeg, .rgba/.raw), PNG when it names none.
+    public init(path: String) {
+        self.init(path: path, format: StripFormat(path: path) ?? .png)
+    }
+}
+
 /// Why a strip could not be written, as a one-line reason naming the file.
 public struct OutputError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The path that could not be written.
@@ -61,6 +81,12 @@ public enum StripWriter {
         let manifestFile = try AtomicFile(path: manifest.path)
         try manifestFile.write(manifest.data)
         try AtomicFile.commit(file, manifestFile)
+    }
+
+    /// Writes `pixels` to `output.path` in `output.format`, as `write(_:to:format:jpegQuality:manifest:)`.
+    public static func write(_ pixels: some PixelRows, to output: StripOutput, jpegQuality: Int = 90,
+                             manifest: (path: String, data: Data)? = nil) throws(OutputError) {
+        try write(pixels, to: output.path, format: output.format, jpegQuality: jpegQuality, manifest: manifest)
     }
 
     /// Writes `pixels` in `format` straight to `descriptor`, which the caller opened and

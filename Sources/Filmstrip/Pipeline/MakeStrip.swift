@@ -52,16 +52,17 @@ public func writeStrip(of url: URL, to output: URL, count: Int = 10, height: Int
                        pipeline: Pipeline = .default) async throws -> StripManifest {
     try StripWriter.checkDistinct(input: url.path, outputs: [("output", output.path)])
     try StripWriter.checkWritable(output.path)
+    let target = StripOutput(path: output.path)
     let (result, manifest) = try await runStrip(of: url, count: count, height: height, columns: columns, pipeline: pipeline,
-                                                output: output.path)
+                                                output: target)
     // Written from the pipeline's own pixels (for fused pipelines the canvas), without an RGBA copy.
-    try StripWriter.write(result.pixels, to: output.path)
+    try StripWriter.write(result.pixels, to: target)
     return manifest
 }
 
 /// The one-call API's job: `filmstrip strip`'s defaults for everything not given.
 private func runStrip(of url: URL, count: Int, height: Int, columns: Int?, pipeline: Pipeline,
-                      output: String?) async throws -> (StripResult, StripManifest) {
+                      output: StripOutput?) async throws -> (StripResult, StripManifest) {
     var job = StripJob(video: url.path)
     job.spacing = .count(count)
     job.size = .height(height)

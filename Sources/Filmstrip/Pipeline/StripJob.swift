@@ -41,9 +41,9 @@ public struct StripJob: Sendable {
     /// The largest picture and the time the probe and the decoding may take together (started
     /// by `prepare`; default: no time limit).
     public var limits = InputLimits()
-    /// The file the strip will be written to, when it is: a JPEG (by its extension) bounds the
+    /// The file the strip will be written to and its format, when it is: a JPEG bounds the
     /// strip's sides and needs an RGBA copy to encode from.
-    public var output: String?
+    public var output: StripOutput?
 
     /// A job with `filmstrip strip`'s defaults for everything but the video.
     public init(video: String) {
@@ -66,9 +66,9 @@ public struct StripJob: Sendable {
         let size = maximumSize.map { ThumbnailSize.fitting(in: $0, displayAspectRatio: probe.displayAspectRatio) } ?? self.size
         let request = try ExtractionRequest(path: video, probe: probe, plan: plan, size: size, options: options, limits: limits)
         let layout = try Pipeline.layout(for: request, options: stripOptions)
-        let jpeg = output.flatMap(StripFormat.init(path:)) == .jpeg
+        let jpeg = output?.format == .jpeg
         let annotation = stripOptions.annotation, headerHeight = annotation.headerHeight(stripWidth: layout.width)
-        if jpeg, let output { try StripWriter.checkJPEGSize(width: layout.width, height: layout.height + headerHeight, file: output) }
+        if jpeg, let output { try StripWriter.checkJPEGSize(width: layout.width, height: layout.height + headerHeight, file: output.path) }
         if let memoryLimitBytes {
             // Text is drawn on an RGBA copy of the strip with the header's rows.
             let annotated = annotation.isEmpty ? 0 : Image.alignedRowBytes(forWidth: layout.width).multipliedClamped(by: layout.height + headerHeight)
