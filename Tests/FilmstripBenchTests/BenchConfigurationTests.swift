@@ -22,7 +22,7 @@ struct BenchConfigurationTests {
         matrix.workerCounts = [2]
         let paths = Dictionary(uniqueKeysWithValues: matrix.requiredVideoIDs.map { ($0, "/videos/\($0).mp4") })
         let configurations = matrix.configurations(videoPaths: paths)
-        #expect(Set(configurations.map(\.kind)) == [.pipeline, .composeSynthetic, .memcpySynthetic, .calibrationCopy, .calibrationDecode, .peer])
+        #expect(Set(configurations.map(\.kind)) == [.pipeline, .syntheticComposition, .memcpyFloor, .calibrationCopy, .calibrationDecode, .peer, .wholeProcess])
         for configuration in configurations {
             let json = try JSONEncoder().encode(configuration)
             let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])

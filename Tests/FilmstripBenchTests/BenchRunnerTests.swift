@@ -31,8 +31,8 @@ struct BenchRunnerTests {
         #expect(pipelines.filter { $0.composer == "rowcopy" }.count == 4)
         #expect(pipelines.filter { $0.composer != "rowcopy" }.map(\.pipeline) == ["forward+simd", "forward+fused"])
         #expect(pipelines.filter { $0.composer != "rowcopy" }.allSatisfy { $0.thumbnailCount == 10 })
-        #expect(configurations.filter { $0.kind == .composeSynthetic }.map(\.composer) == ["rowcopy", "simd"])
-        #expect(configurations.filter { $0.kind == .memcpySynthetic }.count == 1)
+        #expect(configurations.filter { $0.kind == .syntheticComposition }.map(\.composer) == ["rowcopy", "simd"])
+        #expect(configurations.filter { $0.kind == .memcpyFloor }.count == 1)
         #expect(configurations.filter { $0.phases == [.calibration] }.count == 2)
     }
 

@@ -105,7 +105,7 @@ struct BenchSessionFakeTests {
     @Test func aFailureDropsTheConfigurationForBothBuilds() throws {
         let log = FakeExecutor.Log()
         let failCopy: @Sendable (BenchConfiguration, Int) -> RunOutcome = { configuration, _ in
-            configuration.runKind == .calibrationCopy ? .failed("boom") : .measured(FakeExecutor.measurement(configuration), nil)
+            configuration.kind == .calibrationCopy ? .failed("boom") : .measured(FakeExecutor.measurement(configuration), nil)
         }
         let session = Self.session(builds: [.init(role: .baseline, runner: FakeExecutor(name: "baseline", log: log, outcome: failCopy)),
                                             .init(role: .candidate, runner: FakeExecutor(name: "candidate", log: log))])
@@ -126,7 +126,7 @@ struct BenchSessionFakeTests {
     func aTimedOutRunIsRecordedAlikeByBothLoops(measure: BenchMeasure) throws {
         let log = FakeExecutor.Log()
         let timeOutDecode: @Sendable (BenchConfiguration, Int) -> RunOutcome = { configuration, _ in
-            configuration.runKind == .calibrationDecode ? .timedOut : .measured(FakeExecutor.measurement(configuration), nil)
+            configuration.kind == .calibrationDecode ? .timedOut : .measured(FakeExecutor.measurement(configuration), nil)
         }
         var session = Self.session(builds: [.init(role: .baseline, runner: FakeExecutor(name: "baseline", log: log), commitFallback: "b1"),
                                             .init(role: .candidate, runner: FakeExecutor(name: "candidate", log: log, outcome: timeOutDecode),

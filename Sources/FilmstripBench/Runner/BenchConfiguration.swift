@@ -31,11 +31,6 @@ package enum BenchConfiguration: Sendable, Hashable, Codable {
     /// One video's seek-bar sprite by `filmstrip sprite` or an ffmpeg command, a whole process: one `sprite` row.
     case sprite(SpriteRun)
 
-    /// The kind of run, as the child's JSON and the phases name it (one per case, filmstrip's command line a `peer`).
-    package enum Kind: String, Sendable, Hashable, Codable {
-        case pipeline, composeSynthetic, memcpySynthetic, calibrationCopy, calibrationDecode, peer, interactive, sprite
-    }
-
     /// An interactive strategy's generator on one video, with its pool and cache, driven by a script.
     package struct InteractiveRun: Sendable, Hashable {
         /// What the generator is driven by.
@@ -234,20 +229,6 @@ package enum BenchConfiguration: Sendable, Hashable, Codable {
     /// Width of a synthetic thumbnail in pixels: 64 px high at 16:9.
     package static let syntheticThumbWidth = 114
 
-    /// The run's kind: the child JSON's `kind` (filmstrip's own command line is a `peer`).
-    package var kind: Kind {
-        switch self {
-        case .pipeline: .pipeline
-        case .composeSynthetic: .composeSynthetic
-        case .memcpySynthetic: .memcpySynthetic
-        case .calibrationCopy: .calibrationCopy
-        case .calibrationDecode: .calibrationDecode
-        case .peer, .commandLine: .peer
-        case .interactive: .interactive
-        case .sprite: .sprite
-        }
-    }
-
     /// The pipeline of the kinds that run one (in this process or as `filmstrip strip`).
     package var pipelineRun: PipelineRun? {
         switch self {
@@ -265,8 +246,9 @@ package enum BenchConfiguration: Sendable, Hashable, Codable {
         }
     }
 
-    /// The `kind` column: what the row's work is (filmstrip's own command line a `whole-process`).
-    package var runKind: RunKind {
+    /// What kind of work the run is: the rows' `kind` column, and (in the child's JSON, by its
+    /// older names) what the child runs. filmstrip's own command line is a `whole-process`.
+    package var kind: RunKind {
         switch self {
         case .pipeline: .pipeline
         case .composeSynthetic: .syntheticComposition
@@ -384,9 +366,9 @@ package enum BenchConfiguration: Sendable, Hashable, Codable {
     package var phases: [Phase] {
         switch kind {
         case .pipeline: [.extract, .compose, .total]
-        case .composeSynthetic, .memcpySynthetic: [.compose]
+        case .syntheticComposition, .memcpyFloor: [.compose]
         case .calibrationCopy, .calibrationDecode: [.calibration]
-        case .peer: [.peer]
+        case .peer, .wholeProcess: [.peer]
         case .interactive:
             if case .interactive(let run) = self, case .soak = run.script { [.soak] } else { Phase.sessionSteps }
         case .sprite: [.sprite]
@@ -443,7 +425,8 @@ package enum BenchConfiguration: Sendable, Hashable, Codable {
 /// placeholders included (`synthetic`, `calibration`, `peer`, `memcpy`). Only this file builds or
 /// reads it; the rest of the bench works on ``BenchConfiguration``'s cases.
 struct FlatRecord: Codable, Hashable {
-    var kind: BenchConfiguration.Kind
+    /// The run's kind by the name the child's JSON has always used (``RunKind/childName``).
+    var kind: String
     var extractor: String
     var composer: String
     var videoID: String?
@@ -477,40 +460,40 @@ struct FlatRecord: Codable, Hashable {
 // optionals default to nil), which the cases below build their records with.
 extension FlatRecord {
     init(_ configuration: BenchConfiguration) {
-        func pipeline(_ kind: BenchConfiguration.Kind, _ run: BenchConfiguration.PipelineRun, peer: Peer? = nil) -> FlatRecord {
+        let kind = configuration.kind.childName
+        func pipeline(_ run: BenchConfiguration.PipelineRun, peer: Peer? = nil) -> FlatRecord {
             FlatRecord(kind: kind, extractor: run.extractor.name, composer: run.destination.name, videoID: run.videoID,
                        videoPath: run.videoPath, thumbnailCount: run.thumbnailCount, thumbHeight: run.thumbHeight,
                        accuracy: run.accuracy.description, decoderThreads: run.decoderThreads,
                        skipNonReference: run.skipNonReference, skipLoopFilter: run.skipLoopFilter, workers: run.workers, peer: peer)
         }
-        func placeholder(_ kind: BenchConfiguration.Kind, _ extractor: String, _ composer: String, count: Int, height: Int) -> FlatRecord {
+        func placeholder(_ extractor: String, _ composer: String, count: Int, height: Int) -> FlatRecord {
             FlatRecord(kind: kind, extractor: extractor, composer: composer, thumbnailCount: count, thumbHeight: height,
                        accuracy: Accuracy.exact.description, decoderThreads: 1, skipNonReference: false, skipLoopFilter: false)
         }
         switch configuration {
-        case .pipeline(let run): self = pipeline(.pipeline, run)
-        case .calibrationDecode(let run): self = pipeline(.calibrationDecode, run)
-        case .commandLine(let run): self = pipeline(.peer, run, peer: .filmstrip)
+        case .pipeline(let run), .calibrationDecode(let run): self = pipeline(run)
+        case .commandLine(let run): self = pipeline(run, peer: .filmstrip)
         case let .composeSynthetic(composer, count, height):
-            self = placeholder(.composeSynthetic, Self.syntheticExtractor, composer.composer.name, count: count, height: height)
+            self = placeholder(Self.syntheticExtractor, composer.composer.name, count: count, height: height)
         case let .memcpySynthetic(count, height):
-            self = placeholder(.memcpySynthetic, Self.syntheticExtractor, Self.memcpyComposer, count: count, height: height)
+            self = placeholder(Self.syntheticExtractor, Self.memcpyComposer, count: count, height: height)
         case .calibrationCopy:
-            self = placeholder(.calibrationCopy, Self.calibrationExtractor, Self.memcpyComposer, count: 1, height: 0)
+            self = placeholder(Self.calibrationExtractor, Self.memcpyComposer, count: 1, height: 0)
         case let .peer(peer, request):
-            self = FlatRecord(kind: .peer, extractor: Self.peerExtractor, composer: peer.rawValue, videoID: request.videoID,
+            self = FlatRecord(kind: kind, extractor: Self.peerExtractor, composer: peer.rawValue, videoID: request.videoID,
                        videoPath: request.videoPath, thumbnailCount: request.thumbnailCount, thumbHeight: request.thumbHeight,
                        accuracy: peer.accuracy.description, decoderThreads: 1, skipNonReference: false, skipLoopFilter: false, peer: peer)
         case .interactive(let run):
             var soakRequests: Int?
             if case .soak(let requests) = run.script { soakRequests = requests }
-            self = FlatRecord(kind: .interactive, extractor: run.strategy.name, composer: Self.generatorComposer,
+            self = FlatRecord(kind: kind, extractor: run.strategy.name, composer: Self.generatorComposer,
                               videoID: run.videoID, videoPath: run.videoPath, thumbnailCount: run.thumbnailCount,
                               thumbHeight: run.thumbHeight, accuracy: Accuracy.exact.description, decoderThreads: 1,
                               skipNonReference: false, skipLoopFilter: false, decoders: run.decoders, cacheBytes: run.cacheBytes,
                               soakRequests: soakRequests)
         case .sprite(let run):
-            self = FlatRecord(kind: .sprite, extractor: run.contender.rawValue, composer: Self.sheetComposer, videoID: run.videoID,
+            self = FlatRecord(kind: kind, extractor: run.contender.rawValue, composer: Self.sheetComposer, videoID: run.videoID,
                               videoPath: run.videoPath, thumbnailCount: 1, thumbHeight: 0, accuracy: "", decoderThreads: 1,
                               skipNonReference: false, skipLoopFilter: false)
         }
@@ -533,17 +516,18 @@ extension FlatRecord {
                 thumbnailCount: thumbnailCount, thumbHeight: thumbHeight, accuracy: accuracy, decoderThreads: decoderThreads,
                 skipNonReference: skipNonReference, skipLoopFilter: skipLoopFilter, workers: workers)
         }
-        switch kind {
+        guard let runKind = RunKind(childName: kind, peer: peer) else { throw Invalid(description: "unknown kind \(kind)") }
+        switch runKind {
         case .pipeline: return .pipeline(try pipelineRun())
         case .calibrationDecode: return .calibrationDecode(try pipelineRun())
-        case .composeSynthetic:
+        case .wholeProcess: return .commandLine(try pipelineRun())
+        case .syntheticComposition:
             guard let composer = Composers.named(composer) else { throw Invalid(description: "unknown composer \(composer)") }
             return .composeSynthetic(.init(composer), thumbnailCount: thumbnailCount, thumbHeight: thumbHeight)
-        case .memcpySynthetic: return .memcpySynthetic(thumbnailCount: thumbnailCount, thumbHeight: thumbHeight)
+        case .memcpyFloor: return .memcpySynthetic(thumbnailCount: thumbnailCount, thumbHeight: thumbHeight)
         case .calibrationCopy: return .calibrationCopy
         case .peer:
             guard let peer else { throw Invalid(description: "a peer run names no peer") }
-            if peer == .filmstrip { return .commandLine(try pipelineRun()) }
             guard let videoID else { throw Invalid(description: "no video for \(peer.rawValue)") }
             return .peer(peer, .init(videoID: videoID, videoPath: videoPath, thumbnailCount: thumbnailCount, thumbHeight: thumbHeight))
         case .interactive:
@@ -557,5 +541,33 @@ extension FlatRecord {
             guard let videoID else { throw Invalid(description: "no video for \(contender.rawValue)") }
             return .sprite(.init(contender: contender, videoID: videoID, videoPath: videoPath))
         }
+    }
+}
+
+extension RunKind {
+    /// The kind's name in the child's JSON, as every build since the child existed wrote it
+    /// (so `bench --baseline-rev`'s older children read it): a peer's process and filmstrip's own
+    /// command line are both `peer`, told apart by the record's `peer`.
+    var childName: String {
+        switch self {
+        case .pipeline: "pipeline"
+        case .syntheticComposition: "composeSynthetic"
+        case .memcpyFloor: "memcpySynthetic"
+        case .calibrationCopy: "calibrationCopy"
+        case .calibrationDecode: "calibrationDecode"
+        case .peer, .wholeProcess: "peer"
+        case .interactive: "interactive"
+        case .sprite: "sprite"
+        }
+    }
+
+    /// The kind a child's JSON names (nil for a name no build wrote).
+    init?(childName: String, peer: Peer?) {
+        if childName == "peer" {
+            self = peer == .filmstrip ? .wholeProcess : .peer
+            return
+        }
+        guard let kind = RunKind.allCases.first(where: { $0 != .peer && $0 != .wholeProcess && $0.childName == childName }) else { return nil }
+        self = kind
     }
 }

@@ -295,9 +295,7 @@ package struct BenchSession {
             let probe = try VideoProbe(path: url.path)
             result[id] = PreparedVideo(
                 path: url.path, aspect: probe.displayAspectRatio,
-                description: VideoDescription(id: id, codec: probe.codec, width: probe.width, height: probe.height,
-                                              durationSeconds: probe.duration.seconds.doubleValue,
-                                              frameCount: probe.frameCount, gop: spec.keyframeInterval))
+                description: UserVideos.description(id: id, probe: probe, gop: spec.keyframeInterval))
         }
         return result
     }
@@ -392,9 +390,9 @@ package struct BenchSession {
         var thumbnailCount = configuration.thumbnailCount, thumbHeight = configuration.thumbHeight
         let thumbWidth: Int
         switch configuration.kind {
-        case .pipeline, .calibrationDecode, .peer, .interactive:
+        case .pipeline, .calibrationDecode, .peer, .wholeProcess, .interactive:
             thumbWidth = video.map { ThumbnailSize.height(configuration.thumbHeight).pixels(forDisplayAspectRatio: $0.aspect).width } ?? 0
-        case .composeSynthetic, .memcpySynthetic: thumbWidth = BenchConfiguration.syntheticThumbWidth
+        case .syntheticComposition, .memcpyFloor: thumbWidth = BenchConfiguration.syntheticThumbWidth
         case .calibrationCopy: thumbWidth = 0
         case .sprite:
             // One tile per cue of the video, every contender's scaled to the layout's width (ffmpeg's `scale=W:-2`: even heights).
@@ -415,7 +413,7 @@ package struct BenchSession {
             thumbHeight: thumbHeight, accuracy: configuration.accuracy?.description ?? "",
             phase: phase, repetition: repetition, wallSeconds: nil, cpuUserSeconds: nil, cpuSysSeconds: nil,
             peakRSSBytes: nil, framesDecoded: nil, thumbnailsPerSecond: nil, checksum: "", maxFrameError: nil,
-            disagreement: false, status: .ok, error: "", kind: configuration.runKind)
+            disagreement: false, status: .ok, error: "", kind: configuration.kind)
     }
 
     static func number(_ value: Double) -> String { String(format: "%g", value) }

@@ -9,15 +9,11 @@ enum InteractiveChart {
         let steps = Phase.sessionSteps
         let sessions = samples.filter { $0.key.kind == .interactive && steps.contains($0.key.phase) }
         let panels = Dictionary(grouping: sessions.samples) { "\($0.key.videoID) n\($0.key.thumbnailCount)" }
-        let standard = "interactive:\(InteractiveStrategies.standard.name)"
         return panels.keys.sorted().compactMap { panel in
             let byKey = Dictionary(grouping: panels[panel]!, by: \.key).mapValues { $0.map(\.seconds) }
             let first = byKey.keys.min()!
             let labeler = ConfigurationLabeler(byKey.keys)
-            // The reference: the standard strategy with the generator's defaults (its pool, the cache on).
-            let defaults = ["cache": "\(ThumbnailGeneratorOptions().cacheBytes)"]
-            let reference = byKey.keys.first { $0.pipeline == standard && $0.options == defaults }
-            guard let reference else { return nil }
+            guard let reference = byKey.keys.first(where: \.isInteractiveReference) else { return nil }
             let configurations = Dictionary(grouping: byKey.keys) { labeler.label($0.pipeline, for: $0) }
             let series = configurations.keys.sorted()
             let values = steps.map { step -> [PlotPoint?] in

@@ -57,10 +57,7 @@ extension HTMLReport {
     /// Each configuration's step times (wall_s) against the standard strategy's with the
     /// generator's defaults, one colour per step; nothing without that reference.
     private func stepChart(_ configurations: [String: [RawResultRow]]) -> String {
-        let standard = "interactive:\(InteractiveStrategies.standard.name)"
-        // The reference: the standard strategy with the generator's defaults (its pool, the cache on).
-        let defaults = "\(standard) [\(KeyValueList.encode(["cache": "\(ThumbnailGeneratorOptions().cacheBytes)"]))]"
-        guard let reference = configurations[defaults] else { return "" }
+        guard let reference = configurations.values.first(where: { $0.first?.configurationKey.isInteractiveReference == true }) else { return "" }
         let steps = Phase.sessionSteps.filter { $0 != .zoomBack }
         var chartRows: [DotChart.Row] = []
         for name in configurations.keys.sorted() {

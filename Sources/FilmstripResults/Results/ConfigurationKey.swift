@@ -1,3 +1,5 @@
+import Filmstrip
+
 /// What identifies a configuration across runs: the same key in two runs means
 /// the same work was timed, so their samples may be compared.
 package struct ConfigurationKey: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
@@ -49,5 +51,16 @@ package struct ConfigurationKey: Sendable, Hashable, Codable, Comparable, Custom
     /// Orders by ``description`` so reports list configurations in a stable order.
     package static func < (lhs: ConfigurationKey, rhs: ConfigurationKey) -> Bool {
         lhs.description < rhs.description
+    }
+}
+
+extension ConfigurationKey {
+    /// The options an interactive run records for the generator's defaults (its pool, the cache on).
+    static let interactiveDefaultOptions = ["cache": "\(ThumbnailGeneratorOptions().cacheBytes)"]
+
+    /// The interactive runs' reference, which the report and the plot show every other
+    /// interactive configuration against: the standard strategy with the generator's defaults.
+    package var isInteractiveReference: Bool {
+        kind == .interactive && pipeline == "interactive:\(InteractiveStrategies.standard.name)" && options == Self.interactiveDefaultOptions
     }
 }
