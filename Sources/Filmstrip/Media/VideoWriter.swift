@@ -107,17 +107,63 @@ public struct VideoWriter: ~Copyable {
         guard let codec = avcodec_find_encoder_by_name(settings.encoderName) else {
             throw fail(FFmpegError(code: filmstrip_averror_encoder_not_found(), call: "avcodec_find_encoder_by_name(\(settings.encoderName))", file: path))
         }
-        guard let stream = avformat_new_stream(format, nil) else {
-            throw fail(.outOfMemory(in: "avformat_new_stream", file: path))
-        }
+        guard let stream = avformat_new_stream(format, nil) else { throw fail(.outOfMemory(in: "avformat_new_stream", file: path)) }
         encoderContext = avcodec_alloc_context3(codec)
         guard let encoder = encoderContext else { throw fail(.outOfMemory(in: "avcodec_alloc_context3", file: path)) }
-        encoder.pointee.width = Int32(settings.width)
-        encoder.pointee.height = Int32(settings.height)
         let pixelFormat = av_get_pix_fmt(settings.pixelFormatName)
         guard pixelFormat != AV_PIX_FMT_NONE else {
             throw fail(FFmpegError(code: filmstrip_averror(EINVAL), call: "av_get_pix_fmt(\(settings.pixelFormatName))", file: path))
         }
+        Self.describe(settings, pixelFormat: pixelFormat, to: encoder, stream: stream, muxer: format)
+        Self.add(settings.options, to: &options)
+        var result = avcodec_open2(encoder, codec, &options)
+        av_dict_free(&options)
+        if result < 0 { throw fail(FFmpegError(code: result, call: "avcodec_open2(\(settings.encoderName))", file: path)) }
+        result = avcodec_parameters_from_context(stream.pointee.codecpar, encoder)
+        if result < 0 { throw fail(FFmpegError(code: result, call: "avcodec_parameters_from_context", file: path)) }
+        stream.pointee.time_base = encoder.pointee.time_base
+        stream.pointee.avg_frame_rate = encoder.pointee.framerate
+        if rotationDegrees % 360 != 0 {
+            result = filmstrip_stream_set_rotation(stream, Double(rotationDegrees))
+            if result < 0 { throw fail(FFmpegError(code: result, call: "av_stream_new_side_data", file: path)) }
+        }
+        if format.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
+            result = avio_open(&format.pointee.pb, path, AVIO_FLAG_WRITE)
+            if result < 0 { throw fail(FFmpegError(code: result, call: "avio_open", file: path)) }
+        }
+        Self.add(settings.muxerOptions, to: &options)
+        result = avformat_write_header(format, &options)
+        av_dict_free(&options)
+        if result < 0 { throw fail(FFmpegError(code: result, call: "avformat_write_header", file: path)) }
+        // The painter fills 8-bit 4:2:0 (HDR: the encoder's own format); a converter takes it from there.
+        let paintedFormat = settings.hdrTransfer == nil ? AV_PIX_FMT_YUV420P : pixelFormat
+        let frame: Frame, convertedFrame: Frame, packet: Packet, converterContext: OpaquePointer?
+        do { frame = try Frame(width: settings.width, height: settings.height, pixelFormat: paintedFormat) } catch { throw fail(error) }
+        do { convertedFrame = try Frame(width: settings.width, height: settings.height, pixelFormat: pixelFormat) } catch { throw fail(error) }
+        do { packet = try Packet() } catch { throw fail(error) }
+        do {
+            converterContext = try Self.converter(settings, from: paintedFormat, to: pixelFormat,
+                                                  fullRange: encoder.pointee.color_range == AVCOL_RANGE_JPEG, path: path)
+        } catch {
+            throw fail(error)
+        }
+        converted = convertedFrame
+        self.packet = packet
+        converter = converterContext
+        topFieldFirst = settings.topFieldFirst
+        self.format = format
+        self.encoder = encoder
+        self.stream = stream
+        self.frame = frame
+        self.path = path
+    }
+
+    /// Sets the encoder's geometry, colour, timing and GOP from `settings` (and the stream's aspect
+    /// ratio), before it is opened.
+    private static func describe(_ settings: EncoderSettings, pixelFormat: AVPixelFormat, to encoder: UnsafeMutablePointer<AVCodecContext>,
+                                 stream: UnsafeMutablePointer<AVStream>, muxer: UnsafeMutablePointer<AVFormatContext>) {
+        encoder.pointee.width = Int32(settings.width)
+        encoder.pointee.height = Int32(settings.height)
         encoder.pointee.pix_fmt = pixelFormat
         encoder.pointee.color_range = settings.fullRange || pixelFormat == AV_PIX_FMT_YUVJ420P ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
         if let transfer = settings.hdrTransfer {
@@ -144,64 +190,32 @@ public struct VideoWriter: ~Copyable {
         let aspect = AVRational(num: Int32(settings.sampleAspectRatio.numerator), den: Int32(settings.sampleAspectRatio.denominator))
         encoder.pointee.sample_aspect_ratio = aspect
         stream.pointee.sample_aspect_ratio = aspect
-        if format.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
+        if muxer.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
             encoder.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
         }
-        for (key, value) in settings.options.sorted(by: { $0.key < $1.key }) {
+    }
+
+    /// Adds `pairs` to an FFmpeg options dictionary, in key order.
+    private static func add(_ pairs: [String: String], to options: inout OpaquePointer?) {
+        for (key, value) in pairs.sorted(by: { $0.key < $1.key }) {
             av_dict_set(&options, key, value, 0)
         }
-        var result = avcodec_open2(encoder, codec, &options)
-        av_dict_free(&options)
-        if result < 0 { throw fail(FFmpegError(code: result, call: "avcodec_open2(\(settings.encoderName))", file: path)) }
-        result = avcodec_parameters_from_context(stream.pointee.codecpar, encoder)
-        if result < 0 { throw fail(FFmpegError(code: result, call: "avcodec_parameters_from_context", file: path)) }
-        stream.pointee.time_base = encoder.pointee.time_base
-        stream.pointee.avg_frame_rate = encoder.pointee.framerate
-        if rotationDegrees % 360 != 0 {
-            result = filmstrip_stream_set_rotation(stream, Double(rotationDegrees))
-            if result < 0 { throw fail(FFmpegError(code: result, call: "av_stream_new_side_data", file: path)) }
+    }
+
+    /// The converter from the painted 8-bit limited-range 4:2:0 to the encoder's format and
+    /// range; nil when the painted frame is already what the encoder takes.
+    private static func converter(_ settings: EncoderSettings, from paintedFormat: AVPixelFormat, to pixelFormat: AVPixelFormat,
+                                  fullRange: Bool, path: String) throws(FFmpegError) -> OpaquePointer? {
+        guard paintedFormat != pixelFormat || (fullRange && settings.hdrTransfer == nil) else { return nil }
+        let size = (Int32(settings.width), Int32(settings.height))
+        guard let converter = sws_getContext(size.0, size.1, AV_PIX_FMT_YUV420P, size.0, size.1, pixelFormat,
+                                             SWS_POINT | SWS_ACCURATE_RND, nil, nil, nil) else {
+            throw FFmpegError(code: filmstrip_averror(EINVAL), call: "sws_getContext", file: path)
         }
-        if format.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
-            result = avio_open(&format.pointee.pb, path, AVIO_FLAG_WRITE)
-            if result < 0 { throw fail(FFmpegError(code: result, call: "avio_open", file: path)) }
-        }
-        for (key, value) in settings.muxerOptions.sorted(by: { $0.key < $1.key }) {
-            av_dict_set(&options, key, value, 0)
-        }
-        result = avformat_write_header(format, &options)
-        av_dict_free(&options)
-        if result < 0 { throw fail(FFmpegError(code: result, call: "avformat_write_header", file: path)) }
-        let frame: Frame
-        let paintedFormat = settings.hdrTransfer == nil ? AV_PIX_FMT_YUV420P : pixelFormat
-        do { frame = try Frame(width: settings.width, height: settings.height, pixelFormat: paintedFormat) } catch {
-            throw fail(error)
-        }
-        let fullRange = encoder.pointee.color_range == AVCOL_RANGE_JPEG
-        let convertedFrame: Frame
-        let packet: Packet
-        do { packet = try Packet() } catch { throw fail(error) }
-        do { convertedFrame = try Frame(width: settings.width, height: settings.height, pixelFormat: pixelFormat) } catch {
-            throw fail(error)
-        }
-        var converterContext: OpaquePointer?
-        if paintedFormat != pixelFormat || (fullRange && settings.hdrTransfer == nil) {
-            let size = (Int32(settings.width), Int32(settings.height))
-            converterContext = sws_getContext(size.0, size.1, AV_PIX_FMT_YUV420P, size.0, size.1, pixelFormat,
-                                              SWS_POINT | SWS_ACCURATE_RND, nil, nil, nil)
-            guard let converterContext else { throw fail(FFmpegError(code: filmstrip_averror(EINVAL), call: "sws_getContext", file: path)) }
-            // The painter writes limited-range BT.601 samples; full-range output stretches them (the matrix stays).
-            let coefficients = sws_getCoefficients(SWS_CS_ITU601)
-            _ = sws_setColorspaceDetails(converterContext, coefficients, 0, coefficients, fullRange ? 1 : 0, 0, 1 << 16, 1 << 16)
-        }
-        converted = convertedFrame
-        self.packet = packet
-        converter = converterContext
-        topFieldFirst = settings.topFieldFirst
-        self.format = format
-        self.encoder = encoder
-        self.stream = stream
-        self.frame = frame
-        self.path = path
+        // The painter writes limited-range BT.601 samples; full-range output stretches them (the matrix stays).
+        let coefficients = sws_getCoefficients(SWS_CS_ITU601)
+        _ = sws_setColorspaceDetails(converter, coefficients, 0, coefficients, fullRange ? 1 : 0, 0, 1 << 16, 1 << 16)
+        return converter
     }
 
     deinit {
