@@ -34,7 +34,10 @@ struct FuzzTests {
     static let peakRSSLimit = 1 << 30
     /// Address space each run may reserve: a memory bomb fails there (and is reported as a
     /// crash or an RSS over the limit) instead of taking a shared machine's memory.
-    static let addressSpaceKiB = 4 << 20
+    /// `FILMSTRIP_FUZZ_ADDRESS_SPACE_KIB` lowers it (`scripts/fuzz.sh --ulimit-v KIB`), so that
+    /// the same mutants also run short of memory: that must be an error naming the file (exit 1),
+    /// never a crash.
+    static let addressSpaceKiB = environment["FILMSTRIP_FUZZ_ADDRESS_SPACE_KIB"].flatMap { Int($0) } ?? 4 << 20
 
     /// How one run ended, with the child's own peak RSS (`wait4`).
     struct Outcome {
@@ -89,13 +92,15 @@ struct FuzzTests {
         let path = folder.appendingPathComponent(name).path
         let strip = folder.appendingPathComponent("strip.png").path
         let sprites = folder.appendingPathComponent("sprite")
+        let thumbnails = folder.appendingPathComponent("thumbnails")
         let variant = Self.stripVariants[caseNumber % Self.stripVariants.count]
         let format = SpriteFormat.allCases[caseNumber / 3 % SpriteFormat.allCases.count].rawValue
         let reproduce = "FILMSTRIP_FUZZ_SEED=\(Self.seed) case \(caseNumber) (\(video), \(kind)); the mutant is kept at \(path)"
         var failed = false
         var statuses: [Int32] = []
         for arguments in [["info", path], ["strip", path, "-o", strip] + variant,
-                          ["sprite", path, "-o", sprites.path, "--format", format, "--interval", "0.5"]] {
+                          ["sprite", path, "-o", sprites.path, "--format", format, "--interval", "0.5"],
+                          ["thumbnails", path, "--count", "4", "--out-dir", thumbnails.path]] {
             let outcome = try Self.run(arguments)
             let errors = outcome.standardError.split(separator: "\n").filter { !$0.hasPrefix("filmstrip: warning:") }
             let command = arguments[0] == "sprite" ? "sprite --format \(format)" : arguments[0]
@@ -109,6 +114,7 @@ struct FuzzTests {
             statuses.append(outcome.status)
             if Self.verbose {
                 if let reason = errors.first { print("fuzz-reason \(arguments[0]) \(kind): \(reason.replacingOccurrences(of: path, with: "MUTANT"))") }
+                print("fuzz-exit \(command) \(outcome.crashed ? "signal" : "exit") \(outcome.status) case \(caseNumber)")
                 print("fuzz-rss \(outcome.peakRSSBytes) \(command) case \(caseNumber) \(video) \(kind)")
             }
             check(!outcome.timedOut, "hung for 60 s", class: "hang")
@@ -123,14 +129,15 @@ struct FuzzTests {
             if arguments[0] == "strip" {
                 check(FileManager.default.fileExists(atPath: strip) == (outcome.status == 0), "strip file present after exit \(outcome.status)")
             }
-            if arguments[0] == "sprite" {
-                let all = FileManager.default.enumerator(atPath: sprites.path)?.allObjects.compactMap { $0 as? String } ?? []
+            if arguments[0] == "sprite" || arguments[0] == "thumbnails" {
+                let output = arguments[0] == "sprite" ? sprites : thumbnails
+                let all = FileManager.default.enumerator(atPath: output.path)?.allObjects.compactMap { $0 as? String } ?? []
                 let temporaries = all.filter { $0.hasSuffix(".tmp") || $0.hasSuffix(".partial") }
                 check(temporaries.isEmpty, "temporary files left: \(temporaries)")
             }
         }
         if Self.verbose, statuses.prefix(2) == [0, 1] { print("fuzz-info-accepted-strip-refused case \(caseNumber) \(video) \(kind)") }
-        let left = BoundedCLI.leftovers(in: folder, besides: [name, "strip.png", "sprite"])
+        let left = BoundedCLI.leftovers(in: folder, besides: [name, "strip.png", "sprite", "thumbnails"])
         if !left.isEmpty { failed = true; Issue.record("left behind: \(left). \(reproduce)") }
         if !failed { try? FileManager.default.removeItem(at: folder) }
     }

@@ -68,11 +68,9 @@ struct LowMemoryTests {
             ]
             for (name, arguments) in runs {
                 let outcome = try Self.run(arguments, limitKiB: limit)
-                // Known, not fixed yet: a sprite sheet's JPEG encoder that could not allocate
-                // fails in avcodec_send_frame with EPERM, not named as out of memory.
-                withKnownIssue("sprite's JPEG encoder under low memory says avcodec_send_frame: Operation not permitted", isIntermittent: true) {
-                    Self.expectCleanEnd(outcome, "\(name) at \(extra) MB over the loadable \(loadable) KiB")
-                } matching: { issue in issue.description.contains("avcodec_send_frame") }
+                // A sprite sheet's JPEG encoder that could not allocate returns EPERM from
+                // avcodec_send_frame: named out of memory when no headroom is left (FFmpegError).
+                Self.expectCleanEnd(outcome, "\(name) at \(extra) MB over the loadable \(loadable) KiB")
                 outcomes["\(name) exit \(outcome.status)", default: 0] += 1
                 if name == "sprite", outcome.status == 1 {
                     // A library run goes on after a video fails: its summary counts all three.

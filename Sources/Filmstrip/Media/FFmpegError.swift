@@ -10,8 +10,8 @@ public struct FFmpegError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file being read or written when the call failed, if any.
     public private(set) var file: String?
     /// True when the process itself ran out of memory (an allocation of a fixed-size object
-    /// failed, or after `ENOMEM`, or `EAGAIN` from threads that could not start, not even
-    /// `headroomBytes` more could be had), not a size in the file that claims too much. Decided when the error is made: by the time it is
+    /// failed, or after `ENOMEM`, `EAGAIN` from threads that could not start, or `EPERM` from an
+    /// encoder that could not set up its threads, not even `headroomBytes` more could be had), not a size in the file that claims too much. Decided when the error is made: by the time it is
     /// printed, the failed call's memory has been given back.
     public let processOutOfMemory: Bool
 
@@ -21,7 +21,10 @@ public struct FFmpegError: Error, Hashable, Sendable, CustomStringConvertible {
         self.call = call
         self.file = file
         // EAGAIN: avcodec_open2 could not start the decoder's threads (no room for their stacks).
-        processOutOfMemory = (code == filmstrip_averror(ENOMEM) || code == filmstrip_averror(EAGAIN)) && !Self.hasHeadroom()
+        // EPERM: what a sprite sheet's JPEG encoder returned from avcodec_send_frame when it
+        // could not allocate (LowMemoryTests); with headroom left it is reported as it is.
+        let memoryCodes = [ENOMEM, EAGAIN, EPERM].map(filmstrip_averror)
+        processOutOfMemory = memoryCodes.contains(code) && !Self.hasHeadroom()
     }
 
     private init(outOfMemoryIn call: String, file: String?) {
