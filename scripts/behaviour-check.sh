@@ -18,8 +18,8 @@ out="$(realpath "$out")"
 for binary in "$before" "$after"; do [ -x "$binary" ] || { echo "behaviour-check: $binary is not an executable" >&2; exit 2; }; done
 fixtures="$out/fixtures"
 "$after" fixtures --suite quick --dir "$fixtures" > /dev/null
-video="$(find "$fixtures" -name 'h264-360p-20s.*' | head -1)"
-short="$(find "$fixtures" -name 'hevc-180p-2s.*' | head -1)"
+video="$(find "$fixtures" -name 'h264-360p-20s-*' | head -1)"
+short="$(find "$fixtures" -name 'hevc-180p-2s-*' | head -1)"
 [ -n "$video" ] && [ -n "$short" ] || { echo "behaviour-check: the quick suite's videos are missing in $fixtures" >&2; exit 2; }
 
 failed=0
