@@ -21,7 +21,9 @@
 // arenas they get and a decoder's frames. Measured on the 2-core development machine (debug
 // build, 250 MB mapped at start): with 4-24 MB of room every command hung, with 34-54 MB
 // `strip`, `thumbnails` and `sprite` hung, trapped or crashed in 5 of 9 runs; from 64 MB on, the
-// runs with the quick suite's videos succeeded or named out of memory.
+// runs with the quick suite's videos succeeded or named out of memory. The same 64 MB is
+// `FFmpegError.headroomBytes` (Swift), by a different measure: the room left after an error, below
+// which the error is the process's memory, not the file's. Change them together.
 static const long long minimum_room_bytes = 64LL << 20;
 
 static long long room_at_start = -1;

@@ -83,7 +83,7 @@ extension FilmstripCommand {
         var exports: [ExportRequest] = []
 
         func validate() throws {
-            _ = try matrix()
+            // The matrix's lists are checked where `run` builds it, once (`matrix()`'s ValidationError reads the same there).
             if baselineBinary != nil && baselineRevision != nil {
                 throw ValidationError("Give --baseline-binary or --baseline-rev, not both.")
             }
@@ -135,6 +135,7 @@ extension FilmstripCommand {
         }
 
         func run() async throws {
+            let matrix = try self.matrix()
             let interruption = Interruption()
             let sources = Self.forwardSignals(to: interruption)
             defer { sources.forEach { $0.cancel() } }
@@ -153,17 +154,11 @@ extension FilmstripCommand {
             defer { try? FileManager.default.removeItem(at: scratch) }
             do {
                 let callgrind = measure == .instructions ? try Callgrind.find() : nil
-                let matrix = try matrix()
                 referenceMismatches = try await checkUserVideos(matrix, progress: progress)
                 var session = BenchSession(matrix: matrix, context: context, rawPath: rawPath, summaryPath: summaryPath,
                                            cache: cache, builds: try builds(progress: progress, callgrind: callgrind, scratch: scratch,
                                                                                  interruption: interruption))
-                if measure == .instructions { session.measure = .instructions(parallel: jobs ?? machine.logicalCores) }
-                if measure == .time, untilDecided, session.builds.count > 1 {
-                    let gate = gateMetric.map { RegressionGate(metric: $0, threshold: threshold?.fraction) }
-                        ?? .elapsedAndCPU(threshold: threshold?.fraction)
-                    session.untilDecided = UntilDecided(gate: gate, maxSeconds: maxMinutes * 60, maxPairs: maxPairs)
-                }
+                configure(&session, cores: machine.logicalCores)
                 try FileManager.default.createDirectory(at: URL(fileURLWithPath: rawPath).deletingLastPathComponent(),
                                                         withIntermediateDirectories: true)
                 // Before the first pair, so an interrupted run's rows are judged as it would have judged them.
@@ -175,6 +170,22 @@ extension FilmstripCommand {
             } catch {
                 throw failWithMessage(error)
             }
+            try finish(result, context: context, rawPath: rawPath, summaryPath: summaryPath, referenceMismatches: referenceMismatches)
+        }
+
+        /// What the session measures, and for a time gate of two builds when it may stop.
+        func configure(_ session: inout BenchSession, cores: Int) {
+            if measure == .instructions { session.measure = .instructions(parallel: jobs ?? cores) }
+            if measure == .time, untilDecided, session.builds.count > 1 {
+                let gate = gateMetric.map { RegressionGate(metric: $0, threshold: threshold?.fraction) }
+                    ?? .elapsedAndCPU(threshold: threshold?.fraction)
+                session.untilDecided = UntilDecided(gate: gate, maxSeconds: maxMinutes * 60, maxPairs: maxPairs)
+            }
+        }
+
+        /// A finished run's outcome, exports and exit status (128 + the signal that interrupted it,
+        /// 1 for disagreements under `--fail-on-disagreement`).
+        func finish(_ result: BenchSession.Result, context: RunContext, rawPath: String, summaryPath: String, referenceMismatches: Int) throws {
             if let signal = result.interruptedBy {
                 Console.err("filmstrip: interrupted by signal \(signal); \(result.rows.count) complete row(s) kept in \(rawPath), no summary written")
                 throw ExitCode(128 + signal)

@@ -76,7 +76,7 @@ struct FormatOracle {
     ///   - interlaced: deinterlace with yadif (one frame per frame) before scaling.
     ///   - inputMatrix: the colour matrix the CLI's scaler assumes, instead of the stream's tag.
     init(path: String, width: Int, height: Int, interlaced: Bool, inputMatrix: String? = nil) throws {
-        let filters = (interlaced ? "yadif=mode=send_frame:parity=auto:deint=all," : "") + "scale=\(width):\(height):flags=area"
+        let filters = (interlaced ? "yadif=mode=send_frame:parity=auto:deint=all," : "") + "scale=\(width):\(height):flags=\(ScalingFilter.area.ffmpegCLIFlags)"
             + (inputMatrix.map { ":in_color_matrix=\($0)" } ?? "")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.ffmpeg!)

@@ -52,7 +52,7 @@ struct RealWorldVideoTests {
     static func decodeWithCLI(_ ffmpeg: String, path: String, frame: Int, width: Int, height: Int, untaggedHD: Bool = false) throws -> [UInt8] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = ["-v", "error", "-i", path, "-vf", "select=eq(n\\,\(frame)),scale=\(width):\(height):flags=area" + (untaggedHD ? ":in_color_matrix=bt709" : ""),
+        process.arguments = ["-v", "error", "-i", path, "-vf", "select=eq(n\\,\(frame)),scale=\(width):\(height):flags=\(ScalingFilter.area.ffmpegCLIFlags)" + (untaggedHD ? ":in_color_matrix=bt709" : ""),
                              "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgba", "-"]
         let output = Pipe()
         process.standardOutput = output

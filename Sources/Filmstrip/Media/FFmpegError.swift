@@ -56,6 +56,7 @@ public struct FFmpegError: Error, Hashable, Sendable, CustomStringConvertible {
     /// More memory than any one allocation of a sound video needs (a 4K frame's planes are
     /// 12 MB), far less than a damaged size field claims (a sample of 2 GB): when even this
     /// cannot be had after `ENOMEM`, the process is out of memory, whatever the file says.
+    /// The executable's start-up check (`CStartupCheck`) asks for the same 64 MB of room.
     static let headroomBytes = 64 << 20
 
     /// Whether `headroomBytes` can be allocated now (through FFmpeg's allocator, and given back at once).
