@@ -410,7 +410,7 @@ package struct BenchSession {
             composer: configuration.composer,
             options: configuration.optionsColumn,
             video: description, thumbnailCount: thumbnailCount, thumbWidth: thumbWidth,
-            thumbHeight: thumbHeight, accuracy: configuration.accuracy?.description ?? "",
+            thumbHeight: thumbHeight, accuracy: RowAccuracy(configuration.accuracy),
             phase: phase, repetition: repetition, wallSeconds: nil, cpuUserSeconds: nil, cpuSysSeconds: nil,
             peakRSSBytes: nil, framesDecoded: nil, thumbnailsPerSecond: nil, checksum: "", maxFrameError: nil,
             disagreement: false, status: .ok, error: "", kind: configuration.kind)

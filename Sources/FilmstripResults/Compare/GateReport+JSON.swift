@@ -70,7 +70,7 @@ extension GateReport {
             "configuration": key.description, "config_id": key.configID, "metric": comparison.metric.rawValue,
             "pipeline": key.pipeline, "extractor": key.extractor, "composer": key.composer, "options": key.options,
             "video_id": key.videoID, "frame_count": key.thumbnailCount, "thumb_width": key.thumbWidth,
-            "thumb_height": key.thumbHeight, "accuracy": key.accuracy, "phase": key.phase.rawValue,
+            "thumb_height": key.thumbHeight, "accuracy": key.accuracy.description, "phase": key.phase.rawValue,
             "baseline_median": comparison.baselineMedian, "candidate_median": comparison.candidateMedian,
             "ratio": comparison.ratio, "ratio_low": comparison.ratioLow, "ratio_high": comparison.ratioHigh,
             "coverage": comparison.coverage,

@@ -25,7 +25,7 @@ extension GateReport {
         var thumbnailCount: Int
         var thumbWidth: Int
         var thumbHeight: Int
-        var accuracy: String
+        var accuracy: RowAccuracy
 
         init(_ key: ConfigurationKey) {
             (videoID, thumbnailCount, thumbWidth, thumbHeight, accuracy) = (key.videoID, key.thumbnailCount, key.thumbWidth, key.thumbHeight, key.accuracy)
@@ -33,7 +33,7 @@ extension GateReport {
 
         /// `h264-180p-3s ×50 114x64 exact`; a calibration row's empty parts left out.
         var text: String {
-            [videoID, "×\(thumbnailCount)", thumbWidth > 0 ? "\(thumbWidth)x\(thumbHeight)" : "", accuracy].filter { !$0.isEmpty }.joined(separator: " ")
+            [videoID, "×\(thumbnailCount)", thumbWidth > 0 ? "\(thumbWidth)x\(thumbHeight)" : "", accuracy.description].filter { !$0.isEmpty }.joined(separator: " ")
         }
 
         static func < (lhs: Self, rhs: Self) -> Bool {

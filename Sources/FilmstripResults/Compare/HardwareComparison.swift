@@ -48,7 +48,7 @@ package struct HardwareComparison: Sendable {
         package var videoID: String
         package var thumbnailCount: Int
         package var thumbHeight: Int
-        package var accuracy: String
+        package var accuracy: RowAccuracy
 
         package var description: String { "\(videoID) ×\(thumbnailCount) h\(thumbHeight) \(accuracy)" }
 

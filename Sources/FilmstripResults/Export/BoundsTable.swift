@@ -10,7 +10,7 @@ import Foundation
 enum BoundsTable {
     struct Request: Hashable, Comparable {
         var videoID: String
-        var accuracy: String
+        var accuracy: RowAccuracy
         var thumbnailCount: Int
         var thumbHeight: Int
 
@@ -31,15 +31,15 @@ enum BoundsTable {
         let options = key.options
         func has(_ option: String, _ value: String) -> Bool { (options[option] ?? value) == value }
         return has("threads", "1") && has("workers", "auto") && has("skip-loop-filter", "0")
-            && (key.accuracy != "exact" || has("skip-nonref", Pipeline.defaultSkipsNonReferenceFrames ? "1" : "0"))
+            && (key.accuracy.mode != .exact || has("skip-nonref", Pipeline.defaultSkipsNonReferenceFrames ? "1" : "0"))
     }
 
     /// The ffmpeg CLI peer doing the same job in `accuracy`.
-    static func cliPeer(for accuracy: String) -> String? {
-        switch accuracy {
-        case "exact": Peer.ffmpegExact.rawValue
-        case "keyframe": Peer.ffmpegKeyframes.rawValue
-        default: nil
+    static func cliPeer(for accuracy: RowAccuracy) -> String? {
+        switch accuracy.mode {
+        case .exact: Peer.ffmpegExact.rawValue
+        case .keyframe: Peer.ffmpegKeyframes.rawValue
+        case .tolerance, nil: nil
         }
     }
 
@@ -61,7 +61,7 @@ enum BoundsTable {
             let wholeRun = whole[request], inProcessRun = inProcess[request]
             let cliMedian = cli[request]?.statistics.median
             let wholeMedian = wholeRun?.statistics.median
-            lines.append("| \(MarkdownText.escaped(request.videoID)) | \(request.thumbnailCount) | \(MarkdownText.escaped(request.accuracy)) | "
+            lines.append("| \(MarkdownText.escaped(request.videoID)) | \(request.thumbnailCount) | \(MarkdownText.escaped(request.accuracy.description)) | "
                 + "\(figure(wholeMedian)) | \(figure(wholeRun?.medianBoundSeconds)) | \(ratio(wholeMedian, wholeRun?.medianBoundSeconds)) | "
                 + "\(figure(inProcessRun?.statistics.median)) | \(figure(inProcessRun?.medianBoundSeconds)) | "
                 + "\(ratio(inProcessRun?.statistics.median, inProcessRun?.medianBoundSeconds)) | "

@@ -24,7 +24,7 @@ extension ConfigurationKey {
         }.joined(separator: " ")
         let optionPart = optionText.isEmpty ? "" : "{\(optionText)}"
         // Calibration rows have no accuracy; empty parts leave no double spaces.
-        return [pipeline, optionPart, videoID, "n\(thumbnailCount)", "h\(thumbHeight)", accuracy, phase.rawValue]
+        return [pipeline, optionPart, videoID, "n\(thumbnailCount)", "h\(thumbHeight)", accuracy.description, phase.rawValue]
             .filter { !$0.isEmpty }.joined(separator: " ")
     }
 

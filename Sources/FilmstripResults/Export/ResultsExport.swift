@@ -92,7 +92,7 @@ package enum ResultsExport {
                 "parameters": [
                     "pipeline": key.pipeline, "options": KeyValueList.encode(key.options), "video_id": key.videoID,
                     "frame_count": String(key.thumbnailCount), "thumb_width": String(key.thumbWidth),
-                    "thumb_height": String(key.thumbHeight), "accuracy": key.accuracy, "phase": key.phase.rawValue,
+                    "thumb_height": String(key.thumbHeight), "accuracy": key.accuracy.description, "phase": key.phase.rawValue,
                     "run_id": configuration.runID, "commit": configuration.commit, "machine": configuration.machineName,
                 ],
             ]

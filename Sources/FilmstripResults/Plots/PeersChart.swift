@@ -27,7 +27,7 @@ enum PeersChart {
                 values: videos.map { video in tools.map { tool in points[tool]?[video].map { $0.scaled(by: 1 / fastest[video]!) } } },
                 title: "filmstrip against its peers, whole processes: \(first.accuracy) mode, N = \(first.thumbnailCount), machine \(machine)",
                 xLabel: "video", yLabel: "wall time / fastest tool on the video (log scale; 95 % CI)", keyTitle: "tool")
-            let panelStem = "\(stem)-\(PlotText.fileStem(first.accuracy))-n\(first.thumbnailCount)"
+            let panelStem = "\(stem)-\(PlotText.fileStem(first.accuracy.description))-n\(first.thumbnailCount)"
             return .chart(Chart(kind: .peers, stem: panelStem, title: chart.title, data: chart.data, body: chart.body(stem: panelStem),
                                 width: chart.width, height: chart.height))
         }

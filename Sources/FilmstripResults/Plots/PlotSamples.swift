@@ -71,7 +71,7 @@ struct ConfigurationLabeler: Sendable {
         var parts = [name]
         let options = key.options.filter { varyingOptions.contains($0.key) }
         if !options.isEmpty { parts.append("[\(KeyValueList.encode(options))]") }
-        if accuracyVaries { parts.append(key.accuracy) }
+        if accuracyVaries { parts.append(key.accuracy.description) }
         if sizeVaries { parts.append("\(key.thumbWidth)x\(key.thumbHeight)") }
         return parts.joined(separator: " ")
     }

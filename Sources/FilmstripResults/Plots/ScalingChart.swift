@@ -14,7 +14,7 @@ enum ScalingChart {
         var options: [String: String]
         var video: String
         var thumbnailCount: Int
-        var accuracy: String
+        var accuracy: RowAccuracy
 
         static func < (lhs: Series, rhs: Series) -> Bool { lhs.label < rhs.label }
 
@@ -61,7 +61,7 @@ enum ScalingChart {
     static func legendLabels(_ series: [Series]) -> [Series: String] {
         let varyingOptions = Set(series.flatMap(\.options.keys)).filter { option in Set(series.compactMap { $0.options[option] }).count > 1 }
         func varies(_ part: (Series) -> String) -> Bool { Set(series.map(part)).count > 1 }
-        let video = varies(\.video), count = varies { "\($0.thumbnailCount)" }, accuracy = varies(\.accuracy)
+        let video = varies(\.video), count = varies { "\($0.thumbnailCount)" }, accuracy = varies(\.accuracy.description)
         var labels: [Series: String] = [:]
         for line in series {
             var parts = [line.pipeline]
@@ -69,7 +69,7 @@ enum ScalingChart {
             if !options.isEmpty { parts.append("[\(KeyValueList.encode(options))]") }
             if video { parts.append(line.video) }
             if count { parts.append("×\(line.thumbnailCount)") }
-            if accuracy { parts.append(line.accuracy) }
+            if accuracy { parts.append(line.accuracy.description) }
             labels[line] = parts.joined(separator: " ")
         }
         return labels

@@ -273,7 +273,7 @@ package struct HTMLReport: Sendable {
         let varying = Set(keys.flatMap { $0.options.keys }).filter { option in Set(keys.compactMap { $0.options[option] }).count > 1 }
         func varies(_ part: (ConfigurationKey) -> String) -> Bool { Set(keys.map(part)).count > 1 }
         let video = varies(\.videoID), count = varies { "\($0.thumbnailCount)" }, size = varies { "\($0.thumbWidth)x\($0.thumbHeight)" }
-        let accuracy = varies(\.accuracy), phase = varies(\.phase.rawValue)
+        let accuracy = varies(\.accuracy.description), phase = varies(\.phase.rawValue)
         return { key in
             let options = key.options.filter { varying.contains($0.key) }
             var parts = [key.pipeline]
@@ -281,7 +281,7 @@ package struct HTMLReport: Sendable {
             if video { parts.append(key.videoID) }
             if count { parts.append("×\(key.thumbnailCount)") }
             if size { parts.append("\(key.thumbWidth)x\(key.thumbHeight)") }
-            if accuracy { parts.append(key.accuracy) }
+            if accuracy { parts.append(key.accuracy.description) }
             if phase { parts.append(key.phase.rawValue) }
             return parts.joined(separator: " ")
         }

@@ -15,7 +15,7 @@ package struct ConfigurationKey: Sendable, Hashable, Codable, Comparable, Custom
     package var thumbWidth: Int
     /// Thumbnail height in pixels.
     package var thumbHeight: Int
-    package var accuracy: String
+    package var accuracy: RowAccuracy
     package var phase: Phase
     /// What kind of work was timed (the `kind` column); follows from the fields above, so it
     /// never splits a configuration, but readers ask it instead of the placeholders.
@@ -25,7 +25,7 @@ package struct ConfigurationKey: Sendable, Hashable, Codable, Comparable, Custom
     /// as for a file written before the column existed.
     package init(
         pipeline: String, extractor: String, composer: String, options: [String: String],
-        videoID: String, thumbnailCount: Int, thumbWidth: Int, thumbHeight: Int, accuracy: String, phase: Phase,
+        videoID: String, thumbnailCount: Int, thumbWidth: Int, thumbHeight: Int, accuracy: RowAccuracy, phase: Phase,
         kind: RunKind? = nil
     ) {
         self.pipeline = pipeline

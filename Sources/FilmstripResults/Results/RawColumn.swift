@@ -236,7 +236,7 @@ extension RawColumn {
         .thumbnailCount: .stored(\.thumbnailCount, .int),
         .thumbWidth: .stored(\.thumbWidth, .int),
         .thumbHeight: .stored(\.thumbHeight, .int),
-        .accuracy: .text(\.accuracy),
+        .accuracy: .stored(\.accuracy, .accuracy),
         .phase: .stored(\.phase, .enumeration),
         .repetition: .stored(\.repetition, .int),
         .wallSeconds: .stored(\.wallSeconds, .double),

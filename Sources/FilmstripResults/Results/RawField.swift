@@ -78,6 +78,13 @@ extension CellFormat where Value == [String: String] {
     }
 }
 
+extension CellFormat where Value == RowAccuracy {
+    /// The mode's text, empty for none; a mode no build wrote does not read.
+    static var accuracy: Self {
+        Self(write: { $0.description }, read: { (column: RawColumn, text: String) throws(CellError) in try Cell.accuracy(column, text) })
+    }
+}
+
 extension CellFormat where Value == [String] {
     /// Words separated by spaces, sorted when read (as ``MachineFingerprint`` keeps them).
     static var sortedWords: Self {

@@ -16,7 +16,7 @@ package struct RawResultRow: ResultRecord, Hashable {
     package var thumbWidth: Int
     /// Thumbnail height in pixels.
     package var thumbHeight: Int
-    package var accuracy: String
+    package var accuracy: RowAccuracy
     package var phase: Phase
     /// 0-based index of the timed repetition.
     package var repetition: Int
@@ -68,7 +68,7 @@ package struct RawResultRow: ResultRecord, Hashable {
     package init(
         run: RunContext, timestamp: Date, pipeline: String, extractor: String, composer: String,
         options: [String: String], video: VideoDescription, thumbnailCount: Int, thumbWidth: Int, thumbHeight: Int,
-        accuracy: String, phase: Phase, repetition: Int, wallSeconds: Double?, cpuUserSeconds: Double?,
+        accuracy: RowAccuracy, phase: Phase, repetition: Int, wallSeconds: Double?, cpuUserSeconds: Double?,
         cpuSysSeconds: Double?, peakRSSBytes: Int?, framesDecoded: Int?, thumbnailsPerSecond: Double?,
         checksum: String, maxFrameError: Int?, disagreement: Bool, status: RunStatus, error: String,
         build: BuildRole? = nil, executableCommit: String = "", packetsRead: Int? = nil, bytesRead: Int? = nil,

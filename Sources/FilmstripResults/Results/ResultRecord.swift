@@ -68,6 +68,11 @@ enum Cell {
         return dictionary
     }
 
+    static func accuracy<C: ResultColumn>(_ column: C, _ text: String) throws(CellError) -> RowAccuracy {
+        guard let accuracy = RowAccuracy(cell: text) else { throw CellError(column: column.rawValue, text: text) }
+        return accuracy
+    }
+
     static func enumeration<C: ResultColumn, E: RawRepresentable<String>>(
         _ column: C, _ text: String, as type: E.Type
     ) throws(CellError) -> E {

@@ -94,7 +94,7 @@ package struct SummaryRow: ResultRecord, Hashable {
         case .thumbnailCount: Cell.text(key.thumbnailCount)
         case .thumbWidth: Cell.text(key.thumbWidth)
         case .thumbHeight: Cell.text(key.thumbHeight)
-        case .accuracy: key.accuracy
+        case .accuracy: key.accuracy.description
         case .phase: key.phase.rawValue
         case .kind: key.kind.rawValue
         case .metric: metric.rawValue
@@ -131,7 +131,7 @@ package struct SummaryRow: ResultRecord, Hashable {
                 thumbnailCount: try Cell.int(SummaryColumn.thumbnailCount, cells(.thumbnailCount)),
                 thumbWidth: try Cell.int(SummaryColumn.thumbWidth, cells(.thumbWidth)),
                 thumbHeight: try Cell.int(SummaryColumn.thumbHeight, cells(.thumbHeight)),
-                accuracy: cells(.accuracy),
+                accuracy: try Cell.accuracy(SummaryColumn.accuracy, cells(.accuracy)),
                 phase: try Cell.enumeration(SummaryColumn.phase, cells(.phase), as: Phase.self),
                 kind: cells(.kind).isEmpty ? nil : try Cell.enumeration(SummaryColumn.kind, cells(.kind), as: RunKind.self)
             ),
