@@ -23,9 +23,11 @@ public struct FFmpegError: Error, Hashable, Sendable, CustomStringConvertible {
         // EAGAIN: avcodec_open2 could not start the decoder's threads (no room for their stacks).
         // EPERM: what a sprite sheet's JPEG encoder returned from avcodec_send_frame when it
         // could not allocate (LowMemoryTests); with headroom left it is reported as it is.
-        let memoryCodes = [ENOMEM, EAGAIN, EPERM].map(filmstrip_averror)
-        processOutOfMemory = memoryCodes.contains(code) && !Self.hasHeadroom()
+        processOutOfMemory = Self.memoryCodes.contains(code) && !Self.hasHeadroom()
     }
+
+    /// The codes that may mean the process ran out of memory (ENOMEM, EAGAIN, EPERM), as AVERRORs.
+    private static let memoryCodes = [ENOMEM, EAGAIN, EPERM].map(filmstrip_averror)
 
     private init(outOfMemoryIn call: String, file: String?) {
         code = filmstrip_averror(ENOMEM)

@@ -68,7 +68,7 @@ public enum StripWriter {
     /// manifest that cannot be written leaves no strip behind either.
     public static func write(_ pixels: some PixelRows, to path: String, format: StripFormat? = nil, jpegQuality: Int = 90,
                              manifest: (path: String, data: Data)? = nil) throws(OutputError) {
-        let chosen = format ?? StripFormat(path: path) ?? .png
+        let chosen = format ?? StripOutput(path: path).format
         if chosen == .jpeg { try checkJPEGSize(width: pixels.width, height: pixels.height, file: path) }
         // JPEG is encoded whole before the file is opened, so an image it cannot describe leaves nothing behind.
         let jpeg = chosen == .jpeg ? try jpegBytes(pixels.rgbaImage(), quality: jpegQuality, file: path) : nil
