@@ -9,18 +9,10 @@
 #include <libavformat/avformat.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+#include "cpu-clock.h"
 
-static double milliseconds(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static int ascending(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
+// This thread's CPU milliseconds: the decoding runs on it alone (one decoder thread).
+static double milliseconds(void) { return cpu_milliseconds(CLOCK_THREAD_CPUTIME_ID); }
 
 int main(int argc, char **argv) {
     if (argc < 2) return fprintf(stderr, "usage: %s FILE [KEYFRAMES]\n", argv[0]), 64;
@@ -64,8 +56,7 @@ int main(int argc, char **argv) {
         av_packet_unref(packet);
     }
     if (decoded > 0) {
-        qsort(costs, decoded, sizeof *costs, ascending);
-        printf("median of %d keyframes: %.2f ms (%dx%d)\n", decoded, costs[decoded / 2], context->width, context->height);
+        printf("median of %d keyframes: %.2f ms (%dx%d)\n", decoded, median(costs, decoded), context->width, context->height);
     }
     free(costs);
     av_frame_free(&frame);

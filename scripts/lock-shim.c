@@ -9,17 +9,8 @@
 //
 // FILMSTRIP_LOCK_OFF=1 loads the shim without taking the lock (the shim's own cost: one
 // dlsym per function and one getenv, then a branch per call).
-#define _GNU_SOURCE
-#include <dlfcn.h>
+#include "decoder-shim.h"
 #include <pthread.h>
-#include <stdlib.h>
-
-struct AVCodecContext;
-struct AVPacket;
-struct AVFrame;
-
-typedef int (*send_packet_function)(struct AVCodecContext *, const struct AVPacket *);
-typedef int (*receive_frame_function)(struct AVCodecContext *, struct AVFrame *);
 
 static pthread_mutex_t decoder_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -32,22 +23,22 @@ static int locking(void) {
     return enabled;
 }
 
+// Calls the wrapped function, under the shared lock unless FILMSTRIP_LOCK_OFF is set.
+#define locked(function, context, argument) ({ \
+    int result; \
+    if (locking()) { \
+        pthread_mutex_lock(&decoder_lock); \
+        result = (function)((context), (argument)); \
+        pthread_mutex_unlock(&decoder_lock); \
+    } else { \
+        result = (function)((context), (argument)); \
+    } \
+    result; })
+
 int avcodec_send_packet(struct AVCodecContext *context, const struct AVPacket *packet) {
-    static send_packet_function real;
-    if (!real) real = (send_packet_function)dlsym(RTLD_NEXT, "avcodec_send_packet");
-    if (!locking()) return real(context, packet);
-    pthread_mutex_lock(&decoder_lock);
-    int result = real(context, packet);
-    pthread_mutex_unlock(&decoder_lock);
-    return result;
+    return locked(REAL(send_packet_function, avcodec_send_packet), context, packet);
 }
 
 int avcodec_receive_frame(struct AVCodecContext *context, struct AVFrame *frame) {
-    static receive_frame_function real;
-    if (!real) real = (receive_frame_function)dlsym(RTLD_NEXT, "avcodec_receive_frame");
-    if (!locking()) return real(context, frame);
-    pthread_mutex_lock(&decoder_lock);
-    int result = real(context, frame);
-    pthread_mutex_unlock(&decoder_lock);
-    return result;
+    return locked(REAL(receive_frame_function, avcodec_receive_frame), context, frame);
 }

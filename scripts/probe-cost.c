@@ -10,13 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include "cpu-clock.h"
 
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return t.tv_sec + t.tv_nsec / 1e9;
-}
+// Seconds of this process's CPU time.
+static double now(void) { return cpu_milliseconds(CLOCK_PROCESS_CPUTIME_ID) / 1e3; }
 
 // Opens `path`, optionally analyses it, and decodes up to the first frame of the best video
 // stream. Fills open, analysis and first-frame times (seconds since the start); -1 on failure.
@@ -64,16 +61,6 @@ static double scan(const char *path) {
     av_packet_free(&packet);
     avformat_close_input(&format);
     return now() - start;
-}
-
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *values, int count) {
-    qsort(values, count, sizeof *values, compare);
-    return count % 2 ? values[count / 2] : (values[count / 2 - 1] + values[count / 2]) / 2;
 }
 
 int main(int argc, char **argv) {

@@ -12,22 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double cpuMilliseconds(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
+#include "cpu-clock.h"
 
 // Opens `path` and, when `scan`, reads every packet; returns CPU milliseconds, -1 on failure.
 static double openCost(const char *path, int scan) {
-    double start = cpuMilliseconds();
+    double start = cpu_milliseconds(CLOCK_PROCESS_CPUTIME_ID);
     AVFormatContext *format = NULL;
     if (avformat_open_input(&format, path, NULL, NULL) < 0) return -1;
     if (scan) {
@@ -36,7 +25,7 @@ static double openCost(const char *path, int scan) {
         av_packet_free(&packet);
     }
     avformat_close_input(&format);
-    return cpuMilliseconds() - start;
+    return cpu_milliseconds(CLOCK_PROCESS_CPUTIME_ID) - start;
 }
 
 int main(int argc, char **argv) {
@@ -86,10 +75,8 @@ int main(int argc, char **argv) {
             opened[round] = openCost(argv[file], 0);
             scanned[round] = openCost(argv[file], 1);
         }
-        qsort(opened, rounds, sizeof *opened, compare);
-        qsort(scanned, rounds, sizeof *scanned, compare);
         printf("%-44s %-8.8s %6lld %6d %6d %6d %6d %6d %6d %6d %8.2f %8.2f\n", name, demuxer, frames, entries, packets,
-               dts, pts, key, pos, size, opened[rounds / 2], scanned[rounds / 2]);
+               dts, pts, key, pos, size, median(opened, rounds), median(scanned, rounds));
     }
     return 0;
 }

@@ -12,17 +12,8 @@
 // FILMSTRIP_SHIM_LOOP=N runs a loop of exactly N iterations (a deterministic number of
 // instructions: the instruction gate's A/B), FILMSTRIP_SHIM_SPIN_US=U busy-waits U
 // microseconds of the thread's CPU time (the "2x slower extraction" candidate).
-#define _GNU_SOURCE
-#include <dlfcn.h>
-#include <stdlib.h>
+#include "decoder-shim.h"
 #include <time.h>
-
-struct AVCodecContext;
-struct AVPacket;
-struct AVFrame;
-
-typedef int (*send_packet_function)(struct AVCodecContext *, const struct AVPacket *);
-typedef int (*receive_frame_function)(struct AVCodecContext *, struct AVFrame *);
 
 static double slowdown(void) {
     static double fraction = -1;
@@ -63,9 +54,7 @@ static long setting(const char *name) {
     result; })
 
 int avcodec_send_packet(struct AVCodecContext *context, const struct AVPacket *packet) {
-    static send_packet_function real;
     static long loop = -1, spin_microseconds = -1;
-    if (!real) real = (send_packet_function)dlsym(RTLD_NEXT, "avcodec_send_packet");
     if (loop < 0) {
         loop = setting("FILMSTRIP_SHIM_LOOP");
         spin_microseconds = setting("FILMSTRIP_SHIM_SPIN_US");
@@ -74,11 +63,9 @@ int avcodec_send_packet(struct AVCodecContext *context, const struct AVPacket *p
     for (volatile long index = 0; index < loop; index++) {
     }
     if (spin_microseconds > 0) spin_for((double)spin_microseconds * 1e-6);
-    return timed(real, context, packet);
+    return timed(REAL(send_packet_function, avcodec_send_packet), context, packet);
 }
 
 int avcodec_receive_frame(struct AVCodecContext *context, struct AVFrame *frame) {
-    static receive_frame_function real;
-    if (!real) real = (receive_frame_function)dlsym(RTLD_NEXT, "avcodec_receive_frame");
-    return timed(real, context, frame);
+    return timed(REAL(receive_frame_function, avcodec_receive_frame), context, frame);
 }
