@@ -67,10 +67,7 @@ extension ReportTests {
 
     @Test("a table of contents links every section; configurations are folded (closed) by video; nothing else is open")
     func contentsAndFolding() throws {
-        let report = try HTMLReport(files: [Self.committed("full-peers-epyc-2c-r4-raw.csv")])
-        let path = Fixtures.temporaryPath("folded.html")
-        try report.write(to: path)
-        let page = try Self.parse(path)
+        let (report, path, page) = try Self.rendered([Self.committed("full-peers-epyc-2c-r4-raw.csv")], name: "folded.html")
         Self.checkSelfContained(page, "folded")
         let folding = try Self.folding(path)
         let sections = report.sections.map(\.id)
@@ -126,15 +123,9 @@ extension ReportTests {
 
     @Test("separate runs of one machine: the report judges wall and CPU time, and names the wall time of a lock")
     func separateRunsJudgeWallTime() throws {
-        let rows = SampleResults.rows(machines: [SampleResults.fastMachine], frameCounts: [10, 100])
-        let first = try Self.write(rows, name: "lock-first-raw.csv")
-        let second = try Self.write(rows.map { row in
-            var row = row
-            row.run.runID = "run-2"
+        let report = try HTMLReport(files: Self.separateRuns("lock") { row in
             if row.pipeline == "taskgroup+simd" { row.wallSeconds = row.wallSeconds.map { $0 * 1.4 } }
-            return row
-        }, name: "lock-second-raw.csv")
-        let report = try HTMLReport(files: [first, second])
+        })
         let gate = try #require(report.gateReports.first?.1)
         #expect(Set(gate.comparisons.map(\.metric)) == [.cpuSeconds, .wallSeconds])
         #expect(gate.outcome == .regressed, "the wall time of the waiting pipeline is slower: \(gate.outcomeLine)")

@@ -54,10 +54,7 @@ extension ReportTests {
 
     @Test("the default pipeline is in every comparison; every N of a video is in its chart; memory in panels with a table")
     func defaultEveryNAndMemory() throws {
-        let report = try HTMLReport(files: [Self.committed("full-peers-epyc-2c-r4-raw.csv")])
-        let path = Fixtures.temporaryPath("default.html")
-        try report.write(to: path)
-        let page = try Self.parse(path)
+        let (report, _, page) = try Self.rendered([Self.committed("full-peers-epyc-2c-r4-raw.csv")], name: "default.html")
         let table = try #require(page.text.components(separatedBy: "Fastest pipelines per video and count: the table").dropFirst().first?
             .components(separatedBy: "Peers").first)
         // A group title row, then its rows: each group names the default, measured or not.

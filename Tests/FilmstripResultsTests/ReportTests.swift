@@ -83,6 +83,27 @@ struct ReportTests {
         return path
     }
 
+    /// Two files of separate runs of the sample suite on one machine (`NAME-first-raw.csv`,
+    /// `NAME-second-raw.csv`), the second run's rows changed by `change`.
+    static func separateRuns(_ name: String, change: (inout RawResultRow) -> Void = { _ in }) throws -> [String] {
+        let rows = SampleResults.rows(machines: [SampleResults.fastMachine], frameCounts: [10, 100])
+        let second = rows.map { row in
+            var row = row
+            row.run.runID = "run-2"
+            change(&row)
+            return row
+        }
+        return [try write(rows, name: "\(name)-first-raw.csv"), try write(second, name: "\(name)-second-raw.csv")]
+    }
+
+    /// The report of `files`, written to a temporary `name` and parsed.
+    static func rendered(_ files: [String], name: String) throws -> (report: HTMLReport, path: String, page: ParsedPage) {
+        let report = try HTMLReport(files: files)
+        let path = Fixtures.temporaryPath(name)
+        try report.write(to: path)
+        return (report, path, try parse(path))
+    }
+
     /// A two-build file from a hostile machine: markup in the machine name, pipeline, video
     /// id, options and error text; the candidate 30 % slower on one pipeline; peer rows.
     static func hostileTwoBuildRows() -> [RawResultRow] {
@@ -207,14 +228,10 @@ struct ReportTests {
 
     @Test("two separate runs get the gate's separate-runs comparison; a bad file is one line on stderr")
     func twoRunsAndBadInput() throws {
-        let rows = SampleResults.rows(machines: [SampleResults.fastMachine], frameCounts: [10, 100])
-        let first = try Self.write(rows, name: "first-raw.csv")
-        let second = try Self.write(rows.map { row in
-            var row = row
-            row.run.runID = "run-2"
-            return row
-        }, name: "second-raw.csv")
-        let page = try HTMLReport(files: [first, second])
+        let runs = try Self.separateRuns("plain")
+        let first = runs[0]
+        let firstRows = try ResultsFileReader.read(RawResultRow.self, from: first).count
+        let page = try HTMLReport(files: runs)
         #expect(page.gateReports.count == 1)
         #expect(page.html.contains("against"))
         let bad = Fixtures.temporaryPath("bad-raw.csv")
@@ -231,7 +248,7 @@ struct ReportTests {
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: first)
         let throughLink = try CLIProcess.run(["report", first, "-o", link])
         #expect(throughLink.status != 0 && throughLink.standardError.contains("refusing to overwrite"))
-        #expect(try ResultsFileReader.read(RawResultRow.self, from: first).count == rows.count, "the input is intact")
+        #expect(try ResultsFileReader.read(RawResultRow.self, from: first).count == firstRows, "the input is intact")
         let standardOutput = try CLIProcess.run(["report", first, "-o", "-"])
         #expect(standardOutput.status == 0 && standardOutput.standardOutput.hasPrefix("<!DOCTYPE html>"))
     }

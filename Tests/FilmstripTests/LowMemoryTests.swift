@@ -91,4 +91,27 @@ struct LowMemoryTests {
         // bigger video (a 1080p strip), which this fast test does not decode.
         #expect(outcomes.keys.contains { $0.hasSuffix("exit 0") }, "\(outcomes)")
     }
+
+    @Test("a JPEG strip larger than the room left: out of memory named, never an abort, at limits either side of each big allocation")
+    func bigStripFailsCleanly() throws {
+        let folder = try TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try TestSupport.video("h264-360p-20s")
+        let loadable = try Self.loadableLimitKiB()
+        // 100 thumbnails of 640x360 scaled into one canvas (66 MB of RGB), then an RGBA copy for
+        // the JPEG encoder (92 MB), then the encoder's own planes. The build before the room
+        // check ended with SIGABRT ("failed to allocate 92160032 bytes") at 720-780 MB of
+        // limit, about 470-530 MB over the loadable limit on the 2-core machine: these limits
+        // step through that range and both sides of it.
+        var outcomes: [Int32: Int] = [:]
+        for extra in stride(from: 350, through: 750, by: 40) {
+            let output = folder.appendingPathComponent("big-\(extra).jpg").path
+            let outcome = try Self.run(["strip", video, "--count", "100", "--height", "360", "--max-memory", "4000", "-o", output],
+                                       limitKiB: loadable + extra << 10, timeout: 60)
+            Self.expectCleanEnd(outcome, "a 64000x360 JPEG strip at \(extra) MB over the loadable \(loadable) KiB")
+            if outcome.status == 1 { #expect(!FileManager.default.fileExists(atPath: output), "no partial strip at \(extra) MB") }
+            outcomes[outcome.status, default: 0] += 1
+        }
+        #expect(outcomes[1, default: 0] > 0, "some limit is too low for the strip: \(outcomes)")
+    }
 }

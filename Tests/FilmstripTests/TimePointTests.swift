@@ -6,6 +6,12 @@ import Testing
 /// parsed once, resolved against the probed duration.
 @Suite("time points")
 struct TimePointTests {
+    /// The reference video `id` and its duration in seconds, the base of relative times.
+    static func videoAndDuration(_ id: String) throws -> (path: String, seconds: Double) {
+        let video = try TestSupport.video(id)
+        return (video, try VideoProbe(path: video).duration.seconds.doubleValue)
+    }
+
     @Test func parsing() {
         #expect(TimePoint(parsing: "12.5") == .seconds(Rational(25, 2)))
         #expect(TimePoint(parsing: "12.5s") == .seconds(Rational(25, 2)))
@@ -40,8 +46,7 @@ struct TimePointTests {
     func stripRange() throws {
         let folder = try TestSupport.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let video = try TestSupport.video("h264-360p-20s")
-        let duration = try VideoProbe(path: video).duration.seconds.doubleValue
+        let (video, duration) = try Self.videoAndDuration("h264-360p-20s")
         func frames(_ range: [String], _ name: String) throws -> [Int] {
             let manifest = folder.appendingPathComponent("\(name).json").path
             let result = try TestSupport.runCLI(["strip", video, "-o", folder.appendingPathComponent("\(name).png").path, "--count", "5", "--manifest", manifest] + range)
@@ -60,8 +65,7 @@ struct TimePointTests {
     func thumbnailsAt() throws {
         let folder = try TestSupport.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let video = try TestSupport.video("h264-180p-3s")
-        let duration = try VideoProbe(path: video).duration.seconds.doubleValue
+        let (video, duration) = try Self.videoAndDuration("h264-180p-3s")
         let result = try TestSupport.runCLI(["thumbnails", video, "--at=50%,-1s", "--out-dir", folder.path])
         #expect(result.status == 0, "\(result.standardError)")
         let lines = result.standardOutput.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }

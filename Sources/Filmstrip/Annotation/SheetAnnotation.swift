@@ -113,10 +113,11 @@ public struct SheetAnnotation: Sendable, Hashable {
 
     /// The strip `pixels` (laid out by `layout`) with this annotation drawn: a new RGBA image,
     /// `headerHeight(stripWidth:)` rows taller, the tiles copied unchanged below the header.
-    func apply(to pixels: some PixelRows, layout: StripLayout, thumbnails: [Thumbnail], request: ExtractionRequest) -> Image {
+    func apply(to pixels: some PixelRows, layout: StripLayout, thumbnails: [Thumbnail], request: ExtractionRequest) throws(OutOfMemory) -> Image {
         let top = headerHeight(stripWidth: pixels.width)
         let background = layout.background
-        var image = Image(width: pixels.width, height: pixels.height + top, fill: (background.red, background.green, background.blue, background.alpha))
+        var image = try Image(width: pixels.width, height: pixels.height + top, fill: (background.red, background.green, background.blue, background.alpha),
+                              roomFor: "the annotated strip's pixels")
         image.pixels.withUnsafeMutableBytes { target in
             pixels.withUnsafePixels { source in
                 for row in 0..<pixels.height {

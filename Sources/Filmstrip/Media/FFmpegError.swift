@@ -29,6 +29,11 @@ public struct FFmpegError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The codes that may mean the process ran out of memory (ENOMEM, EAGAIN, EPERM), as AVERRORs.
     private static let memoryCodes = [ENOMEM, EAGAIN, EPERM].map(filmstrip_averror)
 
+    /// Whether the code is one that may mean the process ran out of memory: for a call on
+    /// filmstrip's own data (an encoder given a checked image), where nothing from a file can
+    /// be at fault, it does.
+    var mayMeanOutOfMemory: Bool { Self.memoryCodes.contains(code) }
+
     private init(outOfMemoryIn call: String, file: String?) {
         code = filmstrip_averror(ENOMEM)
         self.call = call

@@ -37,6 +37,20 @@ public struct Image: Sendable, Equatable {
         }
     }
 
+    /// `init(width:height:fill:)` for an image big enough that the process may not have room
+    /// for it (a strip, a sprite sheet): throws `OutOfMemory`, naming `purpose`, where the
+    /// pixels cannot be had, instead of ending the process.
+    init(width: Int, height: Int, fill: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0), roomFor purpose: String) throws(OutOfMemory) {
+        try Self.checkRoom(width: width, height: height, for: purpose)
+        self.init(width: width, height: height, fill: fill)
+    }
+
+    /// Throws `OutOfMemory` unless the pixels of a `width` x `height` image can be had now
+    /// (`System.checkRoom`), for code about to make one.
+    static func checkRoom(width: Int, height: Int, for purpose: String) throws(OutOfMemory) {
+        try System.checkRoom(byteCount: alignedRowBytes(forWidth: width).multipliedClamped(by: height), for: purpose)
+    }
+
     /// Wraps existing pixels; `pixels.count` must be `bytesPerRow * height`.
     public init(width: Int, height: Int, bytesPerRow: Int, pixels: [UInt8]) {
         precondition(bytesPerRow >= width * Self.bytesPerPixel && pixels.count >= bytesPerRow * height)

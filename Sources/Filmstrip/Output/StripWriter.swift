@@ -71,7 +71,7 @@ public enum StripWriter {
         let chosen = format ?? StripOutput(path: path).format
         if chosen == .jpeg { try checkJPEGSize(width: pixels.width, height: pixels.height, file: path) }
         // JPEG is encoded whole before the file is opened, so an image it cannot describe leaves nothing behind.
-        let jpeg = chosen == .jpeg ? try jpegBytes(pixels.rgbaImage(), quality: jpegQuality, file: path) : nil
+        let jpeg = chosen == .jpeg ? try jpegBytes(rgbaCopy(of: pixels, file: path), quality: jpegQuality, file: path) : nil
         let file = try AtomicFile(path: path)
         try write(pixels, as: chosen, jpeg: jpeg, to: file)
         guard let manifest else {
@@ -96,7 +96,7 @@ public enum StripWriter {
     public static func write(_ pixels: some PixelRows, toDescriptor descriptor: Int32, named name: String, format: StripFormat,
                              jpegQuality: Int = 90) throws(OutputError) {
         if format == .jpeg { try checkJPEGSize(width: pixels.width, height: pixels.height, file: name) }
-        let jpeg = format == .jpeg ? try jpegBytes(pixels.rgbaImage(), quality: jpegQuality, file: name) : nil
+        let jpeg = format == .jpeg ? try jpegBytes(rgbaCopy(of: pixels, file: name), quality: jpegQuality, file: name) : nil
         try write(pixels, as: format, jpeg: jpeg, to: DescriptorSink(descriptor: descriptor, path: name))
     }
 
@@ -151,10 +151,28 @@ public enum StripWriter {
         return url.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(url.lastPathComponent).path
     }
 
+    /// The pixels as an RGBA `Image` for the JPEG encoder: a copy unless they are one already
+    /// (a fused pipeline's canvas), made only where the room for it was found (an
+    /// `OutOfMemory` becomes the output's error, not the end of the process).
+    private static func rgbaCopy(of pixels: some PixelRows, file: String) throws(OutputError) -> Image {
+        if let image = pixels as? Image { return image }
+        do {
+            try Image.checkRoom(width: pixels.width, height: pixels.height, for: "the JPEG encoder's copy of the strip")
+        } catch {
+            throw OutputError(file: file, reason: error.description)
+        }
+        return pixels.rgbaImage()
+    }
+
     private static func jpegBytes(_ image: Image, quality: Int, file: String) throws(OutputError) -> [UInt8] {
         do {
             return try ImageEncoder.jpeg(image, quality: quality)
         } catch {
+            // The image is filmstrip's own and within JPEG's sides: an encoder that cannot
+            // allocate, or cannot start its threads, is the process out of memory.
+            if error.mayMeanOutOfMemory {
+                throw OutputError(file: file, reason: "out of memory (the JPEG encoder's \(error.call) failed: \(error.reason); not a fault of the file)")
+            }
             throw OutputError(file: file, reason: "cannot encode jpeg: \(error.call) (\(error.reason))")
         }
     }

@@ -145,14 +145,14 @@ public struct Pipeline: Sendable {
             (thumbnails, counters) = try await extractor.thumbnails(for: request, onProgress: onProgress)
             extracted = clock.now
             mark(.extracted)
-            var strip = layout.makeStrip()
+            var strip = try Image(width: layout.width, height: layout.height, roomFor: "the strip's pixels")
             // Extractors asked for separate thumbnails deliver an image for each; were one missing,
             // the composer's count check would refuse the shorter list instead of a crash here.
             try await composer.compose(thumbnails.compactMap(\.image), layout: layout, into: &strip)
             pixels = strip
         }
         let annotation = options.annotation
-        let annotated: any PixelRows = annotation.isEmpty ? pixels : annotation.apply(to: pixels, layout: layout, thumbnails: thumbnails, request: request)
+        let annotated: any PixelRows = annotation.isEmpty ? pixels : try annotation.apply(to: pixels, layout: layout, thumbnails: thumbnails, request: request)
         mark(.composed)
         var result = StripResult(pixels: annotated, thumbnails: thumbnails, layout: layout, counters: counters,
                                  extractSeconds: (extracted - extractStart).seconds, composeSeconds: (clock.now - extracted).seconds)

@@ -163,6 +163,15 @@ package enum System {
         return pointer
     }
 
+    /// Throws `OutOfMemory` unless `byteCount` bytes can be had now: allocates them and gives
+    /// them straight back. For a big buffer that Swift allocates itself (an `Image`'s pixel
+    /// array), whose failure would end the process: checked just before it, with no big
+    /// allocation between, the array gets the room the check found. Only another thread
+    /// allocating in that moment can still take it (docs/errors.md).
+    package static func checkRoom(byteCount: Int, for purpose: String) throws(OutOfMemory) {
+        deallocate(try allocate(byteCount: byteCount, alignment: 16, for: purpose))
+    }
+
     /// Gives back memory from `allocate(byteCount:alignment:for:)`.
     package static func deallocate(_ pointer: UnsafeMutableRawPointer) {
         free(pointer)
