@@ -39,6 +39,9 @@ struct TargetDecoder: ~Copyable {
     /// later target at that time (the next request to a decoder kept between requests) cannot
     /// come out of this decoder's state without decoding its GOP again.
     private var skippedTimes: Set<Int64> = []
+    /// The keyframe the last seek went to: decoding since then started there (nil: from the
+    /// start of the stream).
+    private var decodingFrom: Int64?
     /// True when `packet` holds the keyframe a confirmed seek stopped at, not yet sent.
     private var holdsLandingPacket = false
     /// The time of the lone keyframe packet being drained in keyframe-only mode: the frame
@@ -123,8 +126,14 @@ struct TargetDecoder: ~Copyable {
             }
             if mustSeek { try seek(to: target.keyframePts) }
             try decode(upTo: target.framePts)
-            // A demuxer that lands past the target on seek gets one more try from an earlier keyframe.
-            if mustSeek, holdsFrame, !holdsPrevious, let landed = frame.presentationTime, landed > target.framePts,
+            // Decoding from the target's keyframe (sought now or for an earlier target) did not
+            // bring out the target: one more try from the keyframe before. A demuxer may land past the target on seek; and an open GOP's
+            // keyframe is no IDR picture, so a frame after it may still name pictures from before
+            // it, and the decoder drops it (H.264, 25 fps, GOP 12, 3 B-frames: the last frame of
+            // the short last GOP, "mmco: unref short failure"; the ffmpeg CLI seeking there drops
+            // it too). From the keyframe before, those pictures are there. A frame damaged in the
+            // file stays missing and is substituted as before, at the cost of one more GOP.
+            if !(holdsFrame && frame.presentationTime == target.framePts), let start = decodingFrom, start >= target.keyframePts,
                let earlier = FrameTable.lastIndex(in: frames.keyframes, atOrBefore: target.keyframePts - 1) {
                 try seek(to: frames.keyframes[earlier])
                 try decode(upTo: target.framePts)
@@ -150,6 +159,7 @@ struct TargetDecoder: ~Copyable {
         loneKeyframeTime = nil
         decoder.flush()
         skippedTimes.removeAll(keepingCapacity: true)
+        decodingFrom = keyframePts
         counters.seeks += 1
         endOfInput = false
         drainingOneKeyframe = false

@@ -29,6 +29,13 @@ struct ThumbnailRenderer: ~Copyable {
     }
 
     mutating func render(_ frame: borrowing Frame) throws(FFmpegError) -> Image {
+        // Room for the thumbnail and, rotated, its upright copy: a Swift array that cannot be
+        // had would end the process; this way the video fails with out of memory.
+        do {
+            try Image.checkRoom(width: scaledSize.width, height: scaledSize.height * (rotationDegrees == 0 ? 1 : 2), for: "a thumbnail's pixels")
+        } catch {
+            throw .outOfMemory(in: "allocating a thumbnail's pixels")
+        }
         var image = Image(width: scaledSize.width, height: scaledSize.height)
         try scaler.scale(frame, into: &image)
         return rotationDegrees == 0 ? image : image.rotated(clockwise: rotationDegrees)
