@@ -102,7 +102,9 @@ struct LowMemoryTests {
         // the JPEG encoder (92 MB), then the encoder's own planes. The build before the room
         // check ended with SIGABRT ("failed to allocate 92160032 bytes") at 720-780 MB of
         // limit, about 470-530 MB over the loadable limit on the 2-core machine: these limits
-        // step through that range and both sides of it.
+        // step through that range and both sides of it. (With the malloc arenas capped, the
+        // canvas and the copy fit there now, and the JPEG encoder's own buffers are what run
+        // out, up to about 1.2 GB of limit: named out of memory too.)
         var outcomes: [Int32: Int] = [:]
         for extra in stride(from: 350, through: 750, by: 40) {
             let output = folder.appendingPathComponent("big-\(extra).jpg").path
