@@ -127,12 +127,13 @@ struct TargetDecoder: ~Copyable {
             if mustSeek { try seek(to: target.keyframePts) }
             try decode(upTo: target.framePts)
             // Decoding from the target's keyframe (sought now or for an earlier target) did not
-            // bring out the target: one more try from the keyframe before. A demuxer may land past the target on seek; and an open GOP's
-            // keyframe is no IDR picture, so a frame after it may still name pictures from before
-            // it, and the decoder drops it (H.264, 25 fps, GOP 12, 3 B-frames: the last frame of
-            // the short last GOP, "mmco: unref short failure"; the ffmpeg CLI seeking there drops
-            // it too). From the keyframe before, those pictures are there. A frame damaged in the
-            // file stays missing and is substituted as before, at the cost of one more GOP.
+            // bring out the target: one more try from the keyframe before. A demuxer may land
+            // past the target on seek; and an open GOP's keyframe is no IDR picture, so a frame
+            // after it may still name pictures from before it, and the decoder drops it (H.264,
+            // 25 fps, GOP 12, 3 B-frames: the last frame of the short last GOP, "mmco: unref
+            // short failure"; the ffmpeg CLI seeking there drops it too). From the keyframe
+            // before, those pictures are there. A frame damaged in the file stays missing and
+            // is substituted as before, at the cost of one more GOP.
             if !(holdsFrame && frame.presentationTime == target.framePts), let start = decodingFrom, start >= target.keyframePts,
                let earlier = FrameTable.lastIndex(in: frames.keyframes, atOrBefore: target.keyframePts - 1) {
                 try seek(to: frames.keyframes[earlier])
