@@ -70,14 +70,13 @@ struct LowMemoryTests {
                 let outcome = try Self.run(arguments, limitKiB: limit)
                 // A sprite sheet's JPEG encoder that could not allocate returns EPERM from
                 // avcodec_send_frame: named out of memory when no headroom is left (FFmpegError).
-                // Known, not fixed: when the process's own threads take the last address space,
-                // the concurrency runtime's dispatch cannot start a worker and sleeps a second at a
-                // time until it can (`_dispatch_temporary_resource_shortage` in a stack taken with
-                // gdb): a library run then takes 15 s or never ends (1 of 3 runs of this test on
-                // 2026-11-27). The hang is recorded as known; every other expectation holds.
-                withKnownIssue("under an address-space limit dispatch may wait for room to start a worker thread", isIntermittent: true) {
-                    Self.expectCleanEnd(outcome, "\(name) at \(extra) MB over the loadable \(loadable) KiB")
-                } matching: { issue in outcome.timedOut && (issue.comments.contains { $0.rawValue.contains("hung") || $0.rawValue.contains("exit \(outcome.status)") }) }
+                // When the process's own threads took the last address space, the concurrency
+                // runtime's dispatch could not start a worker and slept a second at a time until
+                // it could (`_dispatch_temporary_resource_shortage` in a stack taken with gdb): a
+                // library run took 15 s or never ended (1 of 3 runs of this test, 2026-11-27). The
+                // threads' malloc arenas were most of that address space; with them capped
+                // (CStartupCheck), 0 of 26 runs (78 library runs) waited, so a hang fails again.
+                Self.expectCleanEnd(outcome, "\(name) at \(extra) MB over the loadable \(loadable) KiB")
                 outcomes["\(name) exit \(outcome.status)", default: 0] += 1
                 if name == "sprite", outcome.status == 1 {
                     // A library run goes on after a video fails: its summary counts all three.
