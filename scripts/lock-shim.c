@@ -25,14 +25,10 @@ static int locking(void) {
 
 // Calls the wrapped function, under the shared lock unless FILMSTRIP_LOCK_OFF is set.
 #define locked(function, context, argument) ({ \
-    int result; \
-    if (locking()) { \
-        pthread_mutex_lock(&decoder_lock); \
-        result = (function)((context), (argument)); \
-        pthread_mutex_unlock(&decoder_lock); \
-    } else { \
-        result = (function)((context), (argument)); \
-    } \
+    int shared = locking(); \
+    if (shared) pthread_mutex_lock(&decoder_lock); \
+    int result = (function)((context), (argument)); \
+    if (shared) pthread_mutex_unlock(&decoder_lock); \
     result; })
 
 int avcodec_send_packet(struct AVCodecContext *context, const struct AVPacket *packet) {
