@@ -114,7 +114,7 @@ let package = Package(
         .target(name: "ResultsTestSupport", dependencies: ["FilmstripResults", "CLITestSupport"], path: "Tests/ResultsTestSupport"),
         // One test target per module: the library (with the tool's commands on it), judging, running.
         .testTarget(name: "FilmstripTests", dependencies: ["Filmstrip", "FilmstripProcess", "FilmstripFixtures", "FilmstripResults", "FilmstripOpenMP", "COpenMPKernels", "CLITestSupport"]),
-        .testTarget(name: "FilmstripResultsTests", dependencies: ["FilmstripResults", "Filmstrip", "FilmstripProcess", "CLITestSupport", "ResultsTestSupport"]),
+        .testTarget(name: "FilmstripResultsTests", dependencies: ["FilmstripResults", "Filmstrip", "FilmstripProcess", "CLITestSupport", "ResultsTestSupport", .product(name: "CSV", package: "CSV.swift")]),
         .testTarget(name: "FilmstripBenchTests", dependencies: ["FilmstripBench", "FilmstripResults", "FilmstripProcess", "FilmstripFixtures", "FilmstripOpenMP", "CLITestSupport", "ResultsTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -49,7 +49,7 @@ import ResultsTestSupport
         #expect(totals.count == 4)
         #expect(totals.allSatisfy { $0.thumbnailCount == 5 && $0.maxFrameError == 0 && ($0.framesDecoded ?? 0) >= 5 })
         #expect(Set(totals.map(\.checksum)).count == 1, "exact pipelines made different strips")
-        for pipeline in ["sequential+rowcopy", "forward+rowcopy"] {
+        for pipeline: PipelineName in ["sequential+rowcopy", "forward+rowcopy"] {
             let phases = rows.filter { $0.pipeline == pipeline }.map(\.phase)
             #expect(phases.filter { $0 == .extract }.count == 2 && phases.filter { $0 == .compose }.count == 2)
         }
@@ -270,7 +270,7 @@ import ResultsTestSupport
         let totals = rows.filter { $0.phase == .total }
         #expect(totals.allSatisfy { ($0.packetsRead ?? 0) >= 5 && ($0.seeks ?? -1) >= 0 && ($0.videoBytes ?? 0) > 0 && ($0.heapAllocations ?? 0) > 0 })
         // Work counters of single-threaded decoding do not depend on the run: equal in every repetition and build.
-        for pipeline in ["sequential+rowcopy", "forward+rowcopy"] {
+        for pipeline: PipelineName in ["sequential+rowcopy", "forward+rowcopy"] {
             let runs = totals.filter { $0.pipeline == pipeline }
             let counts = Set(runs.map { [$0.framesDecoded, $0.packetsRead, $0.videoBytes, $0.seeks, $0.heapAllocations] })
             #expect(counts.count == 1, "\(pipeline): \(counts)")

@@ -28,10 +28,10 @@ struct BenchRunnerTests {
                                  decoderThreads: [1], repetitions: 1, warmup: 0, timeLimitSeconds: 1)
         let configurations = matrix.configurations(videoPaths: ["h264-180p-3s": "/v.mp4"])
         let pipelines = configurations.filter { $0.kind == .pipeline }
-        #expect(pipelines.filter { $0.composer == "rowcopy" }.count == 4)
-        #expect(pipelines.filter { $0.composer != "rowcopy" }.map(\.pipeline) == ["forward+simd", "forward+fused"])
-        #expect(pipelines.filter { $0.composer != "rowcopy" }.allSatisfy { $0.thumbnailCount == 10 })
-        #expect(configurations.filter { $0.kind == .syntheticComposition }.map(\.composer) == ["rowcopy", "simd"])
+        #expect(pipelines.filter { $0.pipeline.composer == "rowcopy" }.count == 4)
+        #expect(pipelines.filter { $0.pipeline.composer != "rowcopy" }.map(\.pipeline) == ["forward+simd", "forward+fused"])
+        #expect(pipelines.filter { $0.pipeline.composer != "rowcopy" }.allSatisfy { $0.thumbnailCount == 10 })
+        #expect(configurations.filter { $0.kind == .syntheticComposition }.map(\.pipeline.composer) == ["rowcopy", "simd"])
         #expect(configurations.filter { $0.kind == .memcpyFloor }.count == 1)
         #expect(configurations.filter { $0.phases == [.calibration] }.count == 2)
     }

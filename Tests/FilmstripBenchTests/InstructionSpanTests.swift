@@ -134,7 +134,7 @@ struct InstructionSpanTests {
         #expect(run.status == 0, "\(run.standardError)")
         let rows = try ResultsFileReader.read(RawResultRow.self, from: name + "-raw.csv")
         let extract = Dictionary(uniqueKeysWithValues: rows.filter { $0.phase == .extract }.map { row in
-            (row.extractor == "taskgroup" ? "taskgroup \(row.options["workers"] ?? "?")" : row.extractor, row)
+            (row.pipeline.extractor == "taskgroup" ? "taskgroup \(row.options[.workers] ?? "?")" : row.pipeline.extractor, row)
         })
         func parallelism(_ label: String) throws -> Double {
             let row = try #require(extract[label], "\(extract.keys.sorted())")

@@ -28,12 +28,12 @@ struct InteractiveAndSpriteKindTests {
         #expect(csv.contains(",interactive,") && csv.split(separator: "\n")[0].contains("latency_p95_s"))
 
         let sessions = rows.filter { $0.phase != .soak }
-        let strategies = Set(sessions.filter { $0.options == ["cache": "\(BenchConfiguration.InteractiveRun.defaultCacheBytes)"] }.map(\.extractor))
+        let strategies = Set(sessions.filter { $0.options == ["cache": "\(BenchConfiguration.InteractiveRun.defaultCacheBytes)"] }.map(\.pipeline.extractor))
         #expect(strategies == Set(InteractiveStrategies.all.map(\.name)))
         for role in BuildRole.allCases {
             let built = sessions.filter { $0.build == role }
             // Every configuration reports every step once per build.
-            for (_, steps) in Dictionary(grouping: built, by: { $0.pipeline + KeyValueList.encode($0.options) }) {
+            for (_, steps) in Dictionary(grouping: built, by: { "\($0.pipeline) \($0.options)" }) {
                 #expect(steps.map(\.phase) == Phase.sessionSteps)
             }
         }
@@ -81,7 +81,7 @@ struct InteractiveAndSpriteKindTests {
             #expect(tiles.unreadable == 0 && row.thumbWidth == 320 && (row.wallSeconds ?? 0) > 0)
         }
         // filmstrip's exact sprite shows the frame at each cue's start.
-        #expect(sprites.filter { $0.extractor == "sprite-exact" }.allSatisfy { ($0.spriteTiles?.worstErrorSeconds ?? 1) < 0.05 })
+        #expect(sprites.filter { $0.pipeline.extractor == "sprite-exact" }.allSatisfy { ($0.spriteTiles?.worstErrorSeconds ?? 1) < 0.05 })
         let totals = SpriteBench.Totals(rows: rows)
         #expect(totals.wall.count == SpriteBench.Contender.allCases.count && totals.wall.values.allSatisfy { $0.count == 1 })
 

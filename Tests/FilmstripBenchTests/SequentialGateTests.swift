@@ -137,7 +137,7 @@ struct SequentialGateTests {
         let rule = UntilDecided(gate: RegressionGate(), maxSeconds: 600, maxPairs: 50)
         let early = Self.rows(configurations: 4, pairs: 3, ratio: 1.10, sd: 0.02)
         var positions: [ConfigurationKey: Int] = [:]
-        for row in early { positions[row.configurationKey] = Int(row.pipeline.dropFirst().prefix { $0.isNumber })! }
+        for row in early { positions[row.configurationKey] = Int(row.pipeline.description.dropFirst().prefix { $0.isNumber })! }
         #expect(rule.nextRound(rows: early, positionOfKey: positions, dropped: [], pairsSoFar: 3, elapsed: 1) == .more([0, 1, 2, 3]))
         #expect(rule.nextRound(rows: early, positionOfKey: positions, dropped: [2], pairsSoFar: 3, elapsed: 1) == .more([0, 1, 3]))
         let late = Self.rows(configurations: 4, pairs: 30, ratio: 1.0, sd: 0.02)
@@ -210,7 +210,7 @@ struct SequentialGateTests {
     @Test func untilDecidedWaitsForBothMetrics() {
         let rows = Self.twoMetricRows(configurations: 2, pairs: 12, wallRatio: 1, sd: 0.005, wallSD: 0.25)
         var positions: [ConfigurationKey: Int] = [:]
-        for row in rows { positions[row.configurationKey] = Int(row.pipeline.dropFirst().prefix { $0.isNumber })! }
+        for row in rows { positions[row.configurationKey] = Int(row.pipeline.description.dropFirst().prefix { $0.isNumber })! }
         let cpuOnly = UntilDecided(gate: RegressionGate(metric: .cpuSeconds), maxSeconds: 600)
         #expect(cpuOnly.nextRound(rows: rows, positionOfKey: positions, dropped: [], pairsSoFar: 12, elapsed: 1) == .decided)
         let both = UntilDecided(gate: .elapsedAndCPU(), maxSeconds: 600)

@@ -37,7 +37,7 @@ import ResultsTestSupport
             // found every GOP taken never decoded (12 of 720 quick-suite runs: 120 to 176 allocations fewer).
             let allocations = runs.compactMap(\.heapAllocations)
             let tolerance = WorkCounter.heapAllocations.tolerance(baseline: runs, candidate: [])
-            #expect(key.extractor == "taskgroup" ? tolerance > 0 : tolerance == 0, "\(key)")
+            #expect(key.pipeline.extractor == "taskgroup" ? tolerance > 0 : tolerance == 0, "\(key)")
             #expect(allocations.count == 8 && (tolerance > 0 || Set(allocations).count == 1), "\(key): \(allocations)")
         }
         let compare = try CLISupport.run(["compare", name + "-raw.csv", "--metric", "cpu_s"])

@@ -10,7 +10,7 @@ import ResultsTestSupport
     static func row(_ pipeline: String, phase: Phase, options: [String: String], wall: Double, bound: PhaseBound?,
                     repetition: Int = 0) -> RawResultRow {
         var row = Fixtures.row(pipeline: pipeline, phase: phase, repetition: repetition, wall: wall)
-        row.options = options
+        row.options = RunOptions(options)
         row.bound = bound
         return row
     }

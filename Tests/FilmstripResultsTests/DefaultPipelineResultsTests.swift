@@ -49,7 +49,7 @@ struct DefaultPipelineResultsTests {
     }
 
     static func isDefault(_ row: RawResultRow) -> Bool {
-        row.pipeline == Pipeline.default.name && row.options["skip-nonref"] == (Pipeline.defaultSkipsNonReferenceFrames ? "1" : "0")
+        row.pipeline == .stripDefault && row.options["skip-nonref"] == (Pipeline.defaultSkipsNonReferenceFrames ? "1" : "0")
             && row.options["threads"] == "1" && row.options["workers"] == "auto"
     }
 
@@ -74,10 +74,10 @@ struct DefaultPipelineResultsTests {
         #expect(!medians.isEmpty)
         for (request, configurations) in medians {
             let fastest = try #require(configurations.values.min { $0.median < $1.median })
-            let fastestOfDefaultExtractor = configurations.values.filter { $0.row.extractor == Pipeline.default.extractor.name }
+            let fastestOfDefaultExtractor = configurations.values.filter { $0.row.pipeline.extractor == Pipeline.default.extractor.name }
                 .map(\.median).min()
             // Configurations with one extractor only (the composer sweep) say nothing about extractors.
-            guard let fastestOfDefaultExtractor, Set(configurations.values.map(\.row.extractor)).count > 1 else { continue }
+            guard let fastestOfDefaultExtractor, Set(configurations.values.map(\.row.pipeline.extractor)).count > 1 else { continue }
             #expect(fastestOfDefaultExtractor <= fastest.median * (1 + Self.fastestGroupTolerance),
                     "\(request): fastest is \(fastest.row.pipeline) at \(fastest.median) s")
         }

@@ -31,7 +31,7 @@ import ResultsTestSupport
     }
 
     @Test func configIDIsStableShortAndUniquePerFile() throws {
-        let key = ConfigurationKey(pipeline: "forward+rowcopy", extractor: "forward", composer: "rowcopy", options: ["threads": "1"],
+        let key = ConfigurationKey(pipeline: "forward+rowcopy", options: ["threads": "1"],
                                    videoID: "h264-360p-5s", thumbnailCount: 100, thumbWidth: 114, thumbHeight: 64, accuracy: "exact", phase: .total)
         // Pinned (computed independently: FNV-1a 64 of the description in Python, top 32 bits): a change
         // here renames every configuration on every dashboard that tracks them.

@@ -16,7 +16,7 @@ struct PlotChartsTests {
         let base = SampleResults.rows(machines: [machine], frameCounts: [10, 100]).filter { $0.phase != .calibration }.map { row in
             var row = row
             row.video.id += text
-            row.pipeline += text
+            row.pipeline = PipelineName(cell: row.pipeline.description + text)
             return row
         }
         var rows: [RawResultRow] = []
@@ -30,7 +30,7 @@ struct PlotChartsTests {
             for (tool, seconds) in [("ffmpeg-exact", 0.9), ("ffmpegthumbnailer", 4.0), ("cli:sequential+simd", 0.6)] {
                 var peer = base[0]
                 peer.phase = .peer
-                peer.pipeline = tool + text
+                peer.pipeline = PipelineName(cell: tool + text)
                 peer.kind = tool.hasPrefix("cli:") ? .wholeProcess : .peer
                 peer.options = [:]
                 peer.repetition = repetition

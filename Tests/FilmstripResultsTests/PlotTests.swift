@@ -151,10 +151,9 @@ struct PlotTests {
     func fusedComposeRowsAreLeftOut() throws {
         var rows = SampleResults.rows(machines: [SampleResults.fastMachine])
         // A fused pipeline's compose phase is only the finishing touches: microseconds.
-        rows += rows.filter { $0.phase == .compose && $0.composer == "simd" }.map { row in
+        rows += rows.filter { $0.phase == .compose && $0.pipeline.composer == "simd" }.map { row in
             var fused = row
             fused.pipeline = "taskgroup+fused"
-            fused.composer = "fused"
             fused.wallSeconds = 3e-6
             return fused
         }

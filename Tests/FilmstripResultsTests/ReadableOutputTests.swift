@@ -114,7 +114,7 @@ import ResultsTestSupport
         let rows = try ResultsFileReader.read(RawResultRow.self, from: source).filter { row in
             row.repetition == 0 && row.status == .ok && (row.phase == .calibration
                 || (["hevc-360p-5s", "vp9-360p-5s"].contains(row.video.id) && [.extract, .compose, .total].contains(row.phase)
-                    && !row.pipeline.hasPrefix("cli:")))
+                    && !row.pipeline.description.hasPrefix("cli:")))
         }
         let drift = [1.0, 1.2, 0.9, 1.1, 0.95, 1.15]
         // Sub-phases as noisy as they are on a busy machine (some stay undecided), totals a little.

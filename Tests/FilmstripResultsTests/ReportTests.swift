@@ -128,10 +128,8 @@ struct ReportTests {
             for (tool, seconds) in [("ffmpeg-exact", 0.9), ("<u>ffmpegthumbnailer</u>", 4.0)] {
                 var peer = base[0]
                 peer.phase = .peer
-                peer.pipeline = tool
-                peer.extractor = "peer"
+                peer.pipeline = PipelineName(pipeline: tool, extractor: PipelineName.peerExtractor, composer: tool)
                 peer.kind = .peer
-                peer.composer = tool
                 peer.options = [:]
                 peer.repetition = repetition
                 peer.wallSeconds = seconds * (1 + 0.01 * Double(repetition))

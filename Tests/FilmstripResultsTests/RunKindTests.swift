@@ -17,8 +17,8 @@ struct RunKindTests {
         #expect(counts == [.pipeline: 837, .calibrationCopy: 3, .calibrationDecode: 3, .syntheticComposition: 18,
                            .memcpyFloor: 3, .peer: 165, .wholeProcess: 84])
         #expect(rows.filter { $0.kind == .calibrationCopy }.allSatisfy { $0.video.id == "none" && $0.phase == .calibration })
-        #expect(rows.filter { $0.kind == .wholeProcess }.allSatisfy { $0.pipeline.hasPrefix("cli:") })
-        #expect(rows.filter { $0.kind == .memcpyFloor }.allSatisfy { $0.composer == "memcpy" && $0.phase == .compose })
+        #expect(rows.filter { $0.kind == .wholeProcess }.allSatisfy { $0.pipeline.description.hasPrefix("cli:") })
+        #expect(rows.filter { $0.kind == .memcpyFloor }.allSatisfy { $0.pipeline.composer == "memcpy" && $0.phase == .compose })
     }
 
     /// A file written now carries the column, and each row reads back with the kind it was written with,

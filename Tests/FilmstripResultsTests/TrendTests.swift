@@ -7,7 +7,7 @@ import ResultsTestSupport
 /// `trend` on synthetic histories whose steps are known: false positives and misses counted
 /// over seeded histories, and the CLI's exit codes.
 @Suite struct TrendTests {
-    static let key = ConfigurationKey(pipeline: "forward+rowcopy", extractor: "forward", composer: "rowcopy", options: [:],
+    static let key = ConfigurationKey(pipeline: "forward+rowcopy", options: [:],
                                       videoID: "h264-360p-5s", thumbnailCount: 100, thumbWidth: 114, thumbHeight: 64, accuracy: "exact", phase: .total)
 
     /// `count` run medians around 1 s with 2 % Gaussian noise, multiplied by `1 + step` from `stepAt` on.
@@ -97,7 +97,7 @@ import ResultsTestSupport
                     try writer.append(RawResultRow(
                         run: RunContext(runID: "run-\(run)-\(machineIndex)", gitCommit: String(format: "%07x", 0xabc000 + run), gitDirty: false, machine: machine),
                         timestamp: Date(timeIntervalSince1970: 1_800_000_000 + Double(run * 3600 + repetition)),
-                        pipeline: key.pipeline, extractor: key.extractor, composer: key.composer, options: key.options,
+                        pipeline: key.pipeline, options: key.options,
                         video: VideoDescription(id: key.videoID, codec: "h264", width: 640, height: 360, durationSeconds: 5, frameCount: 150, gop: 60),
                         thumbnailCount: key.thumbnailCount, thumbWidth: key.thumbWidth, thumbHeight: key.thumbHeight, accuracy: key.accuracy,
                         phase: key.phase, repetition: repetition, wallSeconds: wall, cpuUserSeconds: wall, cpuSysSeconds: 0.01,

@@ -15,11 +15,10 @@ package enum Fixtures {
         machine: MachineFingerprint = machine(), pipeline: String = "sequential+memcpy", phase: Phase = .total,
         repetition: Int = 0, wall: Double? = 0.25, status: RunStatus = .ok, error: String = ""
     ) -> RawResultRow {
-        let parts = pipeline.split(separator: "+").map(String.init)
         return RawResultRow(
             run: RunContext(runID: "run-1", gitCommit: "582c9fc", gitDirty: false, machine: machine),
             timestamp: Date(timeIntervalSince1970: 1_700_000_000 + Double(repetition)),
-            pipeline: pipeline, extractor: parts[0], composer: parts.count > 1 ? parts[1] : "",
+            pipeline: PipelineName(cell: pipeline),
             options: ["threads": "2"],
             video: VideoDescription(id: "clip-1080p", codec: "h264", width: 1920, height: 1080, durationSeconds: 244.5, frameCount: 5868, gop: 48),
             thumbnailCount: 500, thumbWidth: 160, thumbHeight: 90, accuracy: "exact", phase: phase, repetition: repetition,

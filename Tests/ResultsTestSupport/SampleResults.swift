@@ -28,7 +28,6 @@ package enum SampleResults {
             let slowdown = machineIndex == 0 ? 1.0 : 1.5
             func add(_ pipeline: String, video: VideoDescription, thumbnailCount: Int, size: (Int, Int), phase: Phase, seconds: Double) {
                 guard phases.contains(phase) else { return }
-                let parts = pipeline.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
                 for repetition in 0..<repetitions {
                     // ±4 % noise, and a slow first repetition as real runs have.
                     let noise = 1 + Double.random(in: -0.04...0.04, using: &generator) + (repetition == 0 ? 0.1 : 0)
@@ -36,7 +35,7 @@ package enum SampleResults {
                     rows.append(RawResultRow(
                         run: RunContext(runID: "run-\(machineIndex)", gitCommit: "da834b9", gitDirty: false, machine: machine),
                         timestamp: Date(timeIntervalSince1970: 1_800_000_000 + Double(rows.count)),
-                        pipeline: pipeline, extractor: parts[0], composer: parts.count > 1 ? parts[1] : "",
+                        pipeline: PipelineName(cell: pipeline),
                         options: [:], video: video, thumbnailCount: thumbnailCount, thumbWidth: size.0, thumbHeight: size.1,
                         accuracy: "exact", phase: phase, repetition: repetition, wallSeconds: wall,
                         cpuUserSeconds: wall * 1.2, cpuSysSeconds: 0.01, peakRSSBytes: 80_000_000,
@@ -77,7 +76,7 @@ package enum SampleResults {
         candidate.build = .candidate
         baseline.repetition += copy * repetitions
         candidate.repetition += copy * repetitions
-        if slowed(row.pipeline), let wall = row.wallSeconds {
+        if slowed(row.pipeline.description), let wall = row.wallSeconds {
             candidate.wallSeconds = wall * 1.3
             candidate.cpuUserSeconds = row.cpuUserSeconds.map { $0 * 1.3 }
             candidate.cpuSysSeconds = row.cpuSysSeconds.map { $0 * 1.3 }

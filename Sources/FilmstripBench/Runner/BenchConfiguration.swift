@@ -77,10 +77,11 @@ package enum BenchConfiguration: Sendable, Hashable, Codable {
         }
 
         /// The `options` column: `decoders`, `cache` (bytes, 0 off) and a soak's `requests`.
-        package var options: [String: String] {
-            var options = ["cache": "\(cacheBytes)"]
-            if let decoders { options["decoders"] = "\(decoders)" }
-            if case .soak(let requests) = script { options["requests"] = "\(requests)" }
+        package var options: RunOptions {
+            var options: RunOptions = [:]
+            options[.cache] = "\(cacheBytes)"
+            if let decoders { options[.decoders] = "\(decoders)" }
+            if case .soak(let requests) = script { options[.requests] = "\(requests)" }
             return options
         }
 
@@ -262,29 +263,6 @@ package enum BenchConfiguration: Sendable, Hashable, Codable {
         }
     }
 
-    /// The `extractor` column: the registry name, or `synthetic`, `calibration` or `peer` for the kinds without one.
-    package var extractor: String {
-        switch self {
-        case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): run.extractor.name
-        case .composeSynthetic, .memcpySynthetic: FlatRecord.syntheticExtractor
-        case .calibrationCopy: FlatRecord.calibrationExtractor
-        case .peer: FlatRecord.peerExtractor
-        case .interactive(let run): run.strategy.name
-        case .sprite(let run): run.contender.rawValue
-        }
-    }
-    /// The `composer` column: the destination's registry name, the peer's, `memcpy`, the
-    /// interactive runs' `generator` or the sprite runs' `sheet`.
-    package var composer: String {
-        switch self {
-        case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): run.destination.name
-        case .composeSynthetic(let composer, _, _): composer.composer.name
-        case .memcpySynthetic, .calibrationCopy: FlatRecord.memcpyComposer
-        case .peer(let peer, _): peer.rawValue
-        case .interactive: FlatRecord.generatorComposer
-        case .sprite: FlatRecord.sheetComposer
-        }
-    }
     /// Reference video id; nil for the kinds without a video.
     package var videoID: String? { video?.id }
     /// Path of the reference video file; nil for the kinds without a video.
@@ -331,15 +309,18 @@ package enum BenchConfiguration: Sendable, Hashable, Codable {
         }
     }
 
-    /// The `pipeline` column: `extractor+composer`, `cli:` before it for filmstrip's command line, or the peer's name.
-    package var pipeline: String {
+    /// What ran, as the rows' `pipeline`, `extractor` and `composer` cells name it: the
+    /// registries' names, the peer's, or the placeholders of the kinds without them.
+    package var pipeline: PipelineName {
         switch self {
-        case .commandLine(let run): "cli:\(run.name)"
-        case .peer(let peer, _): peer.rawValue
-        case .pipeline(let run), .calibrationDecode(let run): run.name
-        case .composeSynthetic, .memcpySynthetic, .calibrationCopy: "\(extractor)+\(composer)"
-        case .interactive(let run): "interactive:\(run.strategy.name)"
-        case .sprite(let run): "sprite:\(run.contender.rawValue)"
+        case .pipeline(let run), .calibrationDecode(let run): .strategies(extractor: run.extractor.name, composer: run.destination.name)
+        case .commandLine(let run): .commandLine(extractor: run.extractor.name, composer: run.destination.name)
+        case .composeSynthetic(let composer, _, _): .strategies(extractor: FlatRecord.syntheticExtractor, composer: composer.composer.name)
+        case .memcpySynthetic: .strategies(extractor: FlatRecord.syntheticExtractor, composer: FlatRecord.memcpyComposer)
+        case .calibrationCopy: .strategies(extractor: FlatRecord.calibrationExtractor, composer: FlatRecord.memcpyComposer)
+        case .peer(let peer, _): .peer(peer)
+        case .interactive(let run): .interactive(strategy: run.strategy.name)
+        case .sprite(let run): .sprite(contender: run.contender.rawValue)
         }
     }
 
@@ -357,9 +338,9 @@ package enum BenchConfiguration: Sendable, Hashable, Codable {
 
     /// The `options` column: the extraction options of the kinds that decode a strip, an
     /// interactive run's pool, cache and soak.
-    package var optionsColumn: [String: String] {
+    package var optionsColumn: RunOptions {
         if case .interactive(let run) = self { return run.options }
-        return pipelineRun.map { Dictionary(uniqueKeysWithValues: $0.extractionOptions.fields.map { ($0.key, $0.value) }) } ?? [:]
+        return pipelineRun.map { RunOptions($0.extractionOptions) } ?? [:]
     }
 
     /// The phases a run of this configuration reports, in row order.
@@ -401,12 +382,12 @@ package enum BenchConfiguration: Sendable, Hashable, Codable {
         case .peer(_, let request):
             "\(pipeline) \(request.videoID) ×\(request.thumbnailCount) h\(request.thumbHeight) \(accuracyText) (whole process)"
         case .composeSynthetic, .memcpySynthetic:
-            "\(composer) synthetic ×\(thumbnailCount) \(Self.syntheticThumbWidth)x\(thumbHeight) compose only"
+            "\(pipeline.composer) synthetic ×\(thumbnailCount) \(Self.syntheticThumbWidth)x\(thumbHeight) compose only"
         case .calibrationCopy:
             "calibration copy of \(Self.calibrationCopyBytes >> 20) MiB"
         case .interactive(let run):
             "\(pipeline) \(run.videoID) ×\(run.thumbnailCount) h\(run.thumbHeight) "
-                + KeyValueList.encode(run.options).replacingOccurrences(of: ";", with: " ")
+                + run.options.spaced
         case .sprite(let run):
             "\(pipeline) \(run.videoID) (whole process)"
         }
@@ -452,8 +433,8 @@ struct FlatRecord: Codable, Hashable {
     }
 
     static let syntheticExtractor = "synthetic", calibrationExtractor = "calibration"
-    static let peerExtractor = "peer", memcpyComposer = "memcpy"
-    static let generatorComposer = "generator", sheetComposer = "sheet"
+    static let peerExtractor = PipelineName.peerExtractor, memcpyComposer = "memcpy"
+    static let generatorComposer = PipelineName.generatorComposer, sheetComposer = PipelineName.sheetComposer
 }
 
 // In an extension, so that the struct keeps its synthesized memberwise initializer (the

@@ -406,8 +406,7 @@ package struct BenchSession {
             : VideoDescription(id: "synthetic", codec: "none", width: BenchConfiguration.syntheticThumbWidth,
                                height: configuration.thumbHeight, durationSeconds: 0, frameCount: configuration.thumbnailCount, gop: 0))
         return RawResultRow(
-            run: context, timestamp: Date(), pipeline: configuration.pipeline, extractor: configuration.extractor,
-            composer: configuration.composer,
+            run: context, timestamp: Date(), pipeline: configuration.pipeline,
             options: configuration.optionsColumn,
             video: description, thumbnailCount: thumbnailCount, thumbWidth: thumbWidth,
             thumbHeight: thumbHeight, accuracy: RowAccuracy(configuration.accuracy),

@@ -18,8 +18,8 @@ extension SpriteBench {
         package init(rows: [RawResultRow]) {
             let sprites = rows.filter { $0.kind == .sprite && $0.status == .ok }
             let videos = Set(sprites.map(\.video.id))
-            for (contenderName, contenderRows) in Dictionary(grouping: sprites, by: \.extractor) {
-                guard let contender = Contender(rawValue: contenderName) else { continue }
+            for (pipeline, contenderRows) in Dictionary(grouping: sprites, by: \.pipeline) {
+                guard case .sprite(let contenderName) = pipeline, let contender = Contender(rawValue: contenderName) else { continue }
                 for repetition in Set(contenderRows.map(\.repetition)).sorted() {
                     let library = contenderRows.filter { $0.repetition == repetition }
                     guard Set(library.map(\.video.id)) == videos else { continue }

@@ -68,7 +68,8 @@ extension GateReport {
         let key = comparison.key
         return [
             "configuration": key.description, "config_id": key.configID, "metric": comparison.metric.rawValue,
-            "pipeline": key.pipeline, "extractor": key.extractor, "composer": key.composer, "options": key.options,
+            "pipeline": key.pipeline.description, "extractor": key.pipeline.extractor, "composer": key.pipeline.composer,
+            "options": key.options.values,
             "video_id": key.videoID, "frame_count": key.thumbnailCount, "thumb_width": key.thumbWidth,
             "thumb_height": key.thumbHeight, "accuracy": key.accuracy.description, "phase": key.phase.rawValue,
             "baseline_median": comparison.baselineMedian, "candidate_median": comparison.candidateMedian,

@@ -6,8 +6,8 @@ import Foundation
 extension GateReport {
     /// A pipeline with its options: what a label stands for.
     struct PipelineVariant: Hashable, Comparable {
-        var pipeline: String
-        var options: [String: String]
+        var pipeline: PipelineName
+        var options: RunOptions
 
         init(_ key: ConfigurationKey) {
             pipeline = key.pipeline
@@ -15,7 +15,7 @@ extension GateReport {
         }
 
         static func < (lhs: Self, rhs: Self) -> Bool {
-            (lhs.pipeline, KeyValueList.encode(lhs.options)) < (rhs.pipeline, KeyValueList.encode(rhs.options))
+            (lhs.pipeline.description, lhs.options.cell) < (rhs.pipeline.description, rhs.options.cell)
         }
     }
 
@@ -50,7 +50,7 @@ extension GateReport {
         var labels: [PipelineVariant: String] = [:]
         for (pipeline, sets) in byPipeline {
             for (index, variant) in sets.enumerated() {
-                labels[variant] = sets.count == 1 ? pipeline : "\(pipeline)(\(Self.letter(index)))"
+                labels[variant] = sets.count == 1 ? pipeline.description : "\(pipeline)(\(Self.letter(index)))"
             }
         }
         return labels
@@ -63,33 +63,27 @@ extension GateReport {
 
     /// Options every configuration that has options shares (a calibration has none): said
     /// once instead of in each label's legend line.
-    private var commonOptions: [String: String] {
-        let withOptions = comparisons.filter { !$0.key.options.isEmpty }
-        guard let first = withOptions.first?.key.options else { return [:] }
-        return first.filter { option in withOptions.allSatisfy { $0.key.options[option.key] == option.value } }
+    private var commonOptions: RunOptions {
+        RunOptions.common(among: comparisons.map(\.key.options).filter { !$0.isEmpty })
     }
 
     /// A configuration in a line of text: `forward+fused(a) h264-180p-3s ×50 114x64 exact total`.
     func shortName(_ key: ConfigurationKey, labels: [PipelineVariant: String]) -> String {
-        [labels[PipelineVariant(key)] ?? key.pipeline, Request(key).text, key.phase.rawValue].joined(separator: " ")
+        [labels[PipelineVariant(key)] ?? key.pipeline.description, Request(key).text, key.phase.rawValue].joined(separator: " ")
     }
 
     /// The legend: the options of every pipeline once, then each label's own.
     private func legendLines(labels: [PipelineVariant: String]) -> [String] {
         let common = commonOptions
         var lines: [String] = []
-        if !common.isEmpty { lines.append("options of every configuration: \(Self.optionText(common))") }
+        if !common.isEmpty { lines.append("options of every configuration: \(common.spaced)") }
         let shownVariants = Set(shown.map { PipelineVariant($0.key) })
         let own = labels.filter { shownVariants.contains($0.key) }.compactMap { variant, label -> (String, String)? in
             let options = variant.options.filter { common[$0.key] != $0.value }
-            return options.isEmpty ? nil : (label, Self.optionText(options))
+            return options.isEmpty ? nil : (label, options.spaced)
         }.sorted { $0.0 < $1.0 }
         if !own.isEmpty { lines += ["options of each pipeline beside those:"] + own.map { "  \($0.0): \($0.1)" } }
         return lines
-    }
-
-    private static func optionText(_ options: [String: String]) -> String {
-        options.keys.sorted().map { "\($0)=\(options[$0]!)" }.joined(separator: " ")
     }
 
     /// A plain-text report for stdout: the verdict and what changed, context, the legend, a
@@ -132,7 +126,7 @@ extension GateReport {
                 let right = (labels[PipelineVariant(b.element.key)] ?? "", phaseOrder[b.element.key.phase] ?? 0, b.offset)
                 return left < right
             }.map(\.element)
-            tables.append((request, ordered.map { textCells($0, label: labels[PipelineVariant($0.key)] ?? $0.key.pipeline, showRaw: showRaw) }))
+            tables.append((request, ordered.map { textCells($0, label: labels[PipelineVariant($0.key)] ?? $0.key.pipeline.description, showRaw: showRaw) }))
         }
         let all = tables.flatMap(\.1) + [header]
         var widths = header.indices.map { column in all.map { $0[column].count }.max()! }

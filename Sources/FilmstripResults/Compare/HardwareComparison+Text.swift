@@ -41,7 +41,7 @@ extension HardwareComparison {
             "speed-up: baseline / candidate median wall time per configuration (the top-level phase); Hodges–Lehmann estimate, exact Mann–Whitney \(Int(level * 100)) % interval over the repetitions; `faster` or `slower` when the whole interval is on one side of 1×",
             "run `compare --gate` to judge the candidate as a regression (CPU time divided by each machine's calibration)",
         ]
-        if !commonOptions.isEmpty { lines.append("options of every configuration below (left out of its name): [\(KeyValueList.encode(commonOptions))]") }
+        if !commonOptions.isEmpty { lines.append("options of every configuration below (left out of its name): [\(commonOptions)]") }
         for entry in calibrations {
             lines.append("single-threaded calibration \(entry.key.pipeline): speed-up \(Self.speedUpText(entry)) (one core's speed)")
         }

@@ -100,7 +100,7 @@ package struct HardwareComparison: Sendable {
     package var rankings: [Ranking] = []
     package var scalings: [Scaling] = []
     /// Options every compared configuration that has options has with the same value: said once, not on every line.
-    package var commonOptions: [String: String] = [:]
+    package var commonOptions: RunOptions = [:]
     /// The text's widest line (``TextWidth``): the terminal's columns.
     package var width = TextWidth.standard
 
@@ -144,10 +144,7 @@ package struct HardwareComparison: Sendable {
             }
         }
         // Configurations without options (synthetic composition) neither share nor break them.
-        let compared = speedUps.map(\.key).filter { !$0.options.isEmpty }
-        if let first = compared.first {
-            commonOptions = first.options.filter { option in compared.allSatisfy { $0.options[option.key] == option.value } }
-        }
+        commonOptions = RunOptions.common(among: speedUps.map(\.key.options).filter { !$0.isEmpty })
         rankings = Self.rankings(before: before, after: after, shared: keys)
         scalings = Self.scalings(before: before, after: after)
     }
@@ -213,17 +210,18 @@ package struct HardwareComparison: Sendable {
 
     /// The pipeline's name, with the options that tell it apart from the others of its request.
     static func labeler(_ keys: [ConfigurationKey]) -> (ConfigurationKey) -> String {
-        let optionNames = Set(keys.flatMap(\.options.keys)).filter { name in Set(keys.map { $0.options[name] ?? "" }).count > 1 }.sorted()
+        // The in-process pipelines of a request all record every extraction option.
+        let optionNames = RunOptions.varyingKeys(among: keys.map(\.options))
         return { key in
-            let options = optionNames.map { "\($0)=\(key.options[$0] ?? "")" }.joined(separator: " ")
-            return options.isEmpty ? key.pipeline : "\(key.pipeline) [\(options)]"
+            let options = key.options.filter { optionNames.contains($0.key) }
+            return options.isEmpty ? key.pipeline.description : "\(key.pipeline) [\(options.spaced)]"
         }
     }
 
     /// An in-process pipeline whose extractor splits the plan over workers (the task group), as
     /// the registry's roles say: the rows the scaling and the headline put first.
     static func isConcurrentPipeline(_ key: ConfigurationKey) -> Bool {
-        key.kind == .pipeline && Extractors.role(ofNamed: key.extractor) == .concurrent
+        key.kind == .pipeline && Extractors.role(ofNamed: key.pipeline.extractor) == .concurrent
     }
 
     /// `taskgroup+C` against `sequential+C` with the same options, per request, on each machine.
@@ -232,8 +230,7 @@ package struct HardwareComparison: Sendable {
         for key in Set(before.keys).intersection(after.keys).sorted()
         where isConcurrentPipeline(key) && key.phase == .total {
             var sequential = key
-            sequential.extractor = Extractors.sequentialReference.name
-            sequential.pipeline = sequential.extractor + "+" + key.composer
+            sequential.pipeline = .strategies(extractor: Extractors.sequentialReference.name, composer: key.pipeline.composer)
             guard let baselineSequential = before[sequential], let candidateSequential = after[sequential] else { continue }
             func side(_ taskgroup: Samples, _ sequential: Samples) -> Scaling.Side {
                 let bound = taskgroup.medianBound
@@ -241,7 +238,8 @@ package struct HardwareComparison: Sendable {
                                     boundSeconds: bound, workers: taskgroup.medianWorkers,
                                     boundSpeedUp: bound.map { sequential.medianWall / $0 })
             }
-            result.append(Scaling(request: request(key), composer: key.composer, pipeline: key.pipeline, referencePipeline: sequential.pipeline,
+            result.append(Scaling(request: request(key), composer: key.pipeline.composer, pipeline: key.pipeline.description,
+                                  referencePipeline: sequential.pipeline.description,
                                   baseline: side(before[key]!, baselineSequential), candidate: side(after[key]!, candidateSequential)))
         }
         return result

@@ -25,20 +25,21 @@ enum BoundsTable {
 
     /// Whether `key` names what `strip` runs with no options, in process (`total`) or as a whole process.
     static func isDefault(_ key: ConfigurationKey, wholeProcess: Bool) -> Bool {
-        let name = Pipeline.default.name
-        guard wholeProcess ? (key.pipeline == "cli:" + name && key.phase == .peer) : (key.pipeline == name && key.phase == .total)
+        let inProcess = PipelineName.stripDefault
+        guard wholeProcess
+            ? (key.pipeline == .commandLine(extractor: inProcess.extractor, composer: inProcess.composer) && key.phase == .peer)
+            : (key.pipeline == inProcess && key.phase == .total)
         else { return false }
-        let options = key.options
-        func has(_ option: String, _ value: String) -> Bool { (options[option] ?? value) == value }
-        return has("threads", "1") && has("workers", "auto") && has("skip-loop-filter", "0")
-            && (key.accuracy.mode != .exact || has("skip-nonref", Pipeline.defaultSkipsNonReferenceFrames ? "1" : "0"))
+        let skipsNonReference = key.options[.skipNonReference].map { $0 == "1" } ?? Pipeline.defaultSkipsNonReferenceFrames
+        return key.options.areStripDefaults
+            && (key.accuracy.mode != .exact || skipsNonReference == Pipeline.defaultSkipsNonReferenceFrames)
     }
 
     /// The ffmpeg CLI peer doing the same job in `accuracy`.
-    static func cliPeer(for accuracy: RowAccuracy) -> String? {
+    static func cliPeer(for accuracy: RowAccuracy) -> Peer? {
         switch accuracy.mode {
-        case .exact: Peer.ffmpegExact.rawValue
-        case .keyframe: Peer.ffmpegKeyframes.rawValue
+        case .exact: .ffmpegExact
+        case .keyframe: .ffmpegKeyframes
         case .tolerance, nil: nil
         }
     }
@@ -50,7 +51,7 @@ enum BoundsTable {
             let key = configuration.key, request = request(key)
             if isDefault(key, wholeProcess: true) { whole[request] = whole[request] ?? configuration }
             if isDefault(key, wholeProcess: false) { inProcess[request] = inProcess[request] ?? configuration }
-            if key.phase == .peer, key.pipeline == cliPeer(for: key.accuracy) { cli[request] = configuration }
+            if key.phase == .peer, let peer = cliPeer(for: key.accuracy), key.pipeline == .peer(peer) { cli[request] = configuration }
         }
         let requests = Set(whole.keys).union(inProcess.keys).sorted()
         var lines = [

@@ -18,13 +18,13 @@ extension ConfigurationKey {
     /// option keys shortened to the initials of their words. Not guaranteed unique on its own;
     /// ``configID`` is.
     package var shortName: String {
-        let optionText = options.keys.sorted().map { key in
+        let optionText = options.sorted { $0.key < $1.key }.map { key, value in
             let initials = key.split(separator: "-").compactMap(\.first).map(String.init).joined()
-            return "\(initials)=\(options[key] ?? "")"
+            return "\(initials)=\(value)"
         }.joined(separator: " ")
         let optionPart = optionText.isEmpty ? "" : "{\(optionText)}"
         // Calibration rows have no accuracy; empty parts leave no double spaces.
-        return [pipeline, optionPart, videoID, "n\(thumbnailCount)", "h\(thumbHeight)", accuracy.description, phase.rawValue]
+        return [pipeline.description, optionPart, videoID, "n\(thumbnailCount)", "h\(thumbHeight)", accuracy.description, phase.rawValue]
             .filter { !$0.isEmpty }.joined(separator: " ")
     }
 

@@ -90,7 +90,7 @@ package enum ResultsExport {
                 "times": configuration.wallSeconds,
                 "exit_codes": configuration.wallSeconds.map { _ in 0 },
                 "parameters": [
-                    "pipeline": key.pipeline, "options": KeyValueList.encode(key.options), "video_id": key.videoID,
+                    "pipeline": key.pipeline.description, "options": key.options.cell, "video_id": key.videoID,
                     "frame_count": String(key.thumbnailCount), "thumb_width": String(key.thumbWidth),
                     "thumb_height": String(key.thumbHeight), "accuracy": key.accuracy.description, "phase": key.phase.rawValue,
                     "run_id": configuration.runID, "commit": configuration.commit, "machine": configuration.machineName,

@@ -27,7 +27,7 @@ enum CompositionThroughputChart {
         // Fused pipelines compose while they scale: their compose phase is only the finishing
         // touches (dimming), microseconds that would read as absurd copy rates.
         let fused = StripDestination.canvasName
-        let compose = samples.filter { $0.key.phase == .compose && $0.seconds > 0 && $0.key.composer != fused }
+        let compose = samples.filter { $0.key.phase == .compose && $0.seconds > 0 && $0.key.pipeline.composer != fused }
         // The strip shape that has memcpy floor rows (the synthetic composition runs) wins:
         // a chart against the floor is the point; otherwise the most common shape.
         let floorRows = compose.filter { $0.key.kind == .memcpyFloor }
@@ -47,7 +47,7 @@ enum CompositionThroughputChart {
             if key.kind == .memcpyFloor {
                 floorThroughputs += values
             } else {
-                throughputs[labeler.label(key.composer, for: key), default: []] += values
+                throughputs[labeler.label(key.pipeline.composer, for: key), default: []] += values
             }
         }
         guard !throughputs.isEmpty else {

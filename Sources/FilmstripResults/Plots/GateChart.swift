@@ -23,7 +23,7 @@ enum GateChart {
         let phasesVary = Set(ordered.map(\.key.phase)).count > 1
         let labels = ordered.map { comparison in
             let key = comparison.key
-            var name = key.pipeline
+            var name = key.pipeline.description
             if videosVary { name += " \(key.videoID)" }
             if countsVary { name += " ×\(key.thumbnailCount)" }
             if phasesVary { name += " \(key.phase.rawValue)" }

@@ -61,16 +61,16 @@ struct ConfigurationLabeler: Sendable {
     private let sizeVaries: Bool
 
     init(_ keys: some Collection<ConfigurationKey>) {
-        varyingOptions = Set(keys.flatMap(\.options.keys)).filter { option in Set(keys.compactMap { $0.options[option] }).count > 1 }
+        varyingOptions = RunOptions.varyingKeys(among: keys.map(\.options))
         accuracyVaries = Set(keys.map(\.accuracy)).count > 1
         sizeVaries = Set(keys.map { "\($0.thumbWidth)x\($0.thumbHeight)" }).count > 1
     }
 
     /// `name` plus the varying parts, e.g. `taskgroup+simd [threads=4] 160x90`: only the options that vary.
-    func label(_ name: String, for key: ConfigurationKey) -> String {
-        var parts = [name]
+    func label(_ name: some CustomStringConvertible, for key: ConfigurationKey) -> String {
+        var parts = [name.description]
         let options = key.options.filter { varyingOptions.contains($0.key) }
-        if !options.isEmpty { parts.append("[\(KeyValueList.encode(options))]") }
+        if !options.isEmpty { parts.append("[\(options)]") }
         if accuracyVaries { parts.append(key.accuracy.description) }
         if sizeVaries { parts.append("\(key.thumbWidth)x\(key.thumbHeight)") }
         return parts.joined(separator: " ")

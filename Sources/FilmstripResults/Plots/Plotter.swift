@@ -46,8 +46,8 @@ package struct Plotter: Sendable {
         if let scalar = PlotText.controlCharacter(in: file) { throw .unsafeText(file: file, field: "the file name", scalar: scalar) }
         for row in rows {
             let key = row.configurationKey
-            let fields = [("machine_name", row.run.machine.name), ("pipeline", key.pipeline), ("extractor", key.extractor),
-                          ("composer", key.composer), ("video_id", key.videoID), ("accuracy", key.accuracy.description)]
+            let fields = [("machine_name", row.run.machine.name), ("pipeline", key.pipeline.description),
+                          ("extractor", key.pipeline.extractor), ("composer", key.pipeline.composer), ("video_id", key.videoID), ("accuracy", key.accuracy.description)]
                 + key.options.flatMap { [("options", $0.key), ("options", $0.value)] }
             for (field, text) in fields {
                 if let scalar = PlotText.controlCharacter(in: text) { throw .unsafeText(file: file, field: field, scalar: scalar) }

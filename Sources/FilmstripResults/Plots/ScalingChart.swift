@@ -10,8 +10,8 @@
 enum ScalingChart {
     /// A configuration without its worker count: the points of one line.
     struct Series: Hashable, Comparable {
-        var pipeline: String
-        var options: [String: String]
+        var pipeline: PipelineName
+        var options: RunOptions
         var video: String
         var thumbnailCount: Int
         var accuracy: RowAccuracy
@@ -19,7 +19,7 @@ enum ScalingChart {
         static func < (lhs: Series, rhs: Series) -> Bool { lhs.label < rhs.label }
 
         var label: String {
-            let options = KeyValueList.encode(options.filter { ["skip-nonref", "threads", "skip-loop-filter"].contains($0.key) })
+            let options = options.keeping([.skipNonReference, .threads, .skipLoopFilter])
             return "\(pipeline) [\(options)] \(video) ×\(thumbnailCount) \(accuracy)"
         }
     }
@@ -33,14 +33,14 @@ enum ScalingChart {
 
     /// The lines `rows` (one machine) hold: every series measured at one worker and at least one other count.
     static func points(_ rows: [RawResultRow]) -> [Series: [Point]] {
-        let swept = rows.filter { $0.status == .ok && $0.phase == .total && $0.wallSeconds != nil && Int($0.options["workers"] ?? "") != nil }
+        let swept = rows.filter { $0.status == .ok && $0.phase == .total && $0.wallSeconds != nil && $0.options.workers != nil }
         let bySeries = Dictionary(grouping: swept) { row in
-            Series(pipeline: row.pipeline, options: row.options.filter { $0.key != "workers" }, video: row.video.id,
+            Series(pipeline: row.pipeline, options: row.options.removing(.workers), video: row.video.id,
                    thumbnailCount: row.thumbnailCount, accuracy: row.accuracy)
         }
         var result: [Series: [Point]] = [:]
         for (series, rows) in bySeries {
-            let byWorkers = Dictionary(grouping: rows) { Int($0.options["workers"]!)! }
+            let byWorkers = Dictionary(grouping: rows) { $0.options.workers! }
             guard byWorkers.count >= 2, let one = byWorkers[1], let oneWorker = SampleStatistics(one.compactMap(\.wallSeconds))?.median,
                   oneWorker > 0 else { continue }
             let cores = rows[0].run.machine.logicalCores
@@ -59,14 +59,14 @@ enum ScalingChart {
     /// Legend entries naming only what varies among the lines (the pipeline always), so a
     /// single line's legend is short and several lines' differences stand out.
     static func legendLabels(_ series: [Series]) -> [Series: String] {
-        let varyingOptions = Set(series.flatMap(\.options.keys)).filter { option in Set(series.compactMap { $0.options[option] }).count > 1 }
+        let varyingOptions = RunOptions.varyingKeys(among: series.map(\.options))
         func varies(_ part: (Series) -> String) -> Bool { Set(series.map(part)).count > 1 }
         let video = varies(\.video), count = varies { "\($0.thumbnailCount)" }, accuracy = varies(\.accuracy.description)
         var labels: [Series: String] = [:]
         for line in series {
-            var parts = [line.pipeline]
+            var parts = [line.pipeline.description]
             let options = line.options.filter { varyingOptions.contains($0.key) }
-            if !options.isEmpty { parts.append("[\(KeyValueList.encode(options))]") }
+            if !options.isEmpty { parts.append("[\(options)]") }
             if video { parts.append(line.video) }
             if count { parts.append("×\(line.thumbnailCount)") }
             if accuracy { parts.append(line.accuracy.description) }

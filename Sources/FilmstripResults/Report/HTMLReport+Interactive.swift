@@ -28,7 +28,7 @@ extension HTMLReport {
                 + "<th>drag: p95 latency</th><th>cold single</th><th>drag p95 / cold</th><th>drag: wasted frames</th>"
                 + "<th>zoom-back: all</th><th>zoom-back: cache hits</th></tr>\n"
             let sessions = groupRows.filter { $0.phase != .soak }
-            let configurations = Dictionary(grouping: sessions) { "\($0.pipeline) [\(KeyValueList.encode($0.options))]" }
+            let configurations = Dictionary(grouping: sessions) { "\($0.pipeline) [\($0.options)]" }
             for name in configurations.keys.sorted() {
                 let steps = Dictionary(grouping: configurations[name]!, by: \.phase)
                 func values(_ phase: Phase, _ value: (InteractiveMeasures) -> Double?) -> Double? {

@@ -94,8 +94,7 @@ package struct HTMLReport: Sendable {
     /// The default pipeline as a user gets it: its name with the cost model's workers, one
     /// codec thread and the loop filter kept.
     static func isDefault(_ key: ConfigurationKey) -> Bool {
-        key.pipeline == Pipeline.default.name && (key.options["workers"] ?? "auto") == "auto"
-            && (key.options["threads"] ?? "1") == "1" && (key.options["skip-loop-filter"] ?? "0") == "0"
+        key.pipeline == .stripDefault && key.options.areStripDefaults
     }
 
     package var html: String {
@@ -270,14 +269,14 @@ package struct HTMLReport: Sendable {
     /// Labels `keys` by pipeline plus only the parts that vary among them (options that take
     /// two values, video, count, size, accuracy, phase), so labels stay short.
     static func labeler(_ keys: [ConfigurationKey]) -> (ConfigurationKey) -> String {
-        let varying = Set(keys.flatMap { $0.options.keys }).filter { option in Set(keys.compactMap { $0.options[option] }).count > 1 }
+        let varying = RunOptions.varyingKeys(among: keys.map(\.options))
         func varies(_ part: (ConfigurationKey) -> String) -> Bool { Set(keys.map(part)).count > 1 }
         let video = varies(\.videoID), count = varies { "\($0.thumbnailCount)" }, size = varies { "\($0.thumbWidth)x\($0.thumbHeight)" }
         let accuracy = varies(\.accuracy.description), phase = varies(\.phase.rawValue)
         return { key in
             let options = key.options.filter { varying.contains($0.key) }
-            var parts = [key.pipeline]
-            if !options.isEmpty { parts.append("[\(KeyValueList.encode(options))]") }
+            var parts = [key.pipeline.description]
+            if !options.isEmpty { parts.append("[\(options)]") }
             if video { parts.append(key.videoID) }
             if count { parts.append("×\(key.thumbnailCount)") }
             if size { parts.append("\(key.thumbWidth)x\(key.thumbHeight)") }

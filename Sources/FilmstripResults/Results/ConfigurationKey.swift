@@ -2,12 +2,10 @@ import Filmstrip
 
 /// What identifies a configuration across runs: the same key in two runs means
 /// the same work was timed, so their samples may be compared.
-package struct ConfigurationKey: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
-    package var pipeline: String
-    package var extractor: String
-    package var composer: String
-    /// Strategy options; see ``KeyValueList`` for the cell form.
-    package var options: [String: String]
+package struct ConfigurationKey: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// What ran: the `pipeline`, `extractor` and `composer` cells.
+    package var pipeline: PipelineName
+    package var options: RunOptions
     package var videoID: String
     /// Thumbnails requested.
     package var thumbnailCount: Int
@@ -21,16 +19,14 @@ package struct ConfigurationKey: Sendable, Hashable, Codable, Comparable, Custom
     /// never splits a configuration, but readers ask it instead of the placeholders.
     package var kind: RunKind
 
-    /// `kind` nil: inferred from the placeholders (``RunKind/inferred(pipeline:extractor:composer:videoID:videoCodec:phase:)``),
+    /// `kind` nil: inferred from the placeholders (``RunKind/inferred(pipeline:videoID:videoCodec:phase:)``),
     /// as for a file written before the column existed.
     package init(
-        pipeline: String, extractor: String, composer: String, options: [String: String],
+        pipeline: PipelineName, options: RunOptions,
         videoID: String, thumbnailCount: Int, thumbWidth: Int, thumbHeight: Int, accuracy: RowAccuracy, phase: Phase,
         kind: RunKind? = nil
     ) {
         self.pipeline = pipeline
-        self.extractor = extractor
-        self.composer = composer
         self.options = options
         self.videoID = videoID
         self.thumbnailCount = thumbnailCount
@@ -38,13 +34,12 @@ package struct ConfigurationKey: Sendable, Hashable, Codable, Comparable, Custom
         self.thumbHeight = thumbHeight
         self.accuracy = accuracy
         self.phase = phase
-        self.kind = kind ?? RunKind.inferred(pipeline: pipeline, extractor: extractor, composer: composer, videoID: videoID,
-                                             videoCodec: "", phase: phase)
+        self.kind = kind ?? RunKind.inferred(pipeline: pipeline, videoID: videoID, videoCodec: "", phase: phase)
     }
 
     /// One line, e.g. `taskgroup+simd [threads=4] clip-4k ×500 160x90 exact total`.
     package var description: String {
-        let optionText = options.isEmpty ? "" : " [\(KeyValueList.encode(options))]"
+        let optionText = options.isEmpty ? "" : " [\(options)]"
         return "\(pipeline)\(optionText) \(videoID) ×\(thumbnailCount) \(thumbWidth)x\(thumbHeight) \(accuracy) \(phase.rawValue)"
     }
 
@@ -56,11 +51,11 @@ package struct ConfigurationKey: Sendable, Hashable, Codable, Comparable, Custom
 
 extension ConfigurationKey {
     /// The options an interactive run records for the generator's defaults (its pool, the cache on).
-    static let interactiveDefaultOptions = ["cache": "\(ThumbnailGeneratorOptions().cacheBytes)"]
+    static let interactiveDefaultOptions: RunOptions = ["cache": "\(ThumbnailGeneratorOptions().cacheBytes)"]
 
     /// The interactive runs' reference, which the report and the plot show every other
     /// interactive configuration against: the standard strategy with the generator's defaults.
     package var isInteractiveReference: Bool {
-        kind == .interactive && pipeline == "interactive:\(InteractiveStrategies.standard.name)" && options == Self.interactiveDefaultOptions
+        kind == .interactive && pipeline == .interactive(strategy: InteractiveStrategies.standard.name) && options == Self.interactiveDefaultOptions
     }
 }

@@ -78,6 +78,13 @@ extension CellFormat where Value == [String: String] {
     }
 }
 
+extension CellFormat where Value == RunOptions {
+    /// `key=value;key=value`, keys sorted (``RunOptions/cell``).
+    static var options: Self {
+        Self(write: \.cell, read: { (column: RawColumn, text: String) throws(CellError) in try Cell.options(column, text) })
+    }
+}
+
 extension CellFormat where Value == RowAccuracy {
     /// The mode's text, empty for none; a mode no build wrote does not read.
     static var accuracy: Self {

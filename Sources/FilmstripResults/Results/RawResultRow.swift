@@ -5,10 +5,9 @@ package struct RawResultRow: ResultRecord, Hashable {
     package var run: RunContext
     /// When the repetition finished; written in whole seconds, UTC.
     package var timestamp: Date
-    package var pipeline: String
-    package var extractor: String
-    package var composer: String
-    package var options: [String: String]
+    /// What ran: the `pipeline`, `extractor` and `composer` cells.
+    package var pipeline: PipelineName
+    package var options: RunOptions
     package var video: VideoDescription
     /// Thumbnails requested.
     package var thumbnailCount: Int
@@ -66,8 +65,8 @@ package struct RawResultRow: ResultRecord, Hashable {
     package var spriteTiles: SpriteTileCheck?
 
     package init(
-        run: RunContext, timestamp: Date, pipeline: String, extractor: String, composer: String,
-        options: [String: String], video: VideoDescription, thumbnailCount: Int, thumbWidth: Int, thumbHeight: Int,
+        run: RunContext, timestamp: Date, pipeline: PipelineName,
+        options: RunOptions, video: VideoDescription, thumbnailCount: Int, thumbWidth: Int, thumbHeight: Int,
         accuracy: RowAccuracy, phase: Phase, repetition: Int, wallSeconds: Double?, cpuUserSeconds: Double?,
         cpuSysSeconds: Double?, peakRSSBytes: Int?, framesDecoded: Int?, thumbnailsPerSecond: Double?,
         checksum: String, maxFrameError: Int?, disagreement: Bool, status: RunStatus, error: String,
@@ -75,13 +74,10 @@ package struct RawResultRow: ResultRecord, Hashable {
         seeks: Int? = nil, heapAllocations: Int? = nil, bound: PhaseBound? = nil, kind: RunKind? = nil
     ) {
         // nil: a row as an older file gives it (tests' fixtures), its kind read from its placeholders.
-        self.kind = kind ?? RunKind.inferred(pipeline: pipeline, extractor: extractor, composer: composer, videoID: video.id,
-                                             videoCodec: video.codec, phase: phase)
+        self.kind = kind ?? RunKind.inferred(pipeline: pipeline, videoID: video.id, videoCodec: video.codec, phase: phase)
         self.run = run
         self.timestamp = timestamp
         self.pipeline = pipeline
-        self.extractor = extractor
-        self.composer = composer
         self.options = options
         self.video = video
         self.thumbnailCount = thumbnailCount
@@ -113,7 +109,7 @@ package struct RawResultRow: ResultRecord, Hashable {
     /// The configuration this repetition belongs to.
     package var configurationKey: ConfigurationKey {
         ConfigurationKey(
-            pipeline: pipeline, extractor: extractor, composer: composer, options: options, videoID: video.id,
+            pipeline: pipeline, options: options, videoID: video.id,
             thumbnailCount: thumbnailCount, thumbWidth: thumbWidth, thumbHeight: thumbHeight, accuracy: accuracy, phase: phase,
             kind: kind
         )
@@ -123,14 +119,15 @@ package struct RawResultRow: ResultRecord, Hashable {
     package func cell(_ column: RawColumn) -> String { column.field.write(self) }
 
     /// The row from its cells: each column's ``RawColumn/field`` reads its own, then the groups
-    /// read whole (the bound, interactive and sprite measures) and the kind of an older file.
+    /// read whole (what ran, the bound, interactive and sprite measures) and the kind of an older file.
     package init(cells: (RawColumn) -> String) throws(CellError) {
         self = .unread
         for column in RawColumn.allCases {
             try column.field.read?(&self, column, cells(column))
         }
+        pipeline = PipelineName(pipeline: cells(.pipeline), extractor: cells(.extractor), composer: cells(.composer))
         kind = cells(.kind).isEmpty
-            ? RunKind.inferred(pipeline: pipeline, extractor: extractor, composer: composer, videoID: video.id, videoCodec: video.codec, phase: phase)
+            ? RunKind.inferred(pipeline: pipeline, videoID: video.id, videoCodec: video.codec, phase: phase)
             : try Cell.enumeration(RawColumn.kind, cells(.kind), as: RunKind.self)
         bound = try Self.bound(cells)
         interactive = try Self.interactive(cells)
@@ -143,7 +140,7 @@ package struct RawResultRow: ResultRecord, Hashable {
                         machine: MachineFingerprint(cpuModel: "", logicalCores: 0, simdFeatures: [], l1dCacheBytes: nil, l2CacheBytes: nil,
                                                     l3CacheBytes: nil, memoryBytes: 0, kernel: "", frequencyGovernor: "", swiftVersion: "",
                                                     buildConfiguration: "", ffmpegVersions: [:])),
-        timestamp: Date(timeIntervalSince1970: 0), pipeline: "", extractor: "", composer: "", options: [:],
+        timestamp: Date(timeIntervalSince1970: 0), pipeline: .other(pipeline: "", extractor: "", composer: ""), options: [:],
         video: VideoDescription(id: "", codec: "", width: 0, height: 0, durationSeconds: 0, frameCount: 0, gop: 0),
         thumbnailCount: 0, thumbWidth: 0, thumbHeight: 0, accuracy: "", phase: .total, repetition: 0, wallSeconds: nil,
         cpuUserSeconds: nil, cpuSysSeconds: nil, peakRSSBytes: nil, framesDecoded: nil, thumbnailsPerSecond: nil, checksum: "",

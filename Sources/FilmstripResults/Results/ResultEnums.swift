@@ -110,14 +110,15 @@ package enum RunKind: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// The kind of a row from a file written before the `kind` column existed, read back from
     /// the placeholders the runner then wrote. The only place placeholder cells are read.
-    package static func inferred(pipeline: String, extractor: String, composer: String, videoID: String, videoCodec: String,
-                                phase: Phase) -> RunKind {
+    package static func inferred(pipeline: PipelineName, videoID: String, videoCodec: String, phase: Phase) -> RunKind {
         switch phase {
         case .calibration: return videoID == "none" || videoCodec == "none" ? .calibrationCopy : .calibrationDecode
-        case .peer: return pipeline.hasPrefix("cli:") ? .wholeProcess : .peer
+        case .peer:
+            if case .commandLine = pipeline { return .wholeProcess }
+            return .peer
         default:
-            if composer == "memcpy" && phase == .compose { return .memcpyFloor }
-            return extractor == "synthetic" ? .syntheticComposition : .pipeline
+            if pipeline.composer == "memcpy" && phase == .compose { return .memcpyFloor }
+            return pipeline.extractor == "synthetic" ? .syntheticComposition : .pipeline
         }
     }
 }

@@ -68,6 +68,11 @@ enum Cell {
         return dictionary
     }
 
+    static func options<C: ResultColumn>(_ column: C, _ text: String) throws(CellError) -> RunOptions {
+        guard let options = RunOptions(cell: text) else { throw CellError(column: column.rawValue, text: text) }
+        return options
+    }
+
     static func accuracy<C: ResultColumn>(_ column: C, _ text: String) throws(CellError) -> RowAccuracy {
         guard let accuracy = RowAccuracy(cell: text) else { throw CellError(column: column.rawValue, text: text) }
         return accuracy

@@ -86,10 +86,10 @@ package struct SummaryRow: ResultRecord, Hashable {
         case .buildConfig: buildConfiguration
         case .machineID: machineID
         case .machineName: machineName
-        case .pipeline: key.pipeline
-        case .extractor: key.extractor
-        case .composer: key.composer
-        case .options: KeyValueList.encode(key.options)
+        case .pipeline: key.pipeline.description
+        case .extractor: key.pipeline.extractor
+        case .composer: key.pipeline.composer
+        case .options: key.options.cell
         case .videoID: key.videoID
         case .thumbnailCount: Cell.text(key.thumbnailCount)
         case .thumbWidth: Cell.text(key.thumbWidth)
@@ -125,8 +125,8 @@ package struct SummaryRow: ResultRecord, Hashable {
             runID: cells(.runID), gitCommit: cells(.gitCommit), buildConfiguration: cells(.buildConfig),
             machineID: cells(.machineID), machineName: cells(.machineName),
             configurationKey: ConfigurationKey(
-                pipeline: cells(.pipeline), extractor: cells(.extractor), composer: cells(.composer),
-                options: try Cell.keyValues(SummaryColumn.options, cells(.options)),
+                pipeline: PipelineName(pipeline: cells(.pipeline), extractor: cells(.extractor), composer: cells(.composer)),
+                options: try Cell.options(SummaryColumn.options, cells(.options)),
                 videoID: cells(.videoID),
                 thumbnailCount: try Cell.int(SummaryColumn.thumbnailCount, cells(.thumbnailCount)),
                 thumbWidth: try Cell.int(SummaryColumn.thumbWidth, cells(.thumbWidth)),

@@ -31,7 +31,7 @@ package enum FastestTable {
         let groups = Dictionary(grouping: rows) { row -> String in
             let key = row.configurationKey
             // Whole-process rows (peers and filmstrip's own CLI) share one group per request.
-            let options = key.phase == .peer ? "" : KeyValueList.encode(key.options.filter { $0.key == "threads" })
+            let options = key.phase == .peer ? "" : key.options.keeping([.threads]).cell
             return ["\(key.videoID) ×\(key.thumbnailCount) \(key.thumbWidth)x\(key.thumbHeight)", key.accuracy.description, key.phase.rawValue,
                     options.isEmpty ? "" : "[\(options)]"].filter { !$0.isEmpty }.joined(separator: " ")
         }
@@ -44,7 +44,7 @@ package enum FastestTable {
             let width = ranked.map { label($0).count }.max() ?? 0
             lines.append(title)
             // The default pipeline is always listed, wherever it ranks.
-            let listed = Array(ranked.prefix(limit)) + ranked.dropFirst(limit).filter { $0.configurationKey.pipeline == Pipeline.default.name }
+            let listed = Array(ranked.prefix(limit)) + ranked.dropFirst(limit).filter { $0.configurationKey.pipeline == .stripDefault }
             for row in listed {
                 let name = label(row).padding(toLength: width, withPad: " ", startingAt: 0)
                 let high = maxima[row.configurationKey] ?? row.p90
@@ -100,8 +100,8 @@ package enum FastestTable {
     /// The pipeline, plus the options that tell same-named rows apart (workers, skipping).
     static func label(_ row: SummaryRow) -> String {
         let key = row.configurationKey
-        let distinguishing = key.options.filter { ["workers", "skip-nonref", "skip-loop-filter"].contains($0.key) && $0.value != "0" && $0.value != "auto" }
-        return distinguishing.isEmpty ? key.pipeline : "\(key.pipeline) [\(KeyValueList.encode(distinguishing))]"
+        let distinguishing = key.options.keeping([.workers, .skipNonReference, .skipLoopFilter]).filter { $0.value != "0" && $0.value != "auto" }
+        return distinguishing.isEmpty ? key.pipeline.description : "\(key.pipeline) [\(distinguishing)]"
     }
 }
 
