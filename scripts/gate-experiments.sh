@@ -43,12 +43,8 @@ while (($#)); do
     esac
 done
 matrix=("$@")
-[ -x "$binary" ] || { echo "gate-experiments: --binary must name a release filmstrip" >&2; exit 64; }
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
+source scripts/experiment-setup.sh gate-experiments
 cc -O2 -shared -fPIC -o "$out/shim.so" scripts/slowdown-shim.c -ldl
-# valgrind 3.19 cannot read a Swift 6.3 build's DWARF 5: wrappers start a stripped copy.
-strip --strip-debug -o "$out/filmstrip" "$binary"
 wrapper() { # NAME ENVIRONMENT...
     { echo '#!/bin/sh'
       for setting in "${@:2}"; do echo "export $setting"; done

@@ -23,11 +23,7 @@ while (($#)); do
     esac
 done
 matrix=("$@")
-[ -x "$binary" ] || { echo "span-experiment: --binary must name a filmstrip executable" >&2; exit 64; }
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-# valgrind 3.19 cannot read a Swift 6.3 build's DWARF 5: the wrappers start a stripped copy.
-strip --strip-debug -o "$out/filmstrip" "$binary"
+source scripts/experiment-setup.sh span-experiment
 cat > "$out/same.sh" <<EOF
 #!/bin/bash
 exec "$out/filmstrip" "\$@"

@@ -284,7 +284,7 @@ package struct BenchSession {
             if let path = matrix.userVideos[id] {
                 let probe = try VideoProbe(path: path)
                 result[id] = PreparedVideo(path: path, aspect: probe.displayAspectRatio,
-                                           description: UserVideos.description(id: id, probe: probe))
+                                           description: VideoDescription(id: id, probe: probe))
                 continue
             }
             guard let spec = ReferenceSuite.spec(id: id) else { throw BenchError.unknownVideo(id) }
@@ -295,7 +295,7 @@ package struct BenchSession {
             let probe = try VideoProbe(path: url.path)
             result[id] = PreparedVideo(
                 path: url.path, aspect: probe.displayAspectRatio,
-                description: UserVideos.description(id: id, probe: probe, gop: spec.keyframeInterval))
+                description: VideoDescription(id: id, probe: probe, gop: spec.keyframeInterval))
         }
         return result
     }

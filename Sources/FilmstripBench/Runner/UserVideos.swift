@@ -64,13 +64,4 @@ package enum UserVideos {
         }
         return resolution
     }
-
-    /// The description rows carry for a video, from its probe (the one place the video columns
-    /// are filled): a reference video's keyframe interval is its spec's `gop`; a user video's
-    /// (nil) the mean of the file's own.
-    package static func description(id: String, probe: VideoProbe, gop: Int? = nil) -> VideoDescription {
-        let gop = gop ?? (probe.keyframes.isEmpty ? probe.frameCount : max(1, probe.frameCount / probe.keyframes.count))
-        return VideoDescription(id: id, codec: probe.codec, width: probe.width, height: probe.height,
-                                durationSeconds: probe.durationSeconds, frameCount: probe.frameCount, gop: gop)
-    }
 }

@@ -19,29 +19,6 @@ extension GateReport {
         }
     }
 
-    /// A table's rows: one video at one thumbnail count, size and accuracy.
-    struct Request: Hashable, Comparable {
-        var videoID: String
-        var thumbnailCount: Int
-        var thumbWidth: Int
-        var thumbHeight: Int
-        var accuracy: RowAccuracy
-
-        init(_ key: ConfigurationKey) {
-            (videoID, thumbnailCount, thumbWidth, thumbHeight, accuracy) = (key.videoID, key.thumbnailCount, key.thumbWidth, key.thumbHeight, key.accuracy)
-        }
-
-        /// `h264-180p-3s ×50 114x64 exact`; a calibration row's empty parts left out.
-        var text: String {
-            [videoID, "×\(thumbnailCount)", thumbWidth > 0 ? "\(thumbWidth)x\(thumbHeight)" : "", accuracy.description].filter { !$0.isEmpty }.joined(separator: " ")
-        }
-
-        static func < (lhs: Self, rhs: Self) -> Bool {
-            (lhs.videoID, lhs.thumbnailCount, lhs.thumbWidth, lhs.thumbHeight, lhs.accuracy)
-                < (rhs.videoID, rhs.thumbnailCount, rhs.thumbWidth, rhs.thumbHeight, rhs.accuracy)
-        }
-    }
-
     /// Each pipeline's label: its name when it ran with one set of options, else the name
     /// with a letter per option set (`forward+fused(a)`), explained in the legend.
     var pipelineLabels: [PipelineVariant: String] {
@@ -69,7 +46,7 @@ extension GateReport {
 
     /// A configuration in a line of text: `forward+fused(a) h264-180p-3s ×50 114x64 exact total`.
     func shortName(_ key: ConfigurationKey, labels: [PipelineVariant: String]) -> String {
-        [labels[PipelineVariant(key)] ?? key.pipeline.description, Request(key).text, key.phase.rawValue].joined(separator: " ")
+        [labels[PipelineVariant(key)] ?? key.pipeline.description, StripRequest(key).text, key.phase.rawValue].joined(separator: " ")
     }
 
     /// The legend: the options of every pipeline once, then each label's own.
@@ -118,8 +95,8 @@ extension GateReport {
         // A process's phases in the order they run; the others after them.
         let runOrder: [Phase] = [.startup, .extract, .compose, .total, .process]
         let phaseOrder = Dictionary(uniqueKeysWithValues: (runOrder + Phase.allCases.filter { !runOrder.contains($0) }).enumerated().map { ($1, $0) })
-        let requests = Dictionary(grouping: rows) { Request($0.key) }
-        var tables: [(Request, [[String]])] = []
+        let requests = Dictionary(grouping: rows) { StripRequest($0.key) }
+        var tables: [(StripRequest, [[String]])] = []
         for request in requests.keys.sorted() {
             let ordered = requests[request]!.enumerated().sorted { a, b in
                 let left = (labels[PipelineVariant(a.element.key)] ?? "", phaseOrder[a.element.key.phase] ?? 0, a.offset)

@@ -31,7 +31,7 @@ extension HardwareComparison {
         if shown.count > Self.headlineListed { lines.append("… and \(shown.count - Self.headlineListed) more in the table") }
         let changed = rankings.filter(\.fastestChanged)
         lines.append("fastest pipeline changed in \(changed.count) of \(rankings.count) request(s)"
-            + (changed.isEmpty ? "" : ": " + changed.prefix(6).map { "\($0.request) \($0.baseline[0].label) → \($0.candidate[0].label)" }.joined(separator: "; ")))
+            + (changed.isEmpty ? "" : ": " + changed.prefix(6).map { "\($0.request.byHeight) \($0.baseline[0].label) → \($0.candidate[0].label)" }.joined(separator: "; ")))
         return lines
     }
 
@@ -54,7 +54,7 @@ extension HardwareComparison {
             let order = { (entries: [(label: String, seconds: Double)]) in
                 entries.map { "\($0.label) \(ReadableSeconds.text($0.seconds))" }.joined(separator: " < ")
             }
-            return "\(ranking.request)\(ranking.changed ? " (ranking changed)" : ""): \(baseline.name): \(order(ranking.baseline)); \(candidate.name): \(order(ranking.candidate))"
+            return "\(ranking.request.byHeight)\(ranking.changed ? " (ranking changed)" : ""): \(baseline.name): \(order(ranking.baseline)); \(candidate.name): \(order(ranking.candidate))"
         }
     }
 
@@ -66,7 +66,7 @@ extension HardwareComparison {
                 let workers = side.workers.map { ", \($0) workers" } ?? ""
                 return "\(machine.name) (\(machine.cores) cores) \(Self.times(side.speedUp))\(workers)\(bound)"
             }
-            return "\(scaling.request) \(scaling.pipeline) / \(scaling.referencePipeline): \(side(baseline, scaling.baseline)); \(side(candidate, scaling.candidate))"
+            return "\(scaling.request.byHeight) \(scaling.pipeline) / \(scaling.referencePipeline): \(side(baseline, scaling.baseline)); \(side(candidate, scaling.candidate))"
         }
     }
 
@@ -113,13 +113,13 @@ extension HardwareComparison {
             let order = { (entries: [(label: String, seconds: Double)]) in
                 entries.map { "\(MarkdownText.escaped($0.label)) \(ReadableSeconds.text($0.seconds))" }.joined(separator: " < ")
             }
-            lines.append("| \(MarkdownText.escaped(ranking.request.description)) | \(order(ranking.baseline)) | \(order(ranking.candidate)) | \(ranking.fastestChanged ? "fastest" : ranking.changed ? "order" : "") |")
+            lines.append("| \(MarkdownText.escaped(ranking.request.byHeight)) | \(order(ranking.baseline)) | \(order(ranking.candidate)) | \(ranking.fastestChanged ? "fastest" : ranking.changed ? "order" : "") |")
         }
         if !scalings.isEmpty {
             lines += ["", "### Task group scaling", "", "| request | composer | \(MarkdownText.escaped(baseline.name)) speed-up | bound allows | \(MarkdownText.escaped(candidate.name)) speed-up | bound allows |", "|---|---|---:|---:|---:|---:|"]
             for scaling in scalings {
                 let bound = { (side: Scaling.Side) in side.boundSpeedUp.map(Self.times) ?? "—" }
-                lines.append("| \(MarkdownText.escaped(scaling.request.description)) | \(MarkdownText.escaped(scaling.composer)) | \(Self.times(scaling.baseline.speedUp)) | \(bound(scaling.baseline)) | \(Self.times(scaling.candidate.speedUp)) | \(bound(scaling.candidate)) |")
+                lines.append("| \(MarkdownText.escaped(scaling.request.byHeight)) | \(MarkdownText.escaped(scaling.composer)) | \(Self.times(scaling.baseline.speedUp)) | \(bound(scaling.baseline)) | \(Self.times(scaling.candidate.speedUp)) | \(bound(scaling.candidate)) |")
             }
         }
         let rows = tableRows
@@ -150,11 +150,11 @@ extension HardwareComparison {
             "machines": ["baseline": baseline.text, "candidate": candidate.text], "level": level,
             "speed_ups": speedUps.map(speedUp), "calibrations": calibrations.map(speedUp),
             "rankings": rankings.map { ranking in
-                ["request": ranking.request.description, "changed": ranking.changed, "fastest_changed": ranking.fastestChanged,
+                ["request": ranking.request.byHeight, "changed": ranking.changed, "fastest_changed": ranking.fastestChanged,
                  "baseline": ranking.baseline.map { ["pipeline": $0.label, "wall_s": $0.seconds] as [String: Any] },
                  "candidate": ranking.candidate.map { ["pipeline": $0.label, "wall_s": $0.seconds] as [String: Any] }] as [String: Any]
             },
-            "scalings": scalings.map { ["request": $0.request.description, "composer": $0.composer, "pipeline": $0.pipeline, "reference_pipeline": $0.referencePipeline,
+            "scalings": scalings.map { ["request": $0.request.byHeight, "composer": $0.composer, "pipeline": $0.pipeline, "reference_pipeline": $0.referencePipeline,
                                         "baseline": side($0.baseline), "candidate": side($0.candidate)] as [String: Any] },
         ]
         guard JSONSerialization.isValidJSONObject(object),

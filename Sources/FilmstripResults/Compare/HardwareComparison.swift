@@ -43,23 +43,9 @@ package struct HardwareComparison: Sendable {
         package var direction: String { low > 1 ? "faster" : high < 1 ? "slower" : "either" }
     }
 
-    /// What a strip request is, whatever pipeline made it.
-    package struct Request: Sendable, Hashable, Comparable, CustomStringConvertible {
-        package var videoID: String
-        package var thumbnailCount: Int
-        package var thumbHeight: Int
-        package var accuracy: RowAccuracy
-
-        package var description: String { "\(videoID) ×\(thumbnailCount) h\(thumbHeight) \(accuracy)" }
-
-        package static func < (lhs: Request, rhs: Request) -> Bool {
-            (lhs.videoID, lhs.thumbnailCount, lhs.thumbHeight, lhs.accuracy) < (rhs.videoID, rhs.thumbnailCount, rhs.thumbHeight, rhs.accuracy)
-        }
-    }
-
     /// The in-process pipelines of one request, fastest first, on each machine.
     package struct Ranking: Sendable {
-        package var request: Request
+        package var request: StripRequest
         /// Label and median wall time of each pipeline both machines measured.
         package var baseline: [(label: String, seconds: Double)]
         package var candidate: [(label: String, seconds: Double)]
@@ -69,7 +55,7 @@ package struct HardwareComparison: Sendable {
 
     /// The task group against the sequential extractor with the same composer and options, per machine.
     package struct Scaling: Sendable {
-        package var request: Request
+        package var request: StripRequest
         package var composer: String
         /// The concurrent pipeline and the sequential reference's, as the rows name them (`taskgroup+rowcopy`).
         package var pipeline: String
@@ -190,15 +176,11 @@ package struct HardwareComparison: Sendable {
                        coverage: interval.coverage, count: interval.count)
     }
 
-    static func request(_ key: ConfigurationKey) -> Request {
-        Request(videoID: key.videoID, thumbnailCount: key.thumbnailCount, thumbHeight: key.thumbHeight, accuracy: key.accuracy)
-    }
-
     /// The in-process pipelines (`total`) of each request both machines measured, ranked on each.
     private static func rankings(before: [ConfigurationKey: Samples], after: [ConfigurationKey: Samples],
                                  shared: Set<ConfigurationKey>) -> [Ranking] {
         let pipelines = shared.filter { $0.kind == .pipeline && $0.phase == .total }
-        return Dictionary(grouping: pipelines, by: request).sorted { $0.key < $1.key }.compactMap { request, keys in
+        return Dictionary(grouping: pipelines, by: StripRequest.init).sorted { $0.key < $1.key }.compactMap { request, keys in
             guard keys.count >= 2 else { return nil }
             let label = labeler(keys)
             func ranked(_ samples: [ConfigurationKey: Samples]) -> [(label: String, seconds: Double)] {
@@ -238,7 +220,7 @@ package struct HardwareComparison: Sendable {
                                     boundSeconds: bound, workers: taskgroup.medianWorkers,
                                     boundSpeedUp: bound.map { sequential.medianWall / $0 })
             }
-            result.append(Scaling(request: request(key), composer: key.pipeline.composer, pipeline: key.pipeline.description,
+            result.append(Scaling(request: StripRequest(key), composer: key.pipeline.composer, pipeline: key.pipeline.description,
                                   referencePipeline: sequential.pipeline.description,
                                   baseline: side(before[key]!, baselineSequential), candidate: side(after[key]!, candidateSequential)))
         }

@@ -8,21 +8,6 @@ import Foundation
 /// `filmstrip strip` runs by default: ``Pipeline/default``, one codec thread, workers from the
 /// cost model, the loop filter kept, and in exact mode non-reference frames skipped.
 enum BoundsTable {
-    struct Request: Hashable, Comparable {
-        var videoID: String
-        var accuracy: RowAccuracy
-        var thumbnailCount: Int
-        var thumbHeight: Int
-
-        static func < (lhs: Request, rhs: Request) -> Bool {
-            (lhs.videoID, lhs.accuracy, lhs.thumbnailCount, lhs.thumbHeight) < (rhs.videoID, rhs.accuracy, rhs.thumbnailCount, rhs.thumbHeight)
-        }
-    }
-
-    static func request(_ key: ConfigurationKey) -> Request {
-        Request(videoID: key.videoID, accuracy: key.accuracy, thumbnailCount: key.thumbnailCount, thumbHeight: key.thumbHeight)
-    }
-
     /// Whether `key` names what `strip` runs with no options, in process (`total`) or as a whole process.
     static func isDefault(_ key: ConfigurationKey, wholeProcess: Bool) -> Bool {
         let inProcess = PipelineName.stripDefault
@@ -45,15 +30,18 @@ enum BoundsTable {
     }
 
     static func markdown(_ configurations: [ExportedConfiguration]) -> String {
-        var whole: [Request: ExportedConfiguration] = [:], inProcess: [Request: ExportedConfiguration] = [:]
-        var cli: [Request: ExportedConfiguration] = [:]
+        var whole: [StripRequest: ExportedConfiguration] = [:], inProcess: [StripRequest: ExportedConfiguration] = [:]
+        var cli: [StripRequest: ExportedConfiguration] = [:]
         for configuration in configurations {
-            let key = configuration.key, request = request(key)
+            let key = configuration.key, request = StripRequest(key)
             if isDefault(key, wholeProcess: true) { whole[request] = whole[request] ?? configuration }
             if isDefault(key, wholeProcess: false) { inProcess[request] = inProcess[request] ?? configuration }
             if key.phase == .peer, let peer = cliPeer(for: key.accuracy), key.pipeline == .peer(peer) { cli[request] = configuration }
         }
-        let requests = Set(whole.keys).union(inProcess.keys).sorted()
+        // By video, then mode, count and height.
+        let requests = Set(whole.keys).union(inProcess.keys).sorted {
+            ($0.videoID, $0.accuracy, $0.thumbnailCount, $0.thumbHeight, $0.thumbWidth) < ($1.videoID, $1.accuracy, $1.thumbnailCount, $1.thumbHeight, $1.thumbWidth)
+        }
         var lines = [
             "| video | N | mode | whole process (s) | bound (s) | × bound | in process (s) | bound (s) | × bound | ffmpeg CLI (s) | CLI / whole process |",
             "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",

@@ -27,7 +27,7 @@ extension HTMLReport {
             let order = { (entries: [(label: String, seconds: Double)]) in
                 entries.enumerated().map { "\($0.offset + 1). \(HTMLText.escape($0.element.label)) \(HTMLText.seconds($0.element.seconds))" }.joined(separator: "<br>")
             }
-            html += "<tr><td>\(HTMLText.escape(ranking.request.description))</td><td>\(order(ranking.baseline))</td><td>\(order(ranking.candidate))</td>"
+            html += "<tr><td>\(HTMLText.escape(ranking.request.byHeight))</td><td>\(order(ranking.baseline))</td><td>\(order(ranking.candidate))</td>"
                 + "<td>\(ranking.fastestChanged ? "fastest" : ranking.changed ? "order" : "")</td></tr>\n"
         }
         html += "</table>\n"

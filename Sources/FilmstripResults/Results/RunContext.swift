@@ -1,3 +1,4 @@
+import Filmstrip
 import Foundation
 
 /// What every row of one harness run shares: which run, which code, which machine.
@@ -39,5 +40,14 @@ package struct VideoDescription: Sendable, Hashable, Codable {
         self.durationSeconds = durationSeconds
         self.frameCount = frameCount
         self.gop = gop
+    }
+
+    /// The description rows carry for a video, from its probe (the one place the runner fills the
+    /// video columns): a reference video's keyframe interval is its spec's `gop`; a user video's
+    /// (nil) the mean of the file's own.
+    package init(id: String, probe: VideoProbe, gop: Int? = nil) {
+        let gop = gop ?? (probe.keyframes.isEmpty ? probe.frameCount : max(1, probe.frameCount / probe.keyframes.count))
+        self.init(id: id, codec: probe.codec, width: probe.width, height: probe.height,
+                  durationSeconds: probe.durationSeconds, frameCount: probe.frameCount, gop: gop)
     }
 }
