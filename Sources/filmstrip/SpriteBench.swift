@@ -37,10 +37,14 @@ extension FilmstripCommand {
         }
 
         func run() async throws {
-            var arguments = ["--suite", "sprite", "--repetitions", "\(repetitions)", "--out", out, "--quiet"]
-            if smoke { arguments += ["--videos", ReferenceSuite.spriteSmokeSpecs.map(\.id).joined(separator: ",")] }
-            if let fixturesDir { arguments += ["--fixtures-dir", fixturesDir] }
-            let bench = try Bench.parse(arguments)
+            // `bench` with its defaults, then this command's values set on it as they are typed.
+            var bench = try Bench.parse([])
+            bench.lists.suite = .sprite
+            bench.lists.repetitions = repetitions
+            if smoke { bench.lists.videos = ReferenceSuite.spriteSmokeSpecs.map(\.id).joined(separator: ",") }
+            bench.out = out
+            bench.fixturesDir = fixturesDir
+            bench.reporting.quiet = true
             try await bench.run()
             let rows: [RawResultRow]
             do {
