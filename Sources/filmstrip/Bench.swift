@@ -142,8 +142,7 @@ extension FilmstripCommand {
             let machine = MachineReport.current
             let git = GitRevision.current()
             let context = RunContext(runID: Self.runID(), gitCommit: git.commit, gitDirty: git.dirty, machine: machine)
-            let name = out ?? "results/\(lists.suite.rawValue)-\(machine.name)"
-            let rawPath = name + "-raw.csv", summaryPath = name + "-summary.csv"
+            let files = ResultsFiles(name: out ?? "results/\(lists.suite.rawValue)-\(machine.name)")
             let cache = fixturesDir.map { ReferenceVideoCache(directory: URL(fileURLWithPath: $0, isDirectory: true)) } ?? ReferenceVideoCache()
             let jsonProgress: ((BenchProgress.Running) -> Void)? = reporting.json ? { Self.jsonProgress($0) } : nil
             let progress = BenchProgress(quiet: reporting.quiet || reporting.json, onRunning: jsonProgress)
@@ -155,14 +154,13 @@ extension FilmstripCommand {
             do {
                 let callgrind = measure == .instructions ? try Callgrind.find() : nil
                 referenceMismatches = try await checkUserVideos(matrix, progress: progress)
-                var session = BenchSession(matrix: matrix, context: context, rawPath: rawPath, summaryPath: summaryPath,
-                                           cache: cache, builds: try builds(progress: progress, callgrind: callgrind, scratch: scratch,
+                var session = BenchSession(matrix: matrix, context: context, files: files, cache: cache, builds: try builds(progress: progress, callgrind: callgrind, scratch: scratch,
                                                                                  interruption: interruption))
                 configure(&session, cores: machine.logicalCores)
-                try FileManager.default.createDirectory(at: URL(fileURLWithPath: rawPath).deletingLastPathComponent(),
+                try FileManager.default.createDirectory(at: URL(fileURLWithPath: files.raw).deletingLastPathComponent(),
                                                         withIntermediateDirectories: true)
                 // Before the first pair, so an interrupted run's rows are judged as it would have judged them.
-                try session.untilDecided.map { try GateSettings(runID: context.runID, gate: $0.gate).write(besideRaw: rawPath) }
+                try session.untilDecided.map { try GateSettings(runID: context.runID, gate: $0.gate).write(besideRaw: files.raw) }
                 result = try session.run(interruption: interruption, progress: progress)
             } catch let failure as BaselineBuild.Failure where failure.signal != nil {
                 Console.err("filmstrip: \(failure.description)")
@@ -170,7 +168,7 @@ extension FilmstripCommand {
             } catch {
                 throw failWithMessage(error)
             }
-            try finish(result, context: context, rawPath: rawPath, summaryPath: summaryPath, referenceMismatches: referenceMismatches)
+            try finish(result, context: context, files: files, referenceMismatches: referenceMismatches)
         }
 
         /// What the session measures, and for a time gate of two builds when it may stop.
@@ -185,13 +183,13 @@ extension FilmstripCommand {
 
         /// A finished run's outcome, exports and exit status (128 + the signal that interrupted it,
         /// 1 for disagreements under `--fail-on-disagreement`).
-        func finish(_ result: BenchSession.Result, context: RunContext, rawPath: String, summaryPath: String, referenceMismatches: Int) throws {
+        func finish(_ result: BenchSession.Result, context: RunContext, files: ResultsFiles, referenceMismatches: Int) throws {
             if let signal = result.interruptedBy {
-                Console.err("filmstrip: interrupted by signal \(signal); \(result.rows.count) complete row(s) kept in \(rawPath), no summary written")
+                Console.err("filmstrip: interrupted by signal \(signal); \(result.rows.count) complete row(s) kept in \(files.raw), no summary written")
                 throw ExitCode(128 + signal)
             }
-            try printOutcome(result, context: context, rawPath: rawPath, summaryPath: summaryPath)
-            try ExportWriter.writeRequests(exports, rows: result.rows, inputs: [rawPath, summaryPath])
+            try printOutcome(result, context: context, files: files)
+            try ExportWriter.writeRequests(exports, rows: result.rows, inputs: [files.raw, files.summary])
             if result.disagreements > 0 {
                 Console.err("filmstrip: \(result.disagreements) disagreement(s) between exact strategies; see the disagreement column")
             }
@@ -213,17 +211,17 @@ extension FilmstripCommand {
 
         /// The table of the fastest pipelines, where the rows went and what to do next: lines of
         /// text, with `--json` one object, with `--quiet` nothing.
-        func printOutcome(_ result: BenchSession.Result, context: RunContext, rawPath: String, summaryPath: String) throws {
+        func printOutcome(_ result: BenchSession.Result, context: RunContext, files: ResultsFiles) throws {
             let twoBuilds = baselineBinary != nil || baselineRevision != nil
-            let compare = "filmstrip compare \(rawPath)\(measure == .instructions ? " --metric instructions" : "")"
+            let compare = "filmstrip compare \(files.raw)\(measure == .instructions ? " --metric instructions" : "")"
             if reporting.json {
-                return try Console.jsonLine(["event": "done", "run": .string(context.runID), "raw": .string(rawPath), "raw_rows": .integer(result.rows.count),
-                                             "summary": .string(summaryPath), "summary_rows": .integer(result.summary.count), "failures": .integer(result.failures),
+                return try Console.jsonLine(["event": "done", "run": .string(context.runID), "raw": .string(files.raw), "raw_rows": .integer(result.rows.count),
+                                             "summary": .string(files.summary), "summary_rows": .integer(result.summary.count), "failures": .integer(result.failures),
                                              "disagreements": .integer(result.disagreements)].merging(twoBuilds ? ["compare": .string(compare)] : [:]) { $1 })
             }
             // Quiet means nothing but errors: a failed run is one, said on standard error.
             guard !reporting.quiet else {
-                if result.failures > 0 { Console.err("filmstrip: \(result.failures) run(s) failed or timed out; see the status and error columns of \(rawPath)") }
+                if result.failures > 0 { Console.err("filmstrip: \(result.failures) run(s) failed or timed out; see the status and error columns of \(files.raw)") }
                 return
             }
             if measure == .time {
@@ -231,8 +229,8 @@ extension FilmstripCommand {
                 try Console.out(FastestTable.text(result.summary, raw: result.rows))
                 try Console.out("")
             }
-            try Console.out("run \(context.runID): \(result.rows.count) raw row(s) appended to \(rawPath)")
-            try Console.out("\(result.summary.count) summary row(s) appended to \(summaryPath)")
+            try Console.out("run \(context.runID): \(result.rows.count) raw row(s) appended to \(files.raw)")
+            try Console.out("\(result.summary.count) summary row(s) appended to \(files.summary)")
             if twoBuilds { try Console.out("two builds: judge the candidate with `\(compare)`") }
             if result.failures > 0 { try Console.out("\(result.failures) run(s) failed or timed out; see the status and error columns") }
         }

@@ -48,7 +48,7 @@ extension FilmstripCommand {
             try await bench.run()
             let rows: [RawResultRow]
             do {
-                rows = try ResultsFileReader.read(RawResultRow.self, from: out + "-raw.csv")
+                rows = try ResultsFileReader.read(RawResultRow.self, from: ResultsFiles(name: out).raw)
             } catch {
                 throw failWithMessage(error)
             }

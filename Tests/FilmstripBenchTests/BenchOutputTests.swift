@@ -128,15 +128,15 @@ struct BenchOutputTests {
         session.load = Self.calm()
         let first = Transcript()
         _ = try session.run(interruption: Interruption(), progress: first.progress())
-        #expect(first.lines.first?.contains("no earlier run in \(session.rawPath) to estimate the time from") == true, "\(first.lines)")
+        #expect(first.lines.first?.contains("no earlier run in \(session.files.raw) to estimate the time from") == true, "\(first.lines)")
         // Rows 12 s apart over 8 child runs of an earlier run: 12 / 7 s a child run.
-        var rows = try ResultsFileReader.read(RawResultRow.self, from: session.rawPath)
+        var rows = try ResultsFileReader.read(RawResultRow.self, from: session.files.raw)
         let start = Date(timeIntervalSince1970: 1_700_000_000)
         for index in rows.indices { rows[index].timestamp = start.addingTimeInterval(12 * Double(index) / Double(rows.count - 1)) }
         #expect(abs((RunEstimate.secondsPerChildRun(earlier: rows) ?? 0) - 12.0 / 7) < 1e-9)
         var next = BenchSessionFakeTests.session(builds: [.init(role: nil, runner: Fake(name: "one", log: .init()))], repetitions: 2)
         next.load = Self.calm()
-        let writer = try ResultsFileWriter<RawResultRow>(path: next.rawPath)
+        let writer = try ResultsFileWriter<RawResultRow>(path: next.files.raw)
         for row in rows { try writer.append(row) }
         let second = Transcript()
         _ = try next.run(interruption: Interruption(), progress: second.progress())

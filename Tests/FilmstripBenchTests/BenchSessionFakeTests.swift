@@ -61,7 +61,7 @@ struct BenchSessionFakeTests {
         matrix.referenceRuns = true
         let folder = Fixtures.temporaryPath("fake")
         return BenchSession(matrix: matrix, context: RunContext(runID: "fake", gitCommit: "c", gitDirty: false, machine: Fixtures.machine()),
-                            rawPath: folder + "-raw.csv", summaryPath: folder + "-summary.csv",
+                            files: ResultsFiles(name: folder),
                             cache: ReferenceVideoCache(directory: URL(fileURLWithPath: CLISupport.fixturesDirectory)), builds: builds)
     }
 
@@ -80,7 +80,7 @@ struct BenchSessionFakeTests {
         #expect(result.rows.count == 4 * 3)
         #expect(Set(result.rows.map(\.kind)) == [.syntheticComposition, .memcpyFloor, .calibrationCopy, .calibrationDecode])
         // The file holds the rows (its timestamps in whole seconds).
-        #expect(try ResultsFileReader.read(RawResultRow.self, from: session.rawPath).map(\.configurationKey) == result.rows.map(\.configurationKey))
+        #expect(try ResultsFileReader.read(RawResultRow.self, from: session.files.raw).map(\.configurationKey) == result.rows.map(\.configurationKey))
     }
 
     @Test func twoBuildsRunBackToBackInAlternatingOrder() throws {
@@ -137,7 +137,7 @@ struct BenchSessionFakeTests {
         #expect(result.failures == 1)
         #expect(failed.count == 1 && failed[0].build == .candidate && failed[0].executableCommit == "c2")
         #expect(failed.allSatisfy { $0.error.hasPrefix("exceeded the time limit of ") })
-        #expect(try ResultsFileReader.read(RawResultRow.self, from: session.rawPath).filter { $0.status == .error }.map(\.executableCommit) == ["c2"])
+        #expect(try ResultsFileReader.read(RawResultRow.self, from: session.files.raw).filter { $0.status == .error }.map(\.executableCommit) == ["c2"])
     }
 
     @Test func anInterruptionStopsAtOnceAndKeepsTheRowsSoFar() throws {
@@ -152,7 +152,7 @@ struct BenchSessionFakeTests {
         #expect(log.calls.withLock { $0.count } == 5)
         #expect(result.rows.count == 4)
         #expect(result.summary.isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: session.summaryPath))
-        #expect(try ResultsFileReader.read(RawResultRow.self, from: session.rawPath).count == 4)
+        #expect(!FileManager.default.fileExists(atPath: session.files.summary))
+        #expect(try ResultsFileReader.read(RawResultRow.self, from: session.files.raw).count == 4)
     }
 }

@@ -37,9 +37,9 @@ extension BenchSession {
         if configurations.count < all.count {
             progress.note("bench: \(all.count - configurations.count) peer configuration(s) left out: instruction counts are filmstrip's own")
         }
-        let writer = try ResultsFileWriter<RawResultRow>(path: rawPath)
+        let writer = try ResultsFileWriter<RawResultRow>(path: files.raw)
         for repair in writer.repairs { progress.note("filmstrip: warning: \(repair)") }
-        let profileFolder = Self.profileFolder(rawPath: rawPath, runID: context.runID)
+        let profileFolder = files.profiles(runID: context.runID)
         try FileManager.default.createDirectory(at: URL(fileURLWithPath: profileFolder), withIntermediateDirectories: true)
 
         let jobs = instructionJobs(configurations: configurations.count)
@@ -103,7 +103,7 @@ extension BenchSession {
                              folder: String) throws -> [RawResultRow] {
         let path = folder + "/" + Self.profileName(position: job.position, label: label, build: build.role, repetition: job.repetition)
         try StripWriter.writeAtomically(Array(profile.fileText.utf8), to: path)
-        return Self.instructionRows(measured, profile: profile, relativePath: Self.relativePath(path, toFolderOf: rawPath))
+        return Self.instructionRows(measured, profile: profile, relativePath: Self.relativePath(path, toFolderOf: files.raw))
     }
 
     /// Every configuration `repetitions` times under each build; the builds' order alternates as
@@ -150,12 +150,6 @@ extension BenchSession {
         }
         // A phase the profile has no part for (an executable built before the marks) has no row.
         return result.filter { $0.instructions != nil }
-    }
-
-    /// `results/NAME-raw.csv` → `results/NAME-profiles/RUN_ID`.
-    static func profileFolder(rawPath: String, runID: String) -> String {
-        let base = rawPath.hasSuffix("-raw.csv") ? String(rawPath.dropLast("-raw.csv".count)) : rawPath
-        return base + "-profiles/" + runID
     }
 
     /// `007-forward+rowcopy_h264-180p-3s_x10-candidate-r0.tsv`: position first, so a listing keeps the run's order.

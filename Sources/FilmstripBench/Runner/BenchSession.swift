@@ -33,10 +33,8 @@ package struct BenchSession {
 
     package var matrix: BenchMatrix
     package var context: RunContext
-    /// Raw results file, appended to row by row.
-    package var rawPath: String
-    /// Summary file, appended to once the run is complete.
-    package var summaryPath: String
+    /// The raw file, appended to row by row, and the summary, appended to once the run is complete.
+    package var files: ResultsFiles
     package var cache: ReferenceVideoCache
     /// One build, or baseline then candidate.
     package var builds: [Build]
@@ -47,12 +45,10 @@ package struct BenchSession {
     /// Warns when other work competes for the cores (the tests give it a fixed reading).
     package var load = MachineLoad(logicalCores: MachineProbe.logicalCores())
 
-    package init(matrix: BenchMatrix, context: RunContext, rawPath: String, summaryPath: String,
-                cache: ReferenceVideoCache, builds: [Build]) {
+    package init(matrix: BenchMatrix, context: RunContext, files: ResultsFiles, cache: ReferenceVideoCache, builds: [Build]) {
         self.matrix = matrix
         self.context = context
-        self.rawPath = rawPath
-        self.summaryPath = summaryPath
+        self.files = files
         self.cache = cache
         self.builds = builds
     }
@@ -76,8 +72,8 @@ package struct BenchSession {
                                        interruption: interruption, progress: progress)
         }
         // Read before the writer may cut a torn last record: only the estimate needs them.
-        let earlierRows = (try? ResultsFileReader.read(RawResultRow.self, from: rawPath)) ?? []
-        let writer = try ResultsFileWriter<RawResultRow>(path: rawPath)
+        let earlierRows = (try? ResultsFileReader.read(RawResultRow.self, from: files.raw)) ?? []
+        let writer = try ResultsFileWriter<RawResultRow>(path: files.raw)
         for repair in writer.repairs { progress.note("filmstrip: warning: \(repair)") }
         var rounds = (0..<matrix.warmup).map { Round(warmup: true, index: $0, positions: nil) }
             + (0..<matrix.repetitions).map { Round(warmup: false, index: $0, positions: nil) }
@@ -208,7 +204,7 @@ package struct BenchSession {
         "bench: \(configurations) configurations × \(matrix.repetitions) repetitions"
             + (matrix.warmup > 0 ? " (+\(matrix.warmup) warm-up)" : "")
             + (builds.count > 1 ? " × \(builds.count) builds" : "") + " = \(totalRuns) child runs; "
-            + RunEstimate.text(childRuns: totalRuns, secondsPerChildRun: RunEstimate.secondsPerChildRun(earlier: earlierRows), file: rawPath)
+            + RunEstimate.text(childRuns: totalRuns, secondsPerChildRun: RunEstimate.secondsPerChildRun(earlier: earlierRows), file: files.raw)
             + (untilDecided.map { builds.count > 1 ? "; then pairs for the undecided configurations, \(BenchProgress.clock($0.maxSeconds)) at most in all" : "" } ?? "")
     }
 
@@ -236,7 +232,7 @@ package struct BenchSession {
     /// to be compared with).
     func writeSummary(_ rows: [RawResultRow], metrics: [Metric] = Metric.allCases) throws -> [SummaryRow] {
         let summary = SummaryRow.summarize(builds.count > 1 ? rows.filter { $0.build == .candidate } : rows, metrics: metrics)
-        let summaryWriter = try ResultsFileWriter<SummaryRow>(path: summaryPath)
+        let summaryWriter = try ResultsFileWriter<SummaryRow>(path: files.summary)
         for row in summary { try summaryWriter.append(row) }
         return summary
     }
