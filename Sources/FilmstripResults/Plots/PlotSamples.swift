@@ -51,28 +51,3 @@ struct PlotSamples: Sendable {
         return counts.max { ($0.value, $0.key) < ($1.value, $1.key) }?.key
     }
 }
-
-/// Names configurations in a chart by pipeline (or composer), adding only the parts of
-/// the key that vary among the chart's configurations, so labels stay short.
-struct ConfigurationLabeler: Sendable {
-    /// Options that take two or more values among the keys; the others would repeat on every label.
-    private let varyingOptions: Set<String>
-    private let accuracyVaries: Bool
-    private let sizeVaries: Bool
-
-    init(_ keys: some Collection<ConfigurationKey>) {
-        varyingOptions = RunOptions.varyingKeys(among: keys.map(\.options))
-        accuracyVaries = Set(keys.map(\.accuracy)).count > 1
-        sizeVaries = Set(keys.map { "\($0.thumbWidth)x\($0.thumbHeight)" }).count > 1
-    }
-
-    /// `name` plus the varying parts, e.g. `taskgroup+simd [threads=4] 160x90`: only the options that vary.
-    func label(_ name: some CustomStringConvertible, for key: ConfigurationKey) -> String {
-        var parts = [name.description]
-        let options = key.options.filter { varyingOptions.contains($0.key) }
-        if !options.isEmpty { parts.append("[\(options)]") }
-        if accuracyVaries { parts.append(key.accuracy.description) }
-        if sizeVaries { parts.append("\(key.thumbWidth)x\(key.thumbHeight)") }
-        return parts.joined(separator: " ")
-    }
-}

@@ -269,21 +269,7 @@ package struct HTMLReport: Sendable {
     /// Labels `keys` by pipeline plus only the parts that vary among them (options that take
     /// two values, video, count, size, accuracy, phase), so labels stay short.
     static func labeler(_ keys: [ConfigurationKey]) -> (ConfigurationKey) -> String {
-        let varying = RunOptions.varyingKeys(among: keys.map(\.options))
-        func varies(_ part: (ConfigurationKey) -> String) -> Bool { Set(keys.map(part)).count > 1 }
-        let video = varies(\.videoID), count = varies { "\($0.thumbnailCount)" }, size = varies { "\($0.thumbWidth)x\($0.thumbHeight)" }
-        let accuracy = varies(\.accuracy.description), phase = varies(\.phase.rawValue)
-        return { key in
-            let options = key.options.filter { varying.contains($0.key) }
-            var parts = [key.pipeline.description]
-            if !options.isEmpty { parts.append("[\(options)]") }
-            if video { parts.append(key.videoID) }
-            if count { parts.append("×\(key.thumbnailCount)") }
-            if size { parts.append("\(key.thumbWidth)x\(key.thumbHeight)") }
-            if accuracy { parts.append(key.accuracy.description) }
-            if phase { parts.append(key.phase.rawValue) }
-            return parts.joined(separator: " ")
-        }
+        ConfigurationLabeler(keys).fullLabel
     }
 
     var machines: [String] {
