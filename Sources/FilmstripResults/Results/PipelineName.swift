@@ -25,9 +25,11 @@ package enum PipelineName: Sendable, Hashable, Comparable, CustomStringConvertib
     /// The three cells as a file has them: the form they were written in, or ``other`` when the
     /// extractor and composer cells are not the ones that form gives (so writing gives them back).
     package init(pipeline: String, extractor: String, composer: String) {
-        let parsed = Self.parse(pipeline)
-        self = parsed.map { $0.extractor == extractor && $0.composer == composer } == true
-            ? parsed! : .other(pipeline: pipeline, extractor: extractor, composer: composer)
+        if let parsed = Self.parse(pipeline), parsed.extractor == extractor, parsed.composer == composer {
+            self = parsed
+        } else {
+            self = .other(pipeline: pipeline, extractor: extractor, composer: composer)
+        }
     }
 
     /// The form `cell` names on its own (`"forward+rowcopy"`, `"cli:forward+fused"`,
@@ -36,6 +38,7 @@ package enum PipelineName: Sendable, Hashable, Comparable, CustomStringConvertib
         self = Self.parse(cell) ?? .other(pipeline: cell, extractor: "", composer: "")
     }
 
+    /// A literal is a cell (`"forward+rowcopy"`): how tests and fixtures name what ran.
     package init(stringLiteral cell: String) { self.init(cell: cell) }
 
     /// The form a `pipeline` cell names on its own, nil when it names none.
