@@ -22,7 +22,7 @@ package enum BenchConfiguration: Sendable, Hashable, Codable {
     case calibrationDecode(PipelineRun)
     /// A real external tool (``Peer``, never ``Peer/filmstrip``) doing the same job, timed as whole processes:
     /// one `peer` row.
-    case peer(Peer, PeerRun)
+    case peer(Peer, StripTarget)
     /// `filmstrip strip` (the peer ``Peer/filmstrip``) with this pipeline and its options, timed as a whole
     /// process: one `peer` row.
     case commandLine(PipelineRun)
@@ -48,14 +48,8 @@ package enum BenchConfiguration: Sendable, Hashable, Codable {
         }
         private var registered: RegisteredStrategy
         package var script: Script
-        /// Reference video id.
-        package var videoID: String
-        /// Path of the video file (nil when the parent has none for the id: the run fails).
-        package var videoPath: String?
-        /// Thumbnails per open and zoom request.
-        package var thumbnailCount: Int
-        /// Thumbnail height in pixels.
-        package var thumbHeight: Int
+        /// The video, and the thumbnails of each open and zoom request.
+        package var target: StripTarget
         /// Decoders in the generator's pool (nil: its default).
         package var decoders: Int?
         /// The generator's cache in bytes (0: off).
@@ -68,10 +62,7 @@ package enum BenchConfiguration: Sendable, Hashable, Codable {
                     thumbnailCount: Int = 20, thumbHeight: Int = 64, decoders: Int? = nil, cacheBytes: Int = defaultCacheBytes) {
             registered = RegisteredStrategy(strategy: strategy)
             self.script = script
-            self.videoID = videoID
-            self.videoPath = videoPath
-            self.thumbnailCount = thumbnailCount
-            self.thumbHeight = thumbHeight
+            target = StripTarget(videoID: videoID, videoPath: videoPath, thumbnailCount: thumbnailCount, thumbHeight: thumbHeight)
             self.decoders = decoders
             self.cacheBytes = cacheBytes
         }
@@ -115,14 +106,8 @@ package enum BenchConfiguration: Sendable, Hashable, Codable {
         package var extractor: any ThumbnailExtractor
         /// A registered composer's thumbnails, or the canvas.
         package var destination: StripDestination
-        /// Reference video id.
-        package var videoID: String
-        /// Path of the reference video file (nil when the parent has none for the id: the run fails).
-        package var videoPath: String?
-        /// Thumbnails in the strip.
-        package var thumbnailCount: Int
-        /// Thumbnail height in pixels (the width follows the display aspect ratio).
-        package var thumbHeight: Int
+        /// The video and the strip's thumbnails (the width follows the display aspect ratio).
+        package var target: StripTarget
         /// Which frame each thumbnail may show.
         package var accuracy: Accuracy
         /// Decoder threads (0: FFmpeg picks one per core).
@@ -139,10 +124,7 @@ package enum BenchConfiguration: Sendable, Hashable, Codable {
                     skipNonReference: Bool = false, skipLoopFilter: Bool = false, workers: Int? = nil) {
             self.extractor = extractor
             self.destination = destination
-            self.videoID = videoID
-            self.videoPath = videoPath
-            self.thumbnailCount = thumbnailCount
-            self.thumbHeight = thumbHeight
+            target = StripTarget(videoID: videoID, videoPath: videoPath, thumbnailCount: thumbnailCount, thumbHeight: thumbHeight)
             self.accuracy = accuracy
             self.decoderThreads = decoderThreads
             self.skipNonReference = skipNonReference
@@ -161,7 +143,7 @@ package enum BenchConfiguration: Sendable, Hashable, Codable {
 
         /// Arguments of `filmstrip strip` for this run, writing into `folder`.
         func stripArguments(folder: String) -> [String] {
-            ["strip", videoPath ?? "", "-o", "\(folder)/strip.png", "--count", "\(thumbnailCount)", "--height", "\(thumbHeight)",
+            ["strip", target.videoPath ?? "", "-o", "\(folder)/strip.png", "--count", "\(target.thumbnailCount)", "--height", "\(target.thumbHeight)",
              "--extractor", extractor.name, "--composer", destination.name, "--accuracy", accuracy.description,
              "--threads", "\(decoderThreads)"]
                 + [skipNonReference ? "--skip-non-reference" : "--no-skip-non-reference"] + (skipLoopFilter ? ["--skip-loop-filter"] : [])
@@ -170,8 +152,7 @@ package enum BenchConfiguration: Sendable, Hashable, Codable {
 
         /// Equal when every setting is, the extractor compared by its registry name.
         package static func == (lhs: PipelineRun, rhs: PipelineRun) -> Bool {
-            lhs.extractor.name == rhs.extractor.name && lhs.destination == rhs.destination && lhs.videoID == rhs.videoID
-                && lhs.videoPath == rhs.videoPath && lhs.thumbnailCount == rhs.thumbnailCount && lhs.thumbHeight == rhs.thumbHeight
+            lhs.extractor.name == rhs.extractor.name && lhs.destination == rhs.destination && lhs.target == rhs.target
                 && lhs.accuracy == rhs.accuracy && lhs.decoderThreads == rhs.decoderThreads
                 && lhs.skipNonReference == rhs.skipNonReference && lhs.skipLoopFilter == rhs.skipLoopFilter && lhs.workers == rhs.workers
         }
@@ -180,10 +161,7 @@ package enum BenchConfiguration: Sendable, Hashable, Codable {
         package func hash(into hasher: inout Hasher) {
             hasher.combine(extractor.name)
             hasher.combine(destination)
-            hasher.combine(videoID)
-            hasher.combine(videoPath)
-            hasher.combine(thumbnailCount)
-            hasher.combine(thumbHeight)
+            hasher.combine(target)
             hasher.combine(accuracy)
             hasher.combine(decoderThreads)
             hasher.combine(skipNonReference)
@@ -192,8 +170,9 @@ package enum BenchConfiguration: Sendable, Hashable, Codable {
         }
     }
 
-    /// What an external tool is asked for: a strip of one reference video.
-    package struct PeerRun: Sendable, Hashable {
+    /// What a run asks of one reference video: a strip (or an interactive request) of so many
+    /// thumbnails of one height. A peer tool is asked for just this.
+    package struct StripTarget: Sendable, Hashable, CustomStringConvertible {
         /// Reference video id.
         package var videoID: String
         /// Path of the reference video file (nil when the parent has none for the id: the run fails).
@@ -209,6 +188,9 @@ package enum BenchConfiguration: Sendable, Hashable, Codable {
             self.thumbnailCount = thumbnailCount
             self.thumbHeight = thumbHeight
         }
+
+        /// `h264-180p-3s ×10 h64`, as progress lines and errors name it.
+        package var description: String { "\(videoID) ×\(thumbnailCount) h\(thumbHeight)" }
     }
 
     /// A registered composer, compared by its registry name (composers are stateless).
@@ -222,7 +204,7 @@ package enum BenchConfiguration: Sendable, Hashable, Codable {
 
     /// A peer tool on a reference video.
     package static func peer(_ peer: Peer, videoID: String, videoPath: String?, thumbnailCount: Int, thumbHeight: Int) -> BenchConfiguration {
-        .peer(peer, PeerRun(videoID: videoID, videoPath: videoPath, thumbnailCount: thumbnailCount, thumbHeight: thumbHeight))
+        .peer(peer, StripTarget(videoID: videoID, videoPath: videoPath, thumbnailCount: thumbnailCount, thumbHeight: thumbHeight))
     }
 
     /// Bytes copied by the calibration copy: 64 MiB, far beyond any cache, so it measures memory bandwidth.
@@ -269,33 +251,31 @@ package enum BenchConfiguration: Sendable, Hashable, Codable {
     package var videoPath: String? { video?.path }
     /// The reference video's id and path (nil when the parent has none for the id), for the kinds with a video.
     private var video: (id: String, path: String?)? {
+        if case .sprite(let run) = self { return (run.videoID, run.videoPath) }
+        return target.map { ($0.videoID, $0.videoPath) }
+    }
+    /// The video and thumbnails asked for, for the kinds that make a strip or a row of a reference video.
+    package var target: StripTarget? {
         switch self {
-        case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): (run.videoID, run.videoPath)
-        case .peer(_, let request): (request.videoID, request.videoPath)
-        case .interactive(let run): (run.videoID, run.videoPath)
-        case .sprite(let run): (run.videoID, run.videoPath)
-        case .composeSynthetic, .memcpySynthetic, .calibrationCopy: nil
+        case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): run.target
+        case .peer(_, let target): target
+        case .interactive(let run): run.target
+        case .composeSynthetic, .memcpySynthetic, .calibrationCopy, .sprite: nil
         }
     }
     /// Thumbnails in the strip.
     package var thumbnailCount: Int {
         switch self {
-        case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): run.thumbnailCount
-        case .peer(_, let request): request.thumbnailCount
         case .composeSynthetic(_, let count, _), .memcpySynthetic(let count, _): count
-        case .interactive(let run): run.thumbnailCount
         // A sprite's tiles follow from the video's length; the row's count is filled in from the run.
-        case .calibrationCopy, .sprite: 1
+        default: target?.thumbnailCount ?? 1
         }
     }
     /// Thumbnail height in pixels.
     package var thumbHeight: Int {
         switch self {
-        case .pipeline(let run), .calibrationDecode(let run), .commandLine(let run): run.thumbHeight
-        case .peer(_, let request): request.thumbHeight
         case .composeSynthetic(_, _, let height), .memcpySynthetic(_, let height): height
-        case .interactive(let run): run.thumbHeight
-        case .calibrationCopy, .sprite: 0
+        default: target?.thumbHeight ?? 0
         }
     }
     /// The accuracy of the kinds that decode or compete with decoding; nil for the others.
@@ -375,19 +355,18 @@ package enum BenchConfiguration: Sendable, Hashable, Codable {
         }
         return switch self {
         case .pipeline(let run), .calibrationDecode(let run):
-            "\(pipeline) \(run.videoID) ×\(run.thumbnailCount) h\(run.thumbHeight) \(accuracyText) \(settings(run))"
+            "\(pipeline) \(run.target) \(accuracyText) \(settings(run))"
                 + (kind == .calibrationDecode ? " (calibration)" : "")
         case .commandLine(let run):
-            "\(pipeline) \(run.videoID) ×\(run.thumbnailCount) h\(run.thumbHeight) \(accuracyText) (whole process) \(settings(run))"
-        case .peer(_, let request):
-            "\(pipeline) \(request.videoID) ×\(request.thumbnailCount) h\(request.thumbHeight) \(accuracyText) (whole process)"
+            "\(pipeline) \(run.target) \(accuracyText) (whole process) \(settings(run))"
+        case .peer(_, let target):
+            "\(pipeline) \(target) \(accuracyText) (whole process)"
         case .composeSynthetic, .memcpySynthetic:
             "\(pipeline.composer) synthetic ×\(thumbnailCount) \(Self.syntheticThumbWidth)x\(thumbHeight) compose only"
         case .calibrationCopy:
             "calibration copy of \(Self.calibrationCopyBytes >> 20) MiB"
         case .interactive(let run):
-            "\(pipeline) \(run.videoID) ×\(run.thumbnailCount) h\(run.thumbHeight) "
-                + run.options.spaced
+            "\(pipeline) \(run.target) " + run.options.spaced
         case .sprite(let run):
             "\(pipeline) \(run.videoID) (whole process)"
         }
@@ -443,8 +422,8 @@ extension FlatRecord {
     init(_ configuration: BenchConfiguration) {
         let kind = configuration.kind.childName
         func pipeline(_ run: BenchConfiguration.PipelineRun, peer: Peer? = nil) -> FlatRecord {
-            FlatRecord(kind: kind, extractor: run.extractor.name, composer: run.destination.name, videoID: run.videoID,
-                       videoPath: run.videoPath, thumbnailCount: run.thumbnailCount, thumbHeight: run.thumbHeight,
+            FlatRecord(kind: kind, extractor: run.extractor.name, composer: run.destination.name, videoID: run.target.videoID,
+                       videoPath: run.target.videoPath, thumbnailCount: run.target.thumbnailCount, thumbHeight: run.target.thumbHeight,
                        accuracy: run.accuracy.description, decoderThreads: run.decoderThreads,
                        skipNonReference: run.skipNonReference, skipLoopFilter: run.skipLoopFilter, workers: run.workers, peer: peer)
         }
@@ -461,16 +440,16 @@ extension FlatRecord {
             self = placeholder(Self.syntheticExtractor, Self.memcpyComposer, count: count, height: height)
         case .calibrationCopy:
             self = placeholder(Self.calibrationExtractor, Self.memcpyComposer, count: 1, height: 0)
-        case let .peer(peer, request):
-            self = FlatRecord(kind: kind, extractor: Self.peerExtractor, composer: peer.rawValue, videoID: request.videoID,
-                       videoPath: request.videoPath, thumbnailCount: request.thumbnailCount, thumbHeight: request.thumbHeight,
+        case let .peer(peer, target):
+            self = FlatRecord(kind: kind, extractor: Self.peerExtractor, composer: peer.rawValue, videoID: target.videoID,
+                       videoPath: target.videoPath, thumbnailCount: target.thumbnailCount, thumbHeight: target.thumbHeight,
                        accuracy: peer.accuracy.description, decoderThreads: 1, skipNonReference: false, skipLoopFilter: false, peer: peer)
         case .interactive(let run):
             var soakRequests: Int?
             if case .soak(let requests) = run.script { soakRequests = requests }
             self = FlatRecord(kind: kind, extractor: run.strategy.name, composer: Self.generatorComposer,
-                              videoID: run.videoID, videoPath: run.videoPath, thumbnailCount: run.thumbnailCount,
-                              thumbHeight: run.thumbHeight, accuracy: Accuracy.exact.description, decoderThreads: 1,
+                              videoID: run.target.videoID, videoPath: run.target.videoPath, thumbnailCount: run.target.thumbnailCount,
+                              thumbHeight: run.target.thumbHeight, accuracy: Accuracy.exact.description, decoderThreads: 1,
                               skipNonReference: false, skipLoopFilter: false, decoders: run.decoders, cacheBytes: run.cacheBytes,
                               soakRequests: soakRequests)
         case .sprite(let run):

@@ -31,11 +31,11 @@ package enum ConfigurationRunner {
 
     /// The scripted session (a cost per step) or the soak on a generator of its own.
     private static func runInteractive(_ run: BenchConfiguration.InteractiveRun) async throws -> BenchMeasurement {
-        guard let path = run.videoPath else { throw SetupError(description: "no video for \(BenchConfiguration.interactive(run).label)") }
+        guard let path = run.target.videoPath else { throw SetupError(description: "no video for \(BenchConfiguration.interactive(run).label)") }
         let phases: [BenchMeasurement.PhaseCost] = switch run.script {
         case .session:
-            try await InteractiveSessions.run(path: path, strategy: run.strategy, count: run.thumbnailCount,
-                                              box: .height(run.thumbHeight), decoders: run.decoders, cacheBytes: run.cacheBytes)
+            try await InteractiveSessions.run(path: path, strategy: run.strategy, count: run.target.thumbnailCount,
+                                              box: .height(run.target.thumbHeight), decoders: run.decoders, cacheBytes: run.cacheBytes)
         case .soak(let requests):
             [try await InteractiveSessions.soak(path: path, count: requests, strategy: run.strategy, decoders: run.decoders,
                                                 cacheBytes: run.cacheBytes)]
@@ -121,12 +121,12 @@ package enum ConfigurationRunner {
     /// Extract then compose through `Pipeline.run`, exactly as `filmstrip strip` runs it, with
     /// resource snapshots (clock, `getrusage`, bytes read, heap allocations) at its marks.
     private static func runPipeline(_ run: BenchConfiguration.PipelineRun) async throws -> BenchMeasurement {
-        guard let path = run.videoPath else { throw SetupError(description: "no video for \(BenchConfiguration.pipeline(run).label)") }
+        guard let path = run.target.videoPath else { throw SetupError(description: "no video for \(BenchConfiguration.pipeline(run).label)") }
         // The strip `filmstrip strip` makes, without its limits: the bench measures what a run takes.
         var job = StripJob(video: path)
-        job.spacing = .count(run.thumbnailCount)
+        job.spacing = .count(run.target.thumbnailCount)
         job.accuracy = run.accuracy
-        job.size = .height(run.thumbHeight)
+        job.size = .height(run.target.thumbHeight)
         job.options = run.extractionOptions
         job.options.fixedWorkerShares = Callgrind.dealsFixedWorkerShares
         job.pipeline = Pipeline(extractor: run.extractor, destination: run.destination)
