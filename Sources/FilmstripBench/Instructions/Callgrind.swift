@@ -27,10 +27,6 @@ package struct Callgrind: Sendable {
     /// Absolute path of `valgrind`.
     package let valgrind: String
 
-    package init(valgrind: String) {
-        self.valgrind = valgrind
-    }
-
     /// Valgrind on PATH, or the reason it cannot be used. Also sets, for the children this
     /// process starts, what would otherwise make counts depend on the scheduling, not on the work:
     /// - OpenMP's idle threads sleep at once: its default spins for a while (measured A/A: the

@@ -93,11 +93,6 @@ package enum BenchConfiguration: Sendable, Hashable, Codable {
         /// Path of the video file (nil when the parent has none for the id: the run fails).
         package var videoPath: String?
 
-        package init(contender: SpriteBench.Contender, videoID: String, videoPath: String?) {
-            self.contender = contender
-            self.videoID = videoID
-            self.videoPath = videoPath
-        }
     }
 
     /// An extractor and a destination on one reference video, with the request and the decoder settings.
@@ -181,13 +176,6 @@ package enum BenchConfiguration: Sendable, Hashable, Codable {
         package var thumbnailCount: Int
         /// Thumbnail height in pixels.
         package var thumbHeight: Int
-
-        package init(videoID: String, videoPath: String?, thumbnailCount: Int, thumbHeight: Int) {
-            self.videoID = videoID
-            self.videoPath = videoPath
-            self.thumbnailCount = thumbnailCount
-            self.thumbHeight = thumbHeight
-        }
 
         /// `h264-180p-3s ×10 h64`, as progress lines and errors name it.
         package var description: String { "\(videoID) ×\(thumbnailCount) h\(thumbHeight)" }

@@ -32,15 +32,6 @@ package struct BenchMeasurement: Sendable, Hashable, Codable {
         /// Sprite runs: how far the tiles lie from their cues (nil elsewhere).
         package var spriteTiles: SpriteTileCheck?
 
-        package init(phase: Phase, wallSeconds: Double, cpuUserSeconds: Double, cpuSysSeconds: Double,
-                    peakRSSBytes: Int, framesDecoded: Int?) {
-            self.phase = phase
-            self.wallSeconds = wallSeconds
-            self.cpuUserSeconds = cpuUserSeconds
-            self.cpuSysSeconds = cpuSysSeconds
-            self.peakRSSBytes = peakRSSBytes
-            self.framesDecoded = framesDecoded
-        }
     }
 
     /// In the order of ``BenchConfiguration/phases``.
@@ -55,9 +46,4 @@ package struct BenchMeasurement: Sendable, Hashable, Codable {
     /// `debug` or `release`: the child's own build, which the parent's may not be.
     package var buildConfiguration: String?
 
-    package init(phases: [PhaseCost], checksum: String, maxFrameError: Int?) {
-        self.phases = phases
-        self.checksum = checksum
-        self.maxFrameError = maxFrameError
-    }
 }

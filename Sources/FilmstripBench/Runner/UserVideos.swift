@@ -10,11 +10,6 @@ package struct UserVideo: Sendable, Hashable {
     /// Where it is.
     package var path: String
 
-    /// A user video called `id` at `path`.
-    package init(id: String, path: String) {
-        self.id = id
-        self.path = path
-    }
 }
 
 /// Reads `bench --videos` items: reference ids, video files and folders of them.

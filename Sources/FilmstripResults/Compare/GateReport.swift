@@ -47,11 +47,6 @@ package struct GateReport: Sendable {
     /// Where the gate's settings came from when not from the command line (`bench --until-decided`'s record).
     package var settingsNote: String?
 
-    package init(gate: RegressionGate, outcome: GateOutcome) {
-        self.gate = gate
-        self.outcome = outcome
-    }
-
     /// `true` when values are multiples of each repetition's calibration.
     package var normalizedToCalibration: Bool {
         if case .separateRuns = form { true } else { false }
