@@ -106,9 +106,7 @@ public struct SpriteMaker: Sendable {
         let count = source.thumbnails(onSheet: sheet).count
         let sourceSheet = SpriteGrid(tile: source.tile, columns: source.columns, rows: source.rows, count: count)
         let targetSheet = SpriteGrid(tile: target.tile, columns: target.columns, rows: target.rows, count: count)
-        let sourceSize = sourceSheet.size(ofSheet: 0, padded: false)
-        try Image.checkRoom(width: sourceSize.width, height: sourceSize.height, for: "a sprite sheet's pixels")
-        let decoded = sourceSheet.sheet(0, from: pixels, padded: false)
+        let decoded = try sourceSheet.sheet(0, from: pixels, padded: false)
         let size = targetSheet.size(ofSheet: 0, padded: false)
         var image = try Image(width: size.width, height: size.height, fill: (0, 0, 0, 255), roomFor: "a rescaled sprite sheet's pixels")
         for index in 0..<count {
@@ -264,9 +262,7 @@ private struct SheetWriter {
         let local = SpriteGrid(tile: grid.tile, columns: grid.columns, rows: grid.rows, count: thumbnails.count)
         // Jellyfin wants every sheet at the grid's full size; players reading the WebVTT track
         // take any size, so without Jellyfin the last sheet holds only the rows it uses.
-        let size = local.size(ofSheet: 0, padded: jellyfin)
-        try Image.checkRoom(width: size.width, height: size.height, for: "a sprite sheet's pixels")
-        let sheet = local.sheet(0, from: pixels, padded: jellyfin)
+        let sheet = try local.sheet(0, from: pixels, padded: jellyfin)
         // One JPEG encode serves the WebVTT track, Jellyfin and the page.
         let jpeg = jellyfin || (settings.image == .jpeg && (vtt || html)) ? try ImageEncoder.jpeg(sheet, quality: settings.jpegQuality, subsampledChroma: true) : nil
         if vtt || html {

@@ -45,9 +45,9 @@ public struct SpriteGrid: Sendable, Hashable {
     /// Sheet `sheet` cut from `strip` (made with `stripOptions`), padded to the full sheet
     /// size or not: rows are converted where they lie (a fused pipeline's RGB canvas
     /// included), so the whole strip is never copied.
-    public func sheet(_ sheet: Int, from strip: some PixelRows, padded: Bool = true) -> Image {
+    public func sheet(_ sheet: Int, from strip: some PixelRows, padded: Bool = true) throws(OutOfMemory) -> Image {
         let size = size(ofSheet: sheet, padded: padded)
-        var image = Image(width: size.width, height: size.height, fill: (0, 0, 0, 255))
+        var image = try Image(width: size.width, height: size.height, fill: (0, 0, 0, 255), roomFor: "a sprite sheet's pixels")
         let top = sheet * rows * tile.height
         let bandRows = max(0, min(size.height, strip.height - top)), width = min(strip.width, size.width)
         let targetStride = image.bytesPerRow

@@ -283,9 +283,9 @@ package enum BenchConfiguration: Sendable, Hashable, Codable {
         switch self {
         case .pipeline(let run), .calibrationDecode(let run): .strategies(extractor: run.extractor.name, composer: run.destination.name)
         case .commandLine(let run): .commandLine(extractor: run.extractor.name, composer: run.destination.name)
-        case .composeSynthetic(let composer, _, _): .strategies(extractor: FlatRecord.syntheticExtractor, composer: composer.composer.name)
-        case .memcpySynthetic: .strategies(extractor: FlatRecord.syntheticExtractor, composer: FlatRecord.memcpyComposer)
-        case .calibrationCopy: .strategies(extractor: FlatRecord.calibrationExtractor, composer: FlatRecord.memcpyComposer)
+        case .composeSynthetic(let composer, _, _): .strategies(extractor: PipelineName.syntheticExtractor, composer: composer.composer.name)
+        case .memcpySynthetic: .strategies(extractor: PipelineName.syntheticExtractor, composer: PipelineName.memcpyComposer)
+        case .calibrationCopy: .strategies(extractor: PipelineName.calibrationExtractor, composer: PipelineName.memcpyComposer)
         case .peer(let peer, _): .peer(peer)
         case .interactive(let run): .interactive(strategy: run.strategy.name)
         case .sprite(let run): .sprite(contender: run.contender.rawValue)
@@ -399,9 +399,6 @@ struct FlatRecord: Codable, Hashable {
         case decoderThreads, skipNonReference, skipLoopFilter, workers, peer, decoders, cacheBytes, soakRequests
     }
 
-    static let syntheticExtractor = "synthetic", calibrationExtractor = "calibration"
-    static let peerExtractor = PipelineName.peerExtractor, memcpyComposer = "memcpy"
-    static let generatorComposer = PipelineName.generatorComposer, sheetComposer = PipelineName.sheetComposer
 }
 
 // In an extension, so that the struct keeps its synthesized memberwise initializer (the
@@ -423,25 +420,25 @@ extension FlatRecord {
         case .pipeline(let run), .calibrationDecode(let run): self = pipeline(run)
         case .commandLine(let run): self = pipeline(run, peer: .filmstrip)
         case let .composeSynthetic(composer, count, height):
-            self = placeholder(Self.syntheticExtractor, composer.composer.name, count: count, height: height)
+            self = placeholder(PipelineName.syntheticExtractor, composer.composer.name, count: count, height: height)
         case let .memcpySynthetic(count, height):
-            self = placeholder(Self.syntheticExtractor, Self.memcpyComposer, count: count, height: height)
+            self = placeholder(PipelineName.syntheticExtractor, PipelineName.memcpyComposer, count: count, height: height)
         case .calibrationCopy:
-            self = placeholder(Self.calibrationExtractor, Self.memcpyComposer, count: 1, height: 0)
+            self = placeholder(PipelineName.calibrationExtractor, PipelineName.memcpyComposer, count: 1, height: 0)
         case let .peer(peer, target):
-            self = FlatRecord(kind: kind, extractor: Self.peerExtractor, composer: peer.rawValue, videoID: target.videoID,
+            self = FlatRecord(kind: kind, extractor: PipelineName.peerExtractor, composer: peer.rawValue, videoID: target.videoID,
                        videoPath: target.videoPath, thumbnailCount: target.thumbnailCount, thumbHeight: target.thumbHeight,
                        accuracy: peer.accuracy.description, decoderThreads: 1, skipNonReference: false, skipLoopFilter: false, peer: peer)
         case .interactive(let run):
             var soakRequests: Int?
             if case .soak(let requests) = run.script { soakRequests = requests }
-            self = FlatRecord(kind: kind, extractor: run.strategy.name, composer: Self.generatorComposer,
+            self = FlatRecord(kind: kind, extractor: run.strategy.name, composer: PipelineName.generatorComposer,
                               videoID: run.target.videoID, videoPath: run.target.videoPath, thumbnailCount: run.target.thumbnailCount,
                               thumbHeight: run.target.thumbHeight, accuracy: Accuracy.exact.description, decoderThreads: 1,
                               skipNonReference: false, skipLoopFilter: false, decoders: run.decoders, cacheBytes: run.cacheBytes,
                               soakRequests: soakRequests)
         case .sprite(let run):
-            self = FlatRecord(kind: kind, extractor: run.contender.rawValue, composer: Self.sheetComposer, videoID: run.videoID,
+            self = FlatRecord(kind: kind, extractor: run.contender.rawValue, composer: PipelineName.sheetComposer, videoID: run.videoID,
                               videoPath: run.videoPath, thumbnailCount: 1, thumbHeight: 0, accuracy: "", decoderThreads: 1,
                               skipNonReference: false, skipLoopFilter: false)
         }

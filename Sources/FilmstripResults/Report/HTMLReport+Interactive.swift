@@ -46,7 +46,7 @@ extension HTMLReport {
             for soak in groupRows.filter({ $0.phase == .soak }).prefix(1) {
                 let soaks = groupRows.filter { $0.phase == .soak }.compactMap(\.interactive)
                 let growth = soaks.compactMap(\.residentGrowthBytes).map(Double.init)
-                html += "<p>Soak (\(HTMLText.escape(soak.options["requests"] ?? "?")) superseding requests, \(soaks.count) run(s)): "
+                html += "<p>Soak (\(HTMLText.escape(soak.options[.requests] ?? "?")) superseding requests, \(soaks.count) run(s)): "
                     + "resident memory change \(median(growth).map { HTMLText.mebibytes($0) } ?? "—") (median), "
                     + "threads left \(soaks.compactMap(\.threadsLeft).max() ?? 0) and busy decoders \(soaks.compactMap(\.busyDecoders).max() ?? 0) at most.</p>\n"
             }

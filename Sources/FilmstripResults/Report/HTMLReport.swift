@@ -171,7 +171,7 @@ package struct HTMLReport: Sendable {
                     any = true
                     // The default's own settings, and (where both were measured) non-reference frames skipped.
                     let defaults = entries.indices.filter { Self.isDefault(entries[$0].key) }
-                    let place = defaults.first { entries[$0].key.options["skip-nonref"] == "1" } ?? defaults.first
+                    let place = defaults.first { entries[$0].key.options.skipsNonReferenceFrames } ?? defaults.first
                     let defaultText = place.map { "\($0 + 1) of \(entries.count)" } ?? "not measured"
                     let ratio = place.map { best.point.median > 0 ? HTMLText.ratio(entries[$0].point.median / best.point.median) : "–" } ?? "–"
                     html += "<tr><td>\(HTMLText.escape(machinePrefix(machine) + title))</td><td>\(Self.link(best.key, best.label))</td>"

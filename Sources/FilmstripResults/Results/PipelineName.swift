@@ -62,8 +62,10 @@ package enum PipelineName: Sendable, Hashable, Comparable, CustomStringConvertib
     }
 
     private static let commandLinePrefix = "cli:", interactivePrefix = "interactive:", spritePrefix = "sprite:"
-    /// The placeholder cells of the kinds that have no extractor or composer of a registry.
+    /// The placeholder cells of the kinds that have no extractor or composer of a registry
+    /// (the runner writes them; `RunKind.inferred` reads them in files without a `kind` column).
     package static let peerExtractor = "peer", generatorComposer = "generator", sheetComposer = "sheet"
+    package static let syntheticExtractor = "synthetic", calibrationExtractor = "calibration", memcpyComposer = "memcpy"
 
     /// The `pipeline` cell.
     package var description: String {

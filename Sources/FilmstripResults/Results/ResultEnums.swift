@@ -117,8 +117,8 @@ package enum RunKind: String, Sendable, Hashable, Codable, CaseIterable {
             if case .commandLine = pipeline { return .wholeProcess }
             return .peer
         default:
-            if pipeline.composer == "memcpy" && phase == .compose { return .memcpyFloor }
-            return pipeline.extractor == "synthetic" ? .syntheticComposition : .pipeline
+            if pipeline.composer == PipelineName.memcpyComposer && phase == .compose { return .memcpyFloor }
+            return pipeline.extractor == PipelineName.syntheticExtractor ? .syntheticComposition : .pipeline
         }
     }
 }

@@ -80,8 +80,7 @@ package struct RunOptions: Sendable, Hashable, Codable, Sequence, ExpressibleByD
     /// `strip`'s settings when given none: one codec thread, the cost model's workers, the
     /// loop filter kept (a setting not recorded is the library's default).
     package var areStripDefaults: Bool {
-        func has(_ setting: Setting, _ value: String) -> Bool { (self[setting] ?? value) == value }
-        return has(.threads, "1") && has(.workers, "auto") && has(.skipLoopFilter, "0")
+        threads == 1 && workersAreAutomatic && !skipsLoopFilter
     }
 
     /// The keys that have more than one value among those of `options` that have them.
