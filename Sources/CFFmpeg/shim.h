@@ -5,6 +5,7 @@
 
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
+#include <libavcodec/bsf.h>
 #include <libswscale/swscale.h>
 #include <libavutil/avutil.h>
 #include <libavutil/display.h>
@@ -28,6 +29,7 @@ static inline int filmstrip_packet_flag_key(void) { return AV_PKT_FLAG_KEY; }
 static inline int filmstrip_packet_flag_corrupt(void) { return AV_PKT_FLAG_CORRUPT; }
 static inline int filmstrip_packet_flag_discard(void) { return AV_PKT_FLAG_DISCARD; }
 static inline int filmstrip_frame_flag_corrupt(void) { return AV_FRAME_FLAG_CORRUPT; }
+static inline int filmstrip_parser_flag_complete_frames(void) { return PARSER_FLAG_COMPLETE_FRAMES; }
 
 /// Whether an entry of a stream's packet index is a keyframe (AVIndexEntry.flags is a 2-bit field).
 static inline int filmstrip_index_entry_is_keyframe(const AVIndexEntry *entry) { return (entry->flags & AVINDEX_KEYFRAME) != 0; }

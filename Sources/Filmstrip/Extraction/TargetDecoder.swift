@@ -57,6 +57,9 @@ struct TargetDecoder: ~Copyable {
     /// From the probe, kept apart so the per-packet path does not copy the probe.
     private let seeksByIndex: Bool
     private let timesFromDecodeOrder: Bool
+    /// True when the probe gives every packet's display time (`VideoProbe.displayTimesByDecodeTime`):
+    /// packets are stamped with it instead of frames being counted.
+    private let stampsDisplayTimes: Bool
 
     init(request: ExtractionRequest) throws(MediaError) {
         let input = try InputFile(path: request.path, analyzeStreams: false, limits: request.limits)
@@ -74,6 +77,7 @@ struct TargetDecoder: ~Copyable {
         frames = FrameTable(probe: request.probe)
         seeksByIndex = request.probe.seeksByIndex
         timesFromDecodeOrder = request.probe.timesFromDecodeOrder
+        stampsDisplayTimes = request.probe.timesFromDecodeOrder && !request.probe.displayTimesByDecodeTime.isEmpty
     }
 
     private var keyframeOnly: Bool {
@@ -241,7 +245,7 @@ struct TargetDecoder: ~Copyable {
                     frame.replacePresentationTime(with: loneKeyframeTime)
                     // Keyframe-only decoding reorders nothing: counting starts afresh at the next keyframe.
                     nextDisplayIndex = nil
-                } else if timesFromDecodeOrder, let index = nextDisplayIndex {
+                } else if timesFromDecodeOrder, !stampsDisplayTimes, let index = nextDisplayIndex {
                     // Decode times in the packets, so the decoder's frame times are guesses
                     // shifted by its reorder delay; frames come out in display order, so count.
                     nextDisplayIndex = index + 1
@@ -272,7 +276,11 @@ struct TargetDecoder: ~Copyable {
                     counters.packetBytes += packet.size
                 }
                 if keyframeOnly && !packet.isKeyframe { continue }
-                if timesFromDecodeOrder && nextDisplayIndex == nil {
+                if stampsDisplayTimes, let dts = packet.decodeTime, let shown = request.probe.displayTimesByDecodeTime[dts] {
+                    // The probe knows where this packet's frame is shown: the frame carries it out
+                    // of the decoder, through any reordering, and no count can slip.
+                    packet.stampPresentationTime(shown)
+                } else if timesFromDecodeOrder && nextDisplayIndex == nil {
                     // Decoding starts here without a confirmed seek: at the first frame, or else
                     // at a keyframe whose time the probe knows.
                     nextDisplayIndex = counters.packetsRead <= 1 ? 0 : displayTime(ofKeyframe: packet).map { frames.exactFrame(at: $0) } ?? 0

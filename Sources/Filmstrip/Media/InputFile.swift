@@ -21,6 +21,12 @@ public struct InputFile: ~Copyable {
     /// What `read` does to packet times: counts them where the demuxer gives none
     /// (`timesFromFrameRate`), shifts them after timestamp resets (`followTimestampResets`).
     private let timeFixes = PacketTimeFixes()
+    /// Unpacks DivX/Xvid packed B-frames (`PackedFrameSplitter`) where the codec and container
+    /// call for it; nil elsewhere.
+    private var packedFrames: PackedFrameSplitter?
+    /// Reads each packet's display-order mark and true key flag where the container gives no
+    /// presentation times (`givesNoPresentationTimes`); nil elsewhere.
+    private var pictureOrder: PictureOrderParser?
 
     /// What reading a packet fills in.
     enum PacketData {
@@ -93,6 +99,7 @@ public struct InputFile: ~Copyable {
         self.isAnalyzed = analyze
         self.byteSource = byteSource
         self.deadline = deadline
+        setUpReadingWithoutPresentationTimes()
         if let byteSource, !analyze, indexListsEveryPacket, containerName == Self.mp4DemuxerName,
            let boxes = byteSource.topLevelBoxTypes(), boxes.filter({ $0 == "moov" }).count == 1,
            !boxes.contains(where: { $0 == "moof" || $0 == "mfra" }) {
@@ -152,6 +159,31 @@ public struct InputFile: ~Copyable {
         }
         streamIndex = try Self.selectVideoStream(in: context, analyzing: true, path: path, limits: limits)
         isAnalyzed = true
+        setUpReadingWithoutPresentationTimes()
+    }
+
+    /// Where the container gives no presentation times: the unpacking of packed B-frames and the
+    /// parser that reads each picture's place in display order.
+    private mutating func setUpReadingWithoutPresentationTimes() {
+        guard givesNoPresentationTimes else { return }
+        packedFrames = PackedFrameSplitter(for: stream)
+        pictureOrder = PictureOrderParser(for: codecParameters)
+    }
+
+    /// True when `read` reads each packet's display-order mark (`lastPictureMark`).
+    var readsPictureOrder: Bool { pictureOrder != nil }
+
+    /// The display-order mark of the packet `read` returned last (nil when it could not be read).
+    var lastPictureMark: PictureOrderParser.Mark? { pictureOrder?.lastMark }
+
+    /// Reads the next video packet into `packet`, replacing what it held.
+    /// Damaged container data past the point that could be read ends the file, as far as callers
+    /// can tell; `dataEndedEarly` says so. Where the container gives no presentation times,
+    /// packed B-frames come unpacked and each picture's display-order mark is read.
+    public func read(into packet: inout Packet) throws(MediaError) -> ReadOutcome {
+        let outcome = try readUnpacked(into: &packet)
+        if outcome == .packet { pictureOrder?.read(packet) }
+        return outcome
     }
 
     /// Analyses the streams when asked, picks the video stream and tells the demuxer to drop
@@ -231,10 +263,23 @@ public struct InputFile: ~Copyable {
         case endOfFile
     }
 
-    /// Reads the next video packet into `packet`, replacing what it held.
-    /// Damaged container data past the point that could be read ends the file, as far as callers
-    /// can tell; `dataEndedEarly` says so.
-    public func read(into packet: inout Packet) throws(MediaError) -> ReadOutcome {
+    /// Reads the next video packet, packed B-frames unpacked (`PackedFrameSplitter`).
+    private func readUnpacked(into packet: inout Packet) throws(MediaError) -> ReadOutcome {
+        guard let packedFrames else { return try readFromDemuxer(into: &packet) }
+        while true {
+            if packedFrames.receive(into: packet) { return .packet }
+            if packedFrames.inputEnded { return .endOfFile }
+            if try readFromDemuxer(into: &packet) == .endOfFile {
+                packedFrames.endInput()
+                continue
+            }
+            // A packet the filter refuses goes on as it came.
+            if !packedFrames.send(packet) { return .packet }
+        }
+    }
+
+    /// Reads the next video packet from the demuxer, its times fixed, before any unpacking.
+    private func readFromDemuxer(into packet: inout Packet) throws(MediaError) -> ReadOutcome {
         var stalledRetries = 0
         var lastPosition = Int64.min
         while true {
@@ -300,6 +345,15 @@ public struct InputFile: ~Copyable {
         if raw.pointee.dts != nopts { raw.pointee.dts += shift }
     }
 
+    /// True for containers that give no presentation times (AVI, raw elementary streams): times
+    /// are decode times, or counted, and the frames' display order must come from their bytes.
+    var givesNoPresentationTimes: Bool {
+        containerName == Self.aviDemuxerName || Self.elementaryStreamDemuxers.contains(containerName)
+    }
+
+    /// libavformat's short name of the AVI demuxer.
+    static let aviDemuxerName = "avi"
+
     /// Elementary-stream demuxers: the only containers whose packets may all come without times.
     private static let elementaryStreamDemuxers: Set<String> = ["h264", "hevc", "mpegvideo", "m4v", "obu"]
 
@@ -333,6 +387,8 @@ public struct InputFile: ~Copyable {
 
     /// Seeks so that the next packet read is the keyframe at or before `pts` (stream time base).
     public func seek(toKeyframeAtOrBefore pts: Int64) throws(MediaError) {
+        // A B-frame held back from before the seek belongs to another place in the stream.
+        packedFrames?.flush()
         // Counted times are known only by reading from the start; an elementary stream not yet
         // read may turn out to be untimed, and going to its start then costs nothing.
         if timeFixes.counts || (!timeFixes.hasRead && Self.elementaryStreamDemuxers.contains(containerName)) {
@@ -444,4 +500,60 @@ private final class PacketTimeFixes {
     var next: Int64 = 0
     /// Where the probe found the stream's times going back (`InputFile.followTimestampResets`).
     var resets: [TimestampReset] = []
+}
+
+/// The bitstream filter `mpeg4_unpack_bframes` over an MPEG-4 Part 2 stream in a container
+/// without presentation times (AVI, raw `.m4v`): DivX and Xvid "packed bitstream" puts a
+/// P-frame and the B-frame shown before it in one packet, followed by a placeholder (a
+/// not-coded frame), so that a decoder reading packet by packet shows frames in order. Read
+/// that way, the placeholder's time is the B-frame's and the packed packet holds two pictures;
+/// after a seek the decoder may meet a placeholder with nothing stored and draw concealment.
+/// Unpacked, each packet holds one picture at its own decode time, as in any stream with
+/// B-frames; streams without packing pass through unchanged. Kept by reference, as
+/// `PacketTimeFixes`, so that reading a borrowed `InputFile` advances it; each `InputFile` has
+/// its own and uses it on one thread at a time.
+private final class PackedFrameSplitter {
+    private var context: UnsafeMutablePointer<AVBSFContext>?
+    /// True once the demuxer's end was passed to the filter: what it holds is all that comes.
+    private(set) var inputEnded = false
+
+    /// A filter for `stream` where it is MPEG-4 Part 2 (the caller asks only where the container
+    /// gives no presentation times); nil elsewhere, or when FFmpeg lacks the filter.
+    init?(for stream: UnsafeMutablePointer<AVStream>) {
+        guard stream.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_MPEG4,
+              let filter = av_bsf_get_by_name("mpeg4_unpack_bframes") else { return nil }
+        var context: UnsafeMutablePointer<AVBSFContext>?
+        guard av_bsf_alloc(filter, &context) >= 0, let allocated = context else { return nil }
+        allocated.pointee.time_base_in = stream.pointee.time_base
+        guard avcodec_parameters_copy(allocated.pointee.par_in, stream.pointee.codecpar) >= 0, av_bsf_init(allocated) >= 0 else {
+            av_bsf_free(&context)
+            return nil
+        }
+        self.context = allocated
+    }
+
+    deinit { av_bsf_free(&context) }
+
+    /// Moves the next unpacked packet into `packet`; false when the filter needs more input or is drained.
+    func receive(into packet: borrowing Packet) -> Bool {
+        av_bsf_receive_packet(context, packet.pointer) >= 0
+    }
+
+    /// Hands `packet` to the filter (which takes its data, leaving it empty); false when the
+    /// filter refuses it, and `packet` is left as it was.
+    func send(_ packet: borrowing Packet) -> Bool {
+        av_bsf_send_packet(context, packet.pointer) >= 0
+    }
+
+    /// Tells the filter no more packets come, so that it gives out what it holds.
+    func endInput() {
+        inputEnded = true
+        _ = av_bsf_send_packet(context, nil)
+    }
+
+    /// Drops what the filter holds (a seek): packets read next start afresh.
+    func flush() {
+        av_bsf_flush(context)
+        inputEnded = false
+    }
 }

@@ -48,4 +48,8 @@ public struct Packet: ~Copyable {
     public var position: Int64? { pointer.pointee.pos >= 0 ? pointer.pointee.pos : nil }
 
     func unreference() { av_packet_unref(pointer) }
+
+    /// Sets the presentation time the decoder passes on to the frame this packet makes, where
+    /// the caller knows it and the container did not say (`VideoProbe.displayTimesByDecodeTime`).
+    func stampPresentationTime(_ pts: Int64) { pointer.pointee.pts = pts }
 }

@@ -34,6 +34,12 @@ struct PacketTimeline: Sendable {
     var stoppedBeforeRequestedPacket = false
     /// True when the decode times were counted from the frame rate (`InputFile.timesFromFrameRate`).
     var timesFromFrameRate = false
+    /// Each packet's display-order mark, read from its bytes (`PictureOrderParser`), in the order
+    /// of `packets`; empty where the container gives presentation times or the codec needs none.
+    var pictureMarks: [PictureOrderParser.Mark?] = []
+    /// Each packet's display time by its decode time (filled in by `deriveTimesFromDecodeOrder`):
+    /// decoders stamp it on the packet, and the frame it makes comes out with it.
+    var displayTimesByDecodeTime: [Int64: Int64] = [:]
     /// Where the times went back and were shifted to follow on (containers that allow it, MPEG-TS).
     var timestampResets: [TimestampReset] { resetFinder?.resets ?? [] }
     private var resetFinder: TimestampResetFinder?
@@ -51,6 +57,8 @@ struct PacketTimeline: Sendable {
                 break
             }
             record(packet)
+            // Where the container gives no presentation times, each packet's bytes say where it is shown.
+            if input.readsPictureOrder { pictureMarks.append(input.lastPictureMark) }
         }
         timesFromFrameRate = input.timesFromFrameRate
         sortTimes()
@@ -121,7 +129,14 @@ struct PacketTimeline: Sendable {
         let frameDuration = max(1, decodeTimes[decodeTimes.count - 1] - decodeTimes[decodeTimes.count - 2])
         var display = [Int64](repeating: 0, count: packets.count)
         var waitingReference: Int?
-        if timesFromFrameRate {
+        if pictureMarks.count == packets.count,
+           let order = PictureOrderParser.displayOrder(of: pictureMarks, keyframes: packets.map(\.isKeyframe)) {
+            // The frames' own marks give the display order: the n-th frame shown takes the n-th
+            // smallest decode time, so the times number the frames in display order, open GOPs'
+            // leading pictures and B-pyramids included.
+            let slots = decodeTimes.sorted()
+            for (rank, index) in order.enumerated() { display[index] = slots[rank] }
+        } else if timesFromFrameRate {
             // Counted times number the frames in decode order, and there are as many display
             // slots: the frames shown at them are the same times sorted. A keyframe of a closed
             // GOP is shown after every frame decoded before it and before every frame decoded
@@ -139,6 +154,7 @@ struct PacketTimeline: Sendable {
             }
         }
         if let waiting = waitingReference { display[waiting] = decodeTimes.last! + frameDuration }
+        displayTimesByDecodeTime = Dictionary(zip(decodeTimes, display)) { first, _ in first }
         frameTimes = display.sorted()
         var keys: [(display: Int64, dts: Int64, position: Int64?)] = []
         for (index, packet) in packets.enumerated() where packet.isKeyframe { keys.append((display[index], decodeTimes[index], packet.position)) }

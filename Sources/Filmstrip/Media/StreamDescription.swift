@@ -58,7 +58,11 @@ struct StreamDescription: Sendable {
         // (a cut, 10 s of 20 s) leaves the samples outside it out of the demuxer's index, and
         // only the index's packets are read. A truncated file's index still lists every sample.
         let indexed = input.indexEntryCount
-        promisedFrames = input.containerName == InputFile.mp4DemuxerName && indexed > 0
+        // AVI's header counts its length in ticks of the stream's rate, which a stream copy of a
+        // raw stream sets to twice the frame rate (one frame per two ticks): no frame count. Its
+        // duration still shows a truncated file.
+        promisedFrames = input.containerName == InputFile.aviDemuxerName ? 0
+            : input.containerName == InputFile.mp4DemuxerName && indexed > 0
             ? min(Int(stream.nb_frames), indexed) : Int(stream.nb_frames)
         bitRate = input.context.pointee.bit_rate > 0 ? Int(input.context.pointee.bit_rate) : nil
         containerDuration = input.context.pointee.duration

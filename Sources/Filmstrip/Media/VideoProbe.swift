@@ -49,6 +49,11 @@ public struct VideoProbe: Sendable, Codable, Equatable {
     /// Decode time of each keyframe's packet, in the order of `keyframes` (filled where
     /// `timesFromDecodeOrder`, else empty): a keyframe packet without a presentation time is known by it.
     public var keyframeDecodeTimes: [Int64]
+    /// Where `timesFromDecodeOrder`: each packet's display time by its decode time, worked out
+    /// from the frames' own display-order marks where the codec has them. Decoders stamp it on
+    /// each packet before sending it, and the frame that packet makes comes out with it,
+    /// whatever the decoder reorders, skips (an open GOP's leading pictures after a seek) or drops.
+    var displayTimesByDecodeTime: [Int64: Int64] = [:]
     /// The codec's out-of-band setup (parameter sets) from stream analysis, for decoders of
     /// a file opened without it.
     public var codecSetup: Data
@@ -261,7 +266,8 @@ extension VideoProbe {
         timeline.deriveTimesFromDecodeOrder()
         guard timeline.shownCount > 0, timeline.firstTime != Int64.max else { throw MediaError(file: path, reason: .noFrames) }
         let timeBase = description.timeBase
-        let frameRate = description.frameRate
+        let frameRate = timeline.everyPacketHadPresentationTime ? description.frameRate
+            : Self.rateOfDecodeTimes(timeline.frameTimes, timeBase: timeBase) ?? description.frameRate
         // The last frame lasts at least one nominal frame: packet durations are missing in raw
         // streams and MP4's last-sample duration is often short when B-frames reorder.
         let endTime = max(timeline.endTime, timeline.lastTime + max(1, (Rational(1) / frameRate / timeBase).rounded))
@@ -288,6 +294,7 @@ extension VideoProbe {
         self.keyframePositions = timeline.keyframes.map { timeline.keyframePositions[$0] ?? -1 }
         self.timesFromDecodeOrder = !timeline.everyPacketHadPresentationTime
         self.keyframeDecodeTimes = timeline.keyframeDecodeTimes
+        self.displayTimesByDecodeTime = timeline.displayTimesByDecodeTime
         self.codecSetup = description.codecSetup
         self.frameTimes = timeline.frameTimes
         self.bitRate = description.bitRate
@@ -309,6 +316,18 @@ extension VideoProbe {
         guard width > 0, height > 0 else {
             throw MediaError(file: path, reason: .notAVideo("video stream has no picture size"))
         }
+    }
+}
+
+extension VideoProbe {
+    /// The frame rate that times counted in decode order show: one over their commonest step.
+    /// AVI's stated rate is its tick rate, which a stream copy of a raw stream sets to twice
+    /// the frame rate (one frame per two ticks); nil with fewer than two frames.
+    static func rateOfDecodeTimes(_ times: [Int64], timeBase: Rational) -> Rational? {
+        var stepCounts: [Int64: Int] = [:]
+        for (earlier, later) in zip(times, times.dropFirst()) where later > earlier { stepCounts[later - earlier, default: 0] += 1 }
+        guard let step = stepCounts.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) })?.key else { return nil }
+        return Rational(1) / (Rational(step) * timeBase)
     }
 }
 
