@@ -54,12 +54,13 @@ struct CLIDecode {
 
     /// The marker of the frame the CLI shows `seconds` after its first frame: the last frame it
     /// outputs whose time is at or before that moment (of frames sharing a time, the later one
-    /// replaces the earlier on screen). A microsecond of slack absorbs the printed times' rounding.
+    /// replaces the earlier on screen). showinfo prints six significant digits (1.06667 for
+    /// 1.0666667: 3.3 µs off), so 100 µs of slack absorbs the rounding; frames are milliseconds apart.
     func expectedMarker(atSeconds seconds: Double) -> Int? { expectedFrame(atSeconds: seconds).flatMap { markers[$0] } }
 
     /// The output index of the frame `expectedMarker(atSeconds:)` reads.
     func expectedFrame(atSeconds seconds: Double) -> Int? {
-        let moment = first + seconds + 0.000_001
+        let moment = first + seconds + 0.000_1
         return times.indices.last { times[$0].map { $0 <= moment } ?? false }
     }
 
@@ -165,7 +166,9 @@ struct UntimedContainerFrameTests {
         let cli = try CLIDecode(path: path, width: 160, height: 90, scratch: folder)
         // The marker must survive the CLI's re-encode, or no slot below can be judged.
         try #require(cli.markers.allSatisfy { $0 != nil }, "\(path): the CLI decodes \(cli.markers.filter { $0 == nil }.count) frames without a readable marker")
-        #expect(Set(cli.markers.compactMap { $0 }) == Set(0..<testCase.source.frameCount), "\(path): every source frame decoded once")
+        // Each frame at most once (libxvid's packed output drops its last B-frames at the flush:
+        // the CLI decodes what the file holds, and that is the reference).
+        #expect(Set(cli.markers.compactMap { $0 }).count == cli.markers.count, "\(path): no source frame decoded twice")
 
         let plan: SamplePlan = switch testCase.slots {
         case .everyFrame:
@@ -198,7 +201,9 @@ struct UntimedContainerFrameTests {
                 judge(extractor.name, slot: thumbnail.slot, image: thumbnail.image!)
             }
         }
-        let times = slotSeconds.map { Rational(Int64(($0 * 1_000_000).rounded()), 1_000_000) }
+        // The plan's own times, exact: rounded to microseconds, a time on a frame's start in a
+        // coarse time base (AVI's 1/30 s) would fall a hair before it, on the frame before.
+        let times = plan.targets.map { $0.requestedTime.seconds - probe.startTime.seconds }
         for strategy in InteractiveStrategies.all {
             // Two decoders as on CI's two cores; no cache, so every slot is decoded.
             let generator = try ThumbnailGenerator(path: path, options: ThumbnailGeneratorOptions(strategy: strategy, decoders: 2, cacheBytes: 0))

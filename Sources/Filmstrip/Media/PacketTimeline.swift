@@ -129,28 +129,34 @@ struct PacketTimeline: Sendable {
         let frameDuration = max(1, decodeTimes[decodeTimes.count - 1] - decodeTimes[decodeTimes.count - 2])
         var display = [Int64](repeating: 0, count: packets.count)
         var waitingReference: Int?
-        if pictureMarks.count == packets.count,
-           let order = PictureOrderParser.displayOrder(of: pictureMarks, keyframes: packets.map(\.isKeyframe)) {
-            // The frames' own marks give the display order: the n-th frame shown takes the n-th
-            // smallest decode time, so the times number the frames in display order, open GOPs'
-            // leading pictures and B-pyramids included.
+        let marked = pictureMarks.count == packets.count
+        if marked, let order = PictureOrderParser.displayOrder(of: pictureMarks, keyframes: packets.map(\.isKeyframe)) {
+            // The frames' picture order counts give the display order: the n-th frame shown
+            // takes the n-th smallest decode time, so the times number the frames in display
+            // order, open GOPs' leading pictures and B-pyramids included.
             let slots = decodeTimes.sorted()
             for (rank, index) in order.enumerated() { display[index] = slots[rank] }
-        } else if timesFromFrameRate {
+        } else if timesFromFrameRate && !marked {
             // Counted times number the frames in decode order, and there are as many display
             // slots: the frames shown at them are the same times sorted. A keyframe of a closed
             // GOP is shown after every frame decoded before it and before every frame decoded
             // after it, so at its own count (open GOPs' leading frames are not told apart here).
             display = decodeTimes
         } else {
+            // MPEG's rule, with each picture's type read from its bytes where the parser could
+            // (MPEG-4 Part 2: packed B-frames, once unpacked, carry no mark from the demuxer),
+            // else from libavformat's marks.
+            let typesRead = marked && pictureMarks.allSatisfy { $0 == .bidirectional || $0 == .reference }
             for (index, packet) in packets.enumerated() {
-                if let pts = packet.pts, pts == packet.dts, !packet.isKeyframe {
-                    display[index] = pts
+                let isBidirectional = typesRead ? pictureMarks[index] == .bidirectional
+                    : packet.pts.map { $0 == packet.dts && !packet.isKeyframe } ?? false
+                if isBidirectional {
+                    display[index] = decodeTimes[index]
                     continue
                 }
                 if let waiting = waitingReference { display[waiting] = decodeTimes[index] }
                 waitingReference = nil
-                if let pts = packet.pts { display[index] = pts } else { waitingReference = index }
+                if !typesRead, let pts = packet.pts { display[index] = pts } else { waitingReference = index }
             }
         }
         if let waiting = waitingReference { display[waiting] = decodeTimes.last! + frameDuration }

@@ -87,37 +87,34 @@ final class PictureOrderParser {
         return type == AV_PICTURE_TYPE_B ? .bidirectional : .reference
     }
 
-    /// The display order of packets marked `marks` (decode order): their indices, first shown first.
-    /// Nil unless every packet has a mark.
+    /// The display order of packets whose marks are picture order counts (decode order): their
+    /// indices, first shown first. Nil unless every packet has a count.
     static func displayOrder(of marks: [Mark?], keyframes: [Bool]) -> [Int]? {
-        guard !marks.isEmpty, marks.allSatisfy({ $0 != nil }) else { return nil }
+        var counts: [Int32] = []
+        counts.reserveCapacity(marks.count)
+        for mark in marks {
+            guard case .pictureOrderCount(let count) = mark else { return nil }
+            counts.append(count)
+        }
+        guard !counts.isEmpty else { return nil }
         var order: [Int] = []
-        order.reserveCapacity(marks.count)
+        order.reserveCapacity(counts.count)
         var sequence: [(count: Int32, index: Int)] = []
         var sequenceHighest = Int32.min
-        var waitingReference: Int?
-        for (index, mark) in marks.enumerated() {
-            switch mark! {
-            case .pictureOrderCount(let count):
-                // A keyframe whose count is not above every count so far starts a new coded
-                // sequence (an IDR picture resets the count); an open GOP's keyframe (CRA, or
-                // H.264's recovery point) goes on counting, its leading pictures below it.
-                if keyframes[index], !sequence.isEmpty, count <= sequenceHighest {
-                    order += sequence.sorted { ($0.count, $0.index) < ($1.count, $1.index) }.map(\.index)
-                    sequence.removeAll(keepingCapacity: true)
-                    sequenceHighest = Int32.min
-                }
-                sequence.append((count, index))
-                sequenceHighest = max(sequenceHighest, count)
-            case .bidirectional:
-                order.append(index)
-            case .reference:
-                if let waiting = waitingReference { order.append(waiting) }
-                waitingReference = index
-            }
+        func closeSequence() {
+            order += sequence.sorted { ($0.count, $0.index) < ($1.count, $1.index) }.map(\.index)
+            sequence.removeAll(keepingCapacity: true)
+            sequenceHighest = Int32.min
         }
-        order += sequence.sorted { ($0.count, $0.index) < ($1.count, $1.index) }.map(\.index)
-        if let waiting = waitingReference { order.append(waiting) }
+        for (index, count) in counts.enumerated() {
+            // A keyframe whose count is not above every count so far starts a new coded
+            // sequence (an IDR picture resets the count); an open GOP's keyframe (CRA, or
+            // H.264's recovery point) goes on counting, its leading pictures below it.
+            if keyframes[index], !sequence.isEmpty, count <= sequenceHighest { closeSequence() }
+            sequence.append((count, index))
+            sequenceHighest = max(sequenceHighest, count)
+        }
+        closeSequence()
         return order
     }
 }
