@@ -59,17 +59,21 @@ final class PictureOrderParser {
     /// The mark of the packet last read; nil when the parser could not read one (damaged or empty data).
     private(set) var lastMark: Mark?
 
-    /// Reads `packet`'s picture: sets `lastMark`, and for H.264 and HEVC sets the packet's key
-    /// flag to what the picture is (AVI's index may flag every chunk a keyframe, and decoding
-    /// from a picture that is none draws concealment).
+    /// Reads `packet`'s picture: sets `lastMark`, and sets the packet's key flag to what the
+    /// picture is (AVI's index may flag every chunk a keyframe, and decoding from a picture that
+    /// is none draws concealment).
     func read(_ packet: borrowing Packet) {
         lastMark = mark(of: packet)
-        guard readsOrderCount, lastMark != nil else { return }
+        guard lastMark != nil else { return }
+        // MPEG-4 Part 2: an I-picture is a keyframe; unpacking gives a packed packet's flags to
+        // both its pictures, so the B-picture split off an I-picture's packet needs its own.
+        let isKeyframe: Bool? = readsOrderCount ? [0: false, 1: true][parser.pointee.key_frame]
+            : parser.pointee.pict_type == Int32(bitPattern: AV_PICTURE_TYPE_I.rawValue)
         let key = filmstrip_packet_flag_key()
-        if parser.pointee.key_frame == 1 {
-            packet.pointer.pointee.flags |= key
-        } else if parser.pointee.key_frame == 0 {
-            packet.pointer.pointee.flags &= ~key
+        switch isKeyframe {
+        case true: packet.pointer.pointee.flags |= key
+        case false: packet.pointer.pointee.flags &= ~key
+        case nil: break
         }
     }
 
