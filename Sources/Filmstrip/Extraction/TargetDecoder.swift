@@ -138,14 +138,14 @@ struct TargetDecoder: ~Copyable {
             // short failure"; the ffmpeg CLI seeking there drops it too). From the keyframe
             // before, those pictures are there. A frame damaged in the file stays missing and
             // is substituted as before, at the cost of one more GOP.
-            if !(holdsFrame && frame.presentationTime == target.framePts), let start = decodingFrom, start >= target.keyframePts,
+            if !holdsTarget(target.framePts), let start = decodingFrom, start >= target.keyframePts,
                let earlier = FrameTable.lastIndex(in: frames.keyframes, atOrBefore: target.keyframePts - 1) {
                 try seek(to: frames.keyframes[earlier])
                 try decode(upTo: target.framePts)
             }
             // The target's packet went to the decoder earlier with non-reference frames skipped:
             // it may have been dropped, and then only its GOP decoded afresh brings it back.
-            if !mustSeek, skippedTimes.contains(target.framePts), !(holdsFrame && frame.presentationTime == target.framePts) {
+            if !mustSeek, skippedTimes.contains(target.framePts), !holdsTarget(target.framePts) {
                 try seek(to: target.keyframePts)
                 try decode(upTo: target.framePts)
             }
@@ -220,19 +220,37 @@ struct TargetDecoder: ~Copyable {
         holdsLandingPacket = false
     }
 
-    /// Decodes until the held frame starts at or after `pts`, or the stream ends.
+    /// Decodes until the held frame starts at or after `pts`, or the stream ends. Where several
+    /// frames share `pts`, on to the last of them (`VideoProbe.repeatedFrameTimes`): it is left
+    /// in `previous` when the frame after it is decoded to find the run's end.
     private mutating func decode(upTo pts: Int64) throws {
         while !(holdsFrame && (frame.presentationTime ?? Int64.min) >= pts) {
-            if holdsFrame {
-                try previous.reference(frame)
-                holdsPrevious = true
-            }
-            guard try decodeNext() else {
-                holdsFrame = false
-                return
-            }
-            holdsFrame = true
+            guard try decodeOneMore() else { return }
         }
+        while holdsFrame, frame.presentationTime == pts, request.probe.repeatedFrameTimes.contains(pts) {
+            guard try decodeOneMore() else { return }
+        }
+    }
+
+    /// Moves the held frame to `previous` and decodes the next; false at the end of the stream.
+    private mutating func decodeOneMore() throws -> Bool {
+        if holdsFrame {
+            try previous.reference(frame)
+            holdsPrevious = true
+        }
+        guard try decodeNext() else {
+            holdsFrame = false
+            return false
+        }
+        holdsFrame = true
+        return true
+    }
+
+    /// True when the frame to show for `pts` has been decoded: held, or in `previous` after the
+    /// last of several frames sharing that time.
+    private func holdsTarget(_ pts: Int64) -> Bool {
+        (holdsFrame && frame.presentationTime == pts)
+            || (holdsPrevious && previous.presentationTime == pts && request.probe.repeatedFrameTimes.contains(pts))
     }
 
     /// Leaves the next good decoded frame in `frame`; false at the end of the stream.

@@ -10,8 +10,11 @@ struct PacketTimeline: Sendable {
     var frameTimes: [Int64] = []
     /// Packets read, shown or not.
     var packetCount = 0
-    /// Packets whose frames are decoded but not shown (`Packet.isDiscarded`: cut off by an edit list).
+    /// Packets whose frames are decoded but not shown (`Packet.isDiscarded`: cut off by an edit
+    /// list), or that carry no time at all.
     var hiddenCount = 0
+    /// Packets with neither a presentation nor a decode time (counted among the hidden ones).
+    var untimedCount = 0
     /// Frames shown: the packets less the hidden ones.
     var shownCount: Int { packetCount - hiddenCount }
     /// The earliest presentation time of a shown frame, `Int64.max` when no such packet had a time.
@@ -88,8 +91,16 @@ struct PacketTimeline: Sendable {
         let shift = resetFinder?.shift(for: packet) ?? 0
         packets.append((packet.decodeTime.map { $0 + shift }, packet.hasPresentationTime ? packet.pts.map { $0 + shift } : nil,
                         packet.isKeyframe, packet.position))
+        guard let pts = packet.pts.map({ $0 + shift }) else {
+            // Neither time (Matroska blocks before their cluster's time, after a stream copy
+            // that moved the times back): the frame has no place on the timeline. The ffmpeg
+            // CLI guesses times that later frames undercut, so it never shows it either; the
+            // decoders drop frames without a time.
+            hiddenCount += 1
+            untimedCount += 1
+            return
+        }
         if !packet.hasPresentationTime { everyPacketHadPresentationTime = false }
-        guard let pts = packet.pts.map({ $0 + shift }) else { return }
         if packet.isDiscarded {
             hiddenCount += 1
             if packet.isKeyframe {
@@ -124,7 +135,7 @@ struct PacketTimeline: Sendable {
     /// AVI) every frame counts as a reference: the times are then the decode times one frame
     /// later, which still number the frames in display order for closed GOPs.
     mutating func deriveTimesFromDecodeOrder() {
-        guard !everyPacketHadPresentationTime, packets.count > 1, packets.allSatisfy({ $0.dts != nil }) else { return }
+        guard !everyPacketHadPresentationTime, packets.count > 1, untimedCount == 0, packets.allSatisfy({ $0.dts != nil }) else { return }
         let decodeTimes = packets.map { $0.dts! }
         let frameDuration = max(1, decodeTimes[decodeTimes.count - 1] - decodeTimes[decodeTimes.count - 2])
         var display = [Int64](repeating: 0, count: packets.count)
@@ -182,6 +193,7 @@ struct PacketTimeline: Sendable {
         frameTimes += later.frameTimes
         packetCount += later.packetCount
         hiddenCount += later.hiddenCount
+        untimedCount += later.untimedCount
         firstTime = min(firstTime, later.firstTime)
         endTime = max(endTime, later.endTime)
         lastTime = max(lastTime, later.lastTime)

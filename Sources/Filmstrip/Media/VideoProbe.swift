@@ -54,6 +54,10 @@ public struct VideoProbe: Sendable, Codable, Equatable {
     /// each packet before sending it, and the frame that packet makes comes out with it,
     /// whatever the decoder reorders, skips (an open GOP's leading pictures after a seek) or drops.
     var displayTimesByDecodeTime: [Int64: Int64] = [:]
+    /// Presentation times that several frames share (times rounded by a remux): of such frames
+    /// only the last is ever on screen, replacing the others as players and the ffmpeg CLI do,
+    /// so `frameTimes` lists the time once and decoders go on to that last frame.
+    var repeatedFrameTimes: Set<Int64> = []
     /// The codec's out-of-band setup (parameter sets) from stream analysis, for decoders of
     /// a file opened without it.
     public var codecSetup: Data
@@ -288,7 +292,8 @@ extension VideoProbe {
         self.startTime = Timestamp(pts: timeline.firstTime, timeBase: timeBase)
         self.duration = Timestamp(pts: duration, timeBase: timeBase)
         self.frameRate = frameRate
-        self.frameCount = timeline.shownCount
+        let distinctTimes = Self.distinct(timeline.frameTimes)
+        self.frameCount = distinctTimes.times.count
         self.frameCountIsExact = true
         self.keyframes = timeline.keyframes
         self.keyframePositions = timeline.keyframes.map { timeline.keyframePositions[$0] ?? -1 }
@@ -296,7 +301,8 @@ extension VideoProbe {
         self.keyframeDecodeTimes = timeline.keyframeDecodeTimes
         self.displayTimesByDecodeTime = timeline.displayTimesByDecodeTime
         self.codecSetup = description.codecSetup
-        self.frameTimes = timeline.frameTimes
+        self.frameTimes = distinctTimes.times
+        self.repeatedFrameTimes = distinctTimes.repeated
         self.bitRate = description.bitRate
         // The container promises more than the data holds: a frame count (MP4) or a duration
         // (Matroska's segment header) beyond what the packets cover, by more than one frame.
@@ -320,6 +326,17 @@ extension VideoProbe {
 }
 
 extension VideoProbe {
+    /// Ascending `times` with each time once, and the times that were there more than once.
+    static func distinct(_ times: [Int64]) -> (times: [Int64], repeated: Set<Int64>) {
+        var distinct: [Int64] = []
+        distinct.reserveCapacity(times.count)
+        var repeated = Set<Int64>()
+        for time in times {
+            if distinct.last == time { repeated.insert(time) } else { distinct.append(time) }
+        }
+        return (distinct, repeated)
+    }
+
     /// The frame rate that times counted in decode order show: one over their commonest step.
     /// AVI's stated rate is its tick rate, which a stream copy of a raw stream sets to twice
     /// the frame rate (one frame per two ticks); nil with fewer than two frames.
