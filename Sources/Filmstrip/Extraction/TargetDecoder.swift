@@ -77,7 +77,8 @@ struct TargetDecoder: ~Copyable {
         frames = FrameTable(probe: request.probe)
         seeksByIndex = request.probe.seeksByIndex
         timesFromDecodeOrder = request.probe.timesFromDecodeOrder
-        stampsDisplayTimes = request.probe.timesFromDecodeOrder && !request.probe.displayTimesByDecodeTime.isEmpty
+        stampsDisplayTimes = request.probe.timesFromDecodeOrder
+            && !(request.probe.displayTimesByDecodeTime.isEmpty && request.probe.displayTimesByPosition.isEmpty)
     }
 
     private var keyframeOnly: Bool {
@@ -294,7 +295,7 @@ struct TargetDecoder: ~Copyable {
                     counters.packetBytes += packet.size
                 }
                 if keyframeOnly && !packet.isKeyframe { continue }
-                if stampsDisplayTimes, let dts = packet.decodeTime, let shown = request.probe.displayTimesByDecodeTime[dts] {
+                if stampsDisplayTimes, let shown = probeDisplayTime(of: packet) {
                     // The probe knows where this packet's frame is shown: the frame carries it out
                     // of the decoder, through any reordering, and no count can slip.
                     packet.stampPresentationTime(shown)
@@ -324,9 +325,17 @@ struct TargetDecoder: ~Copyable {
         }
     }
 
+    /// The display time the probe worked out for `packet` (`timesFromDecodeOrder`): by byte
+    /// position where it keyed packets so, else by decode time; nil where it has none.
+    private func probeDisplayTime(of packet: borrowing Packet) -> Int64? {
+        if let position = packet.position, let shown = request.probe.displayTimesByPosition[position] { return shown }
+        return packet.decodeTime.flatMap { request.probe.displayTimesByDecodeTime[$0] }
+    }
+
     /// The display time of a keyframe packet: its presentation time, or where it has none, the
     /// one the probe worked out for its decode time.
     private func displayTime(ofKeyframe packet: borrowing Packet) -> Int64? {
+        if stampsDisplayTimes, let shown = probeDisplayTime(of: packet) { return shown }
         if timesFromDecodeOrder, let dts = packet.decodeTime, let index = request.probe.keyframeDecodeTimes.firstIndex(of: dts) {
             return request.probe.keyframes[index]
         }

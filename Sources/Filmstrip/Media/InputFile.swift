@@ -170,6 +170,12 @@ public struct InputFile: ~Copyable {
         pictureOrder = PictureOrderParser(for: codecParameters)
     }
 
+    /// Makes `read` read each packet's display-order mark (and true key flag) whatever the
+    /// container: for a file whose presentation times turned out to be decode-order ones.
+    mutating func readPictureOrder() {
+        if pictureOrder == nil { pictureOrder = PictureOrderParser(for: codecParameters) }
+    }
+
     /// True when `read` reads each packet's display-order mark (`lastPictureMark`).
     var readsPictureOrder: Bool { pictureOrder != nil }
 

@@ -43,6 +43,10 @@ struct PacketTimeline: Sendable {
     /// Each packet's display time by its decode time (filled in by `deriveTimesFromDecodeOrder`):
     /// decoders stamp it on the packet, and the frame it makes comes out with it.
     var displayTimesByDecodeTime: [Int64: Int64] = [:]
+    /// The same by byte position, where decode times do not tell packets apart (`takePresentationTimesAsDecodeOrder`).
+    var displayTimesByPosition: [Int64: Int64] = [:]
+    /// True when packets are known by their byte position rather than their decode time.
+    private var keyedByPosition = false
     /// Where the times went back and were shifted to follow on (containers that allow it, MPEG-TS).
     var timestampResets: [TimestampReset] { resetFinder?.resets ?? [] }
     private var resetFinder: TimestampResetFinder?
@@ -171,7 +175,11 @@ struct PacketTimeline: Sendable {
             }
         }
         if let waiting = waitingReference { display[waiting] = decodeTimes.last! + frameDuration }
-        displayTimesByDecodeTime = Dictionary(zip(decodeTimes, display)) { first, _ in first }
+        if keyedByPosition {
+            displayTimesByPosition = Dictionary(zip(packets.map { $0.position ?? -1 }, display)) { first, _ in first }
+        } else {
+            displayTimesByDecodeTime = Dictionary(zip(decodeTimes, display)) { first, _ in first }
+        }
         frameTimes = display.sorted()
         var keys: [(display: Int64, dts: Int64, position: Int64?)] = []
         for (index, packet) in packets.enumerated() where packet.isKeyframe { keys.append((display[index], decodeTimes[index], packet.position)) }
@@ -183,6 +191,30 @@ struct PacketTimeline: Sendable {
         firstTime = frameTimes.first!
         lastTime = frameTimes.last!
         endTime = max(lastTime + frameDuration, endTime)
+    }
+
+    /// True when the packets' presentation times rise in decode order throughout although the
+    /// stream reorders frames (`reorderDepth` > 0), and each packet has a byte position: times a
+    /// remux rewrote as a ramp in decode order (the ffmpeg CLI 5.1's `setts=time_base=…`). They
+    /// then say nothing of where a frame is shown; the decoder, seeing them go back in display
+    /// order, would time frames by decode times instead, as the ffmpeg CLI does.
+    func presentationTimesFollowDecodeOrder(reorderDepth: Int) -> Bool {
+        guard reorderDepth > 0, everyPacketHadPresentationTime, hiddenCount == 0, packets.count > 2 * reorderDepth + 2 else { return false }
+        var last = Int64.min
+        for packet in packets {
+            guard let pts = packet.pts, packet.position != nil, pts >= last else { return false }
+            last = pts
+        }
+        return true
+    }
+
+    /// Takes the presentation times as decode times (`presentationTimesFollowDecodeOrder`), so that
+    /// `deriveTimesFromDecodeOrder` works out display times from the picture marks; packets are
+    /// then known by position, as the ramp may repeat a time.
+    mutating func takePresentationTimesAsDecodeOrder() {
+        packets = packets.map { (dts: $0.pts, pts: nil, isKeyframe: $0.isKeyframe, position: $0.position) }
+        everyPacketHadPresentationTime = false
+        keyedByPosition = true
     }
 
     /// Adds the packets read after these, by another reader, as if one reader had read them all.

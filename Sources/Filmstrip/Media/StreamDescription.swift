@@ -23,6 +23,8 @@ struct StreamDescription: Sendable {
     /// The frame count the container promises (MP4's sample table, as far as the edit list
     /// presents it), 0 when it does not say.
     var promisedFrames: Int
+    /// Frames the decoder holds back to reorder (`video_delay`: B-frames), 0 when it reorders none.
+    var reorderDepth: Int
     var bitRate: Int?
     /// The container's duration in microseconds (`AV_TIME_BASE`), 0 or less when unknown. MP4's
     /// and Matroska's count from time 0, not from the first frame (`VideoProbe.dataEndsEarly`).
@@ -58,6 +60,7 @@ struct StreamDescription: Sendable {
         // (a cut, 10 s of 20 s) leaves the samples outside it out of the demuxer's index, and
         // only the index's packets are read. A truncated file's index still lists every sample.
         let indexed = input.indexEntryCount
+        reorderDepth = Int(parameters.video_delay)
         // AVI's header counts its length in ticks of the stream's rate, which a stream copy of a
         // raw stream sets to twice the frame rate (one frame per two ticks): no frame count. Its
         // duration still shows a truncated file.

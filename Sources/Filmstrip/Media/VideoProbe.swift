@@ -58,6 +58,9 @@ public struct VideoProbe: Sendable, Codable, Equatable {
     /// only the last is ever on screen, replacing the others as players and the ffmpeg CLI do,
     /// so `frameTimes` lists the time once and decoders go on to that last frame.
     var repeatedFrameTimes: Set<Int64> = []
+    /// Where `timesFromDecodeOrder` and the container's times were a ramp in decode order: each
+    /// packet's display time by its byte position (the ramp may repeat a time).
+    var displayTimesByPosition: [Int64: Int64] = [:]
     /// The codec's out-of-band setup (parameter sets) from stream analysis, for decoders of
     /// a file opened without it.
     public var codecSetup: Data
@@ -91,7 +94,8 @@ public struct VideoProbe: Sendable, Codable, Equatable {
     /// table, Matroska's cues and block times), checked on every reference video. Elsewhere
     /// (transport and program streams, Ogg, FLV, ASF, AVI) seeking is a search that may land on
     /// any packet near the time asked for, so extractors confirm where they landed (`TargetDecoder`).
-    public var seeksByIndex: Bool { Self.containerGivesPresentationTimes(container) }
+    /// Not where times come from decode order: the index holds the container's times, not display times.
+    public var seeksByIndex: Bool { Self.containerGivesPresentationTimes(container) && !timesFromDecodeOrder }
 
     /// Presentation time just after the last frame: `startTime` + `duration`, in the stream time base.
     public var endTime: Timestamp { Timestamp(pts: startTime.pts + duration.pts, timeBase: timeBase) }
@@ -169,7 +173,7 @@ extension VideoProbe {
         let description = StreamDescription(input: input)
         guard description.hasDecoder else { throw MediaError(file: input.path, reason: .unsupportedCodec(description.codec)) }
         let timeline = try PacketTimeline(scanning: input)
-        try self.init(path: input.path, description: description, timeline: timeline, fileSizeBytes: input.fileSizeBytes)
+        try self.init(path: input.path, description: description, timeline: timeline, fileSizeBytes: input.fileSizeBytes, limits: input.limits)
     }
 
     /// Reads the packets of `input` (opened without analysis) while a second thread opens and
@@ -221,7 +225,7 @@ extension VideoProbe {
         // Timing read from the sample table must account for every sample it lists (a truncated
         // file's data ends early): otherwise the packets are read again, with their bytes.
         if input.readsTimingOnly, packets.packetCount != input.indexEntryCount { return nil }
-        return try VideoProbe(path: path, description: description, timeline: packets, fileSizeBytes: input.fileSizeBytes)
+        return try VideoProbe(path: path, description: description, timeline: packets, fileSizeBytes: input.fileSizeBytes, limits: limits)
     }
 
     /// True when the tail (read in full, through libavformat's parser) supports the head read
@@ -265,8 +269,20 @@ extension VideoProbe {
         }
     }
 
-    private init(path: String, description: StreamDescription, timeline scanned: PacketTimeline, fileSizeBytes: Int64) throws(MediaError) {
+    private init(path: String, description: StreamDescription, timeline scanned: PacketTimeline, fileSizeBytes: Int64,
+                 limits: InputLimits) throws(MediaError) {
         var timeline = scanned
+        if timeline.presentationTimesFollowDecodeOrder(reorderDepth: description.reorderDepth) {
+            // Read once more with each picture's display-order mark (a rare file: one more pass
+            // of demuxing, no decoding).
+            var input = try InputFile(path: path, limits: limits)
+            input.readPictureOrder()
+            var marked = try PacketTimeline(scanning: input)
+            if marked.packetCount == timeline.packetCount, marked.pictureMarks.allSatisfy({ $0 != nil }) {
+                marked.takePresentationTimesAsDecodeOrder()
+                timeline = marked
+            }
+        }
         timeline.deriveTimesFromDecodeOrder()
         guard timeline.shownCount > 0, timeline.firstTime != Int64.max else { throw MediaError(file: path, reason: .noFrames) }
         let timeBase = description.timeBase
@@ -300,6 +316,7 @@ extension VideoProbe {
         self.timesFromDecodeOrder = !timeline.everyPacketHadPresentationTime
         self.keyframeDecodeTimes = timeline.keyframeDecodeTimes
         self.displayTimesByDecodeTime = timeline.displayTimesByDecodeTime
+        self.displayTimesByPosition = timeline.displayTimesByPosition
         self.codecSetup = description.codecSetup
         self.frameTimes = distinctTimes.times
         self.repeatedFrameTimes = distinctTimes.repeated
