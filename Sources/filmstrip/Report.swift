@@ -51,7 +51,7 @@ extension FilmstripCommand {
             } catch {
                 throw failWithMessage("\(output): \(oneLineMessage(error))")
             }
-            try Console.out("\(output): \(report.rows.count) rows from \(results.count) file(s)")
+            try Console.out("\(FileSystemName.display(output)): \(report.rows.count) rows from \(results.count) file(s)")
         }
     }
 }

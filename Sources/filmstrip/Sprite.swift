@@ -73,7 +73,7 @@ extension FilmstripCommand {
             // would silently become a folder called `thumbs.vtt`.
             let outputExtension = URL(fileURLWithPath: output).pathExtension.lowercased()
             if ["vtt", "jpg", "jpeg", "png", "webp", "bif", "html", "m3u8", "json"].contains(outputExtension) {
-                throw ValidationError("-o is the output folder, and '\(output)' ends like a file name (.\(outputExtension)); give a folder: the index and sheets are written inside it (NAME/thumbnails.vtt, …).")
+                throw ValidationError("-o is the output folder, and '\(FileSystemName.display(output))' ends like a file name (.\(outputExtension)); give a folder: the index and sheets are written inside it (NAME/thumbnails.vtt, …).")
             }
             if interval != nil && count != nil { throw ValidationError("Give --interval or --count, not both.") }
             if let interval, !(interval >= 0.001 && interval <= 86_400) { throw ValidationError("--interval must be between 0.001 and 86400 seconds, got \(interval).") }
