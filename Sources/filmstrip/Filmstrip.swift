@@ -146,6 +146,7 @@ func optionHint(_ error: any Error) -> String {
         switch error {
         case .tooManyCues: " (--interval, --count)"
         case .sheetTooLarge: " (--tile, --width)"
+        case .sameJellyfinWidth: " (--height, --width)"
         default: ""
         }
     default: ""
