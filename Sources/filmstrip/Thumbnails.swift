@@ -99,7 +99,7 @@ extension FilmstripCommand {
                 if bad.hasPrefix("-"), TimeParsing.seconds(String(bad.dropFirst())) != nil {
                     throw ValidationError("--at \(bad): times cannot be negative; they count from the video's first frame (0), or write -\(bad.dropFirst())s for a time before the end.")
                 }
-                throw ValidationError("--at '\(at)' is not a comma-separated list of times.")
+                throw ValidationError("--at '\(bad)' is not a time: \(OptionValues.timeLimitBroken(String(bad)) ?? OptionValues.timePointForms); give times separated by commas.")
             }
         }
 
