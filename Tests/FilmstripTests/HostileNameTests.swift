@@ -78,7 +78,11 @@ final class HostileNameTests: Sendable {
         try Self.check("thumbnails, missing input", ["thumbnails", missing, "--count", "2", "--out-dir", named("-thumbs")], .failure)
         try Self.check("info", ["info", video], .success)
         try Self.check("info, missing input", ["info", missing], .failure)
-        try Self.check("bench --videos", ["bench", "--videos", missing, "--out", named("-bench")], .failure)
+        try Self.check("bench --videos, missing video", ["bench", "--videos", missing, "--out", named("-bench")], .failure)
+        // One child run: the plan, the checks against the ffmpeg CLI, the table and where the rows went all name the video or -o.
+        try Self.check("bench --videos", ["bench", "--videos", video, "--out", named("-bench"), "--fixtures-dir", TestSupport.cache.directory.path,
+                                          "--extractors", "sequential", "--composers", "naive", "--counts", "2", "--heights", "32",
+                                          "--repetitions", "1", "--warmup", "0", "--pipelines-only"], .success)
         // Success lines name the file, escaped.
         #expect(try TestSupport.runCLI(["info", video]).standardOutput.contains(Self.shown))
         #expect(try TestSupport.runCLI(["strip", video, "-o", named(".png")]).standardOutput.hasPrefix(folder.path + "/" + Self.shown + ".png: "))
