@@ -91,7 +91,7 @@ extension FilmstripCommand {
                 throw ValidationError("--candidate-binary needs a baseline (--baseline-binary or --baseline-rev).")
             }
             for path in [baselineBinary, candidateBinary].compactMap({ $0 }) where !FileManager.default.isExecutableFile(atPath: path) {
-                throw ValidationError("\(path): not an executable file.")
+                throw ValidationError("\(FileSystemName.display(path)): not an executable file.")
             }
             if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
             guard maxMinutes > 0, maxMinutes.isFinite else { throw ValidationError("--max-minutes must be positive.") }
@@ -163,7 +163,7 @@ extension FilmstripCommand {
                 try session.untilDecided.map { try GateSettings(runID: context.runID, gate: $0.gate).write(besideRaw: files.raw) }
                 result = try session.run(interruption: interruption, progress: progress)
             } catch let failure as BaselineBuild.Failure where failure.signal != nil {
-                Console.err("filmstrip: \(failure.description)")
+                Console.err("filmstrip: \(TerminalText.line(failure.description))")
                 throw ExitCode(128 + failure.signal!)
             } catch {
                 throw failWithMessage(error)
@@ -185,7 +185,7 @@ extension FilmstripCommand {
         /// 1 for disagreements under `--fail-on-disagreement`).
         func finish(_ result: BenchSession.Result, context: RunContext, files: ResultsFiles, referenceMismatches: Int) throws {
             if let signal = result.interruptedBy {
-                Console.err("filmstrip: interrupted by signal \(signal); \(result.rows.count) complete row(s) kept in \(files.raw), no summary written")
+                Console.err("filmstrip: interrupted by signal \(signal); \(result.rows.count) complete row(s) kept in \(FileSystemName.display(files.raw)), no summary written")
                 throw ExitCode(128 + signal)
             }
             try printOutcome(result, context: context, files: files)
@@ -221,17 +221,17 @@ extension FilmstripCommand {
             }
             // Quiet means nothing but errors: a failed run is one, said on standard error.
             guard !reporting.quiet else {
-                if result.failures > 0 { Console.err("filmstrip: \(result.failures) run(s) failed or timed out; see the status and error columns of \(files.raw)") }
+                if result.failures > 0 { Console.err("filmstrip: \(result.failures) run(s) failed or timed out; see the status and error columns of \(FileSystemName.display(files.raw))") }
                 return
             }
             if measure == .time {
                 if context.machine.buildConfiguration == "debug" { try Console.out("note: debug build; timings are not comparable with release builds") }
-                try Console.out(FastestTable.text(result.summary, raw: result.rows))
+                try Console.out(TerminalText.visible(FastestTable.text(result.summary, raw: result.rows)))
                 try Console.out("")
             }
-            try Console.out("run \(context.runID): \(result.rows.count) raw row(s) appended to \(files.raw)")
-            try Console.out("\(result.summary.count) summary row(s) appended to \(files.summary)")
-            if twoBuilds { try Console.out("two builds: judge the candidate with `\(compare)`") }
+            try Console.out("run \(context.runID): \(result.rows.count) raw row(s) appended to \(FileSystemName.display(files.raw))")
+            try Console.out("\(result.summary.count) summary row(s) appended to \(FileSystemName.display(files.summary))")
+            if twoBuilds { try Console.out("two builds: judge the candidate with `\(TerminalText.line(compare))`") }
             if result.failures > 0 { try Console.out("\(result.failures) run(s) failed or timed out; see the status and error columns") }
         }
 

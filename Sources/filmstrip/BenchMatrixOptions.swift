@@ -33,9 +33,9 @@ struct BenchMatrixOptions: ParsableArguments {
         if let items = try list(videos, "--videos") {
             let resolution = UserVideos.resolve(items) { ReferenceSuite.spec(id: $0) != nil }
             guard resolution.unknown.isEmpty else {
-                throw ValidationError("Unknown video(s) \(resolution.unknown.joined(separator: ", ")): neither a reference video id (`filmstrip fixtures --list --suite full`) nor a file or folder.")
+                throw ValidationError("Unknown video(s) \(resolution.unknown.map(FileSystemName.display).joined(separator: ", ")): neither a reference video id (`filmstrip fixtures --list --suite full`) nor a file or folder.")
             }
-            guard resolution.problems.isEmpty else { throw ValidationError(resolution.problems.joined(separator: "; ")) }
+            guard resolution.problems.isEmpty else { throw ValidationError(resolution.problems.map(FileSystemName.display).joined(separator: "; ")) }
             matrix.videoIDs = resolution.allIDs
             matrix.userVideos = Dictionary(uniqueKeysWithValues: resolution.videos.map { ($0.id, $0.path) })
             // The seed study (`full`) runs on its own 1080p videos: only when one is listed,

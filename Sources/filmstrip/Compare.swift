@@ -1,4 +1,5 @@
 import ArgumentParser
+import Filmstrip
 import FilmstripResults
 import Foundation
 
@@ -58,7 +59,7 @@ extension FilmstripCommand {
 
         func validate() throws {
             if let new, Self.sameFile(baseline, new) {
-                throw ValidationError("\(baseline) and \(new) are the same file: a file compared with itself shows nothing (give one two-build file, or two runs).")
+                throw ValidationError("\(FileSystemName.display(baseline)) and \(FileSystemName.display(new)) are the same file: a file compared with itself shows nothing (give one two-build file, or two runs).")
             }
         }
 
@@ -72,7 +73,7 @@ extension FilmstripCommand {
             do {
                 recorded = new == nil ? try GateSettings.read(besideRaw: baseline) : nil
             } catch {
-                Console.err("filmstrip: bad input: \(TerminalText.visible(error.description)) (exit 1)")
+                Console.err("filmstrip: bad input: \(TerminalText.line(error.description)) (exit 1)")
                 throw ExitCode(GateOutcome.badInput("").exitCode)
             }
             let (regressionGate, settingsNote) = Self.gate(metric: metric, threshold: threshold?.fraction, recorded: recorded, rows: rows)
@@ -81,9 +82,9 @@ extension FilmstripCommand {
             report.onlyChanged = onlyChanged
             report.allPhases = allPhases
             report.width = Console.columns
-            for warning in report.warnings { Console.err("filmstrip: warning: \(TerminalText.visible(warning))") }
+            for warning in report.warnings { Console.err("filmstrip: warning: \(TerminalText.line(warning))") }
             if case .badInput = report.outcome {
-                Console.err("filmstrip: \(TerminalText.visible(report.outcomeLine))")
+                Console.err("filmstrip: \(TerminalText.line(report.outcomeLine))")
                 // A JSON reader gets its object whatever the outcome; the text forms print nothing.
                 if format == .json { try Console.out(report.json) }
             } else {

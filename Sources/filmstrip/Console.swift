@@ -86,7 +86,7 @@ extension Console {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Strings, whole numbers and finite doubles always encode; a NaN would give the empty object.
         let data = (try? encoder.encode(fields)) ?? Data("{}".utf8)
-        try out(String(decoding: data, as: UTF8.self))
+        try out(TerminalText.json(String(decoding: data, as: UTF8.self)))
     }
 }
 

@@ -113,7 +113,7 @@ enum ExportWriter {
             } catch {
                 throw failWithMessage("--export \(request.format.rawValue)=\(request.path): \(oneLineMessage(error))")
             }
-            try Console.out("\(request.format.rawValue) export written to \(request.path)")
+            try Console.out("\(request.format.rawValue) export written to \(FileSystemName.display(request.path))")
         }
     }
 }

@@ -37,10 +37,12 @@ struct FilmstripCommand: AsyncParsableCommand {
         } catch {
             let arguments = Array(CommandLine.arguments.dropFirst())
             if let unknown = UnknownSubcommand.message(arguments: arguments) ?? UnknownOption.message(instead: error, arguments: arguments) {
-                Console.err(unknown)
+                Console.err(TerminalText.visible(unknown))
                 Console.exit(ExitCode.validationFailure.rawValue)
             }
-            let message = OptionValueMessages.withReason(fullMessage(for: error)), code = exitCode(for: error)
+            // argument-parser's messages are several lines (the error, the usage), so only what a
+            // line holds is escaped here; a name in a message is escaped where it is put in.
+            let message = TerminalText.visible(OptionValueMessages.withReason(fullMessage(for: error))), code = exitCode(for: error)
             if !message.isEmpty {
                 if code == .success {
                     do { try Console.out(message) } catch { Console.err("filmstrip: \(error)"); Console.exit(ExitCode.failure.rawValue) }
@@ -144,6 +146,7 @@ func optionHint(_ error: any Error) -> String {
         switch error {
         case .tooManyCues: " (--interval, --count)"
         case .sheetTooLarge: " (--tile, --width)"
+        case .sameJellyfinWidth: " (--height, --width)"
         default: ""
         }
     default: ""

@@ -27,7 +27,7 @@ extension FilmstripCommand {
             for spec in suite.specs {
                 let properties = "\(spec.codec.rawValue) \(spec.width)x\(spec.height) \(spec.framesPerSecond) fps \(spec.frameCount) frames (\(spec.durationSeconds) s) GOP \(spec.keyframeInterval)"
                 if list {
-                    try Console.out("\(spec.id)\t\(properties)\t\(cache.url(for: spec).path)")
+                    try Console.out("\(spec.id)\t\(properties)\t\(FileSystemName.display(cache.url(for: spec).path))")
                     continue
                 }
                 let start = ContinuousClock.now
@@ -35,7 +35,7 @@ extension FilmstripCommand {
                     let (url, generated) = try cache.ensure(spec)
                     let elapsed = ContinuousClock.now - start
                     let state = generated ? "generated in \(elapsed.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow)))" : "cached"
-                    try Console.out("\(spec.id)\t\(properties)\t\(state)\t\(url.path)")
+                    try Console.out("\(spec.id)\t\(properties)\t\(state)\t\(FileSystemName.display(url.path))")
                 } catch {
                     throw failWithMessage(error)
                 }

@@ -35,7 +35,7 @@ extension FilmstripCommand {
                 // What `strip` needs beyond the probe: one frame that decodes and scales.
                 try FirstFrameCheck.run(path: video, limits: limits)
                 if !reporting.quiet {
-                    try Console.out(reporting.json ? FileSystemName.repaired(try Self.json(probe)) : FileSystemName.display(Self.text(probe)))
+                    try Console.out(reporting.json ? TerminalText.json(FileSystemName.repaired(try Self.json(probe))) : TerminalText.visible(Self.text(probe)))
                 }
                 if probe.dataEndsEarly {
                     Console.err("filmstrip: warning: \(FileSystemName.display(video)): data ends early (file truncated?): the container promises more frames than it holds")
@@ -64,7 +64,7 @@ extension FilmstripCommand {
             let display = probe.displaySize
             let keyframeTimes = probe.keyframes.prefix(12).map { seconds(Rational($0) * probe.timeBase) }
             let rows: [(String, String)] = [
-                ("file", probe.path),
+                ("file", FileSystemName.display(probe.path)),
                 ("container", "\(probe.container) (\(probe.containerLongName))"),
                 ("codec", "\(probe.codec) (\(probe.codecLongName))"),
                 ("pixel format", probe.pixelFormat),

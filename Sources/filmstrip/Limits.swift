@@ -53,7 +53,7 @@ enum SignalCleanup {
                 LiveChildren.shared.endAll()
                 let removed = TemporaryFiles.removeAllForExit()
                 let files = removed == 1 ? "1 temporary file" : "\(removed) temporary files"
-                Console.err("filmstrip: interrupted by \(name) while \(doing); removed \(files)")
+                Console.err(FileSystemName.display("filmstrip: interrupted by \(name) while \(doing); removed \(files)"))
                 // `_exit`: decoding threads are still running, and atexit handlers must not tear state down under them.
                 _exit(128 + number)
             }

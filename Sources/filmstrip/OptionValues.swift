@@ -11,6 +11,24 @@ enum OptionValues {
     /// How a point in a video is written, where shares of the duration and times before the end are taken too.
     static let timePointForms = "seconds (12.5), [hh:]mm:ss(.fff), a share of the duration (10%) or a time before the end (-5s, -0:05)"
 
+    /// The rule `text` breaks when it is written as a time (seconds, `[hh:]mm:ss`, with `-`, `s`
+    /// or `%` around it) that is too long or too fine: more than `TimeParsing.maximumSeconds`,
+    /// or more than nine decimals; nil when it is not written as a time at all.
+    static func timeLimitBroken(_ text: String) -> String? {
+        var core = Substring(text)
+        if core.hasPrefix("-") { core = core.dropFirst() }
+        if core.hasSuffix("s") || core.hasSuffix("%") { core = core.dropLast() }
+        let fields = core.split(separator: ":", omittingEmptySubsequences: false)
+        let last = fields.last!.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        func isDigits(_ part: Substring) -> Bool { part.allSatisfy { $0.isASCII && $0.isNumber } }
+        guard fields.count <= 3, fields.dropLast().allSatisfy({ !$0.isEmpty && isDigits($0) }), last.allSatisfy(isDigits),
+              last.contains(where: { !$0.isEmpty }) else { return nil }
+        if last.count == 2, last[1].count > 9 { return "\(last[1].count) decimals, and a time has at most 9 (whole nanoseconds)" }
+        let seconds = fields.reduce(0.0) { total, field in total * 60 + (Double(field.hasPrefix(".") ? "0" + field : field) ?? 0) }
+        if seconds > Double(TimeParsing.maximumSeconds) { return "more than \(TimeParsing.maximumSeconds) s (10^9 s), the longest time taken" }
+        return nil
+    }
+
     static func accuracy(_ text: String) throws -> Accuracy {
         guard let value = Accuracy(parsing: text) else {
             let names = ["exact", "keyframe"]
@@ -21,7 +39,7 @@ enum OptionValues {
     }
 
     static func time(_ text: String) throws -> Rational {
-        guard let seconds = TimeParsing.seconds(text) else { throw ValidationError("'\(text)' is not a time: \(timeForms).") }
+        guard let seconds = TimeParsing.seconds(text) else { throw ValidationError("'\(text)' is not a time: \(timeLimitBroken(text) ?? timeForms).") }
         return seconds
     }
 
@@ -33,7 +51,7 @@ enum OptionValues {
     }
 
     static func timePoint(_ text: String) throws -> TimePoint {
-        guard let point = TimePoint(parsing: text) else { throw ValidationError("'\(text)' is not a time: \(timePointForms).") }
+        guard let point = TimePoint(parsing: text) else { throw ValidationError("'\(text)' is not a time: \(timeLimitBroken(text) ?? timePointForms).") }
         return point
     }
 

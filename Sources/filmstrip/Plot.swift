@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
+import Filmstrip
 import FilmstripResults
+import Foundation
 
 extension FilmstripCommand {
     struct Plot: ParsableCommand {
@@ -26,7 +27,7 @@ extension FilmstripCommand {
             defer { signalSources.forEach { $0.cancel() } }
             do {
                 let report = try Plotter(outputDirectory: output, gnuplotPath: gnuplot).plot(files: results)
-                for line in report.lines { try Console.out(line) }
+                for line in report.lines { try Console.out(FileSystemName.display(line)) }
             } catch {
                 throw failWithMessage(error)
             }

@@ -46,12 +46,15 @@ extension FilmstripCommand {
             }
             do {
                 // The same rule as strip's: never an input, through links and `..` too.
-                for input in results { try StripWriter.checkDistinct(input: input, outputs: [("--output", output)]) }
+                for input in results { try StripWriter.checkDistinct(input: input, inputKind: "input results file", outputs: [("--output", output)]) }
                 try report.write(to: output)
+            } catch let error as OutputError {
+                // It names the file itself.
+                throw failWithMessage(error)
             } catch {
                 throw failWithMessage("\(output): \(oneLineMessage(error))")
             }
-            try Console.out("\(output): \(report.rows.count) rows from \(results.count) file(s)")
+            try Console.out("\(FileSystemName.display(output)): \(report.rows.count) rows from \(results.count) file(s)")
         }
     }
 }

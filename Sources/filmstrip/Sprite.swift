@@ -73,7 +73,7 @@ extension FilmstripCommand {
             // would silently become a folder called `thumbs.vtt`.
             let outputExtension = URL(fileURLWithPath: output).pathExtension.lowercased()
             if ["vtt", "jpg", "jpeg", "png", "webp", "bif", "html", "m3u8", "json"].contains(outputExtension) {
-                throw ValidationError("-o is the output folder, and '\(output)' ends like a file name (.\(outputExtension)); give a folder: the index and sheets are written inside it (NAME/thumbnails.vtt, …).")
+                throw ValidationError("-o is the output folder, and '\(FileSystemName.display(output))' ends like a file name (.\(outputExtension)); give a folder: the index and sheets are written inside it (NAME/thumbnails.vtt, …).")
             }
             if interval != nil && count != nil { throw ValidationError("Give --interval or --count, not both.") }
             if let interval, !(interval >= 0.001 && interval <= 86_400) { throw ValidationError("--interval must be between 0.001 and 86400 seconds, got \(interval).") }
@@ -123,9 +123,15 @@ extension FilmstripCommand {
         func run() async throws {
             let signalSources = SignalCleanup.install(doing: "making previews in \(output)")
             defer { signalSources.forEach { $0.cancel() } }
-            guard System.isDirectory(output) || (System.status(output) == nil && (try? System.createDirectories(output)) != nil) else {
-                throw failWithMessage("\(output): cannot be created as the output folder")
+            do throws(SystemError) {
+                try System.createDirectories(output)
+            } catch {
+                throw failWithMessage("\(output): cannot be created as the output folder: \(error.reason)")
             }
+            // Held to the end of the run: a second run into the folder stops here, shards of one library excepted (docs/sprite.md).
+            let lock: OutputFolderLock
+            do { lock = try OutputFolderLock(folder: output, shard: shard.map { ($0.index, $0.count) }) } catch { throw failWithMessage(error) }
+            defer { withExtendedLifetime(lock) {} }
             let scan = SpriteLibrary.scan(inputs: inputs, outputRoot: output, recursive: recursive)
             let targets = shard.map { shard in
                 scan.targets.filter { SpriteLibrary.shard(of: $0.shardKey, count: shard.count) == shard.index }

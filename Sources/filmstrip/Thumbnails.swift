@@ -99,7 +99,7 @@ extension FilmstripCommand {
                 if bad.hasPrefix("-"), TimeParsing.seconds(String(bad.dropFirst())) != nil {
                     throw ValidationError("--at \(bad): times cannot be negative; they count from the video's first frame (0), or write -\(bad.dropFirst())s for a time before the end.")
                 }
-                throw ValidationError("--at '\(at)' is not a comma-separated list of times.")
+                throw ValidationError("--at '\(bad)' is not a time: \(OptionValues.timeLimitBroken(String(bad)) ?? OptionValues.timePointForms); give times separated by commas.")
             }
         }
 
@@ -171,7 +171,7 @@ extension FilmstripCommand {
                 encoder.outputFormatting = .withoutEscapingSlashes
                 let files = try times.indices.map { slot in
                     let file = folder.appendingPathComponent("thumbnail-\(String(format: "%04d", slot)).\(format.extensions[0])").path
-                    return (path: file, quoted: String(decoding: try encoder.encode(file), as: UTF8.self))
+                    return (path: file, quoted: TerminalText.json(String(decoding: try encoder.encode(file), as: UTF8.self)))
                 }
                 try StripWriter.checkDistinct(input: video, outputs: files.map { ("--out-dir", $0.path) })
                 let request = ThumbnailRequest(times: times, box: box, accuracy: thumbnail.chosenAccuracy ?? .exact, appliesRotation: !noRotation)

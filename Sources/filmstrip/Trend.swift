@@ -1,4 +1,5 @@
 import ArgumentParser
+import Filmstrip
 import FilmstripResults
 import Foundation
 
@@ -39,14 +40,14 @@ extension FilmstripCommand {
                 do {
                     rows += try ResultsFileReader.readMeasurements(from: path)
                 } catch {
-                    Console.err("filmstrip: \(TerminalText.visible(error.description))")
+                    Console.err("filmstrip: \(TerminalText.line(error.description))")
                     throw ExitCode(3)
                 }
             }
             let analysis = TrendAnalysis(detector: EDivisive(significance: significance), minimumChange: minimumChange.fraction)
             let histories = analysis.histories(of: rows)
             guard !histories.isEmpty else {
-                Console.err("filmstrip: \(TerminalText.visible(rawFiles.joined(separator: ", "))): no successful timed repetitions")
+                Console.err("filmstrip: \(TerminalText.line(rawFiles.joined(separator: ", "))): no successful timed repetitions")
                 throw ExitCode(3)
             }
             var slower = 0, undecided = 0

@@ -45,7 +45,7 @@ import ResultsTestSupport
     }
 
     @Test func terminalEscapesBecomeVisible() throws {
-        #expect(TerminalText.visible("a\u{1B}]0;pwned\u{07}b\u{1B}[2Jc\u{202E}d\n\te") == "a\\u{1B}]0;pwned\\u{7}b\\u{1B}[2Jc\\u{202E}d\n\te")
+        #expect(TerminalText.visible("a\u{1B}]0;pwned\u{07}b\u{1B}[2Jc\u{202E}d\n\te") == "a\\e]0;pwned\\ab\\e[2Jc\\u{202E}d\n\te")
         #expect(TerminalText.visible("plain ×50 · ok") == "plain ×50 · ok")
         // Through the commands: a video id that would clear the screen and retitle the window.
         var rows = SampleResults.rows(machines: [SampleResults.fastMachine])

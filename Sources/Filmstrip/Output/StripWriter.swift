@@ -123,7 +123,9 @@ public enum StripWriter {
     /// the same folder (folders resolved) when it does not yet. Each output is looked up once
     /// (comparing every pair looked up 100 thumbnails' paths 10,000 times: 51,000 `stat` calls
     /// before `thumbnails --count 100` could start).
-    public static func checkDistinct(input: String, outputs: [(option: String, path: String)]) throws(OutputError) {
+    /// `inputKind` names what the input is in the message ("input video", "input results file").
+    public static func checkDistinct(input: String, inputKind: String = "input video",
+                                     outputs: [(option: String, path: String)]) throws(OutputError) {
         enum Key: Hashable {
             case file(FileIdentity)
             case path(String)
@@ -133,7 +135,7 @@ public enum StripWriter {
         for output in outputs {
             let identity = System.identity(output.path)
             if let identity, identity == inputIdentity {
-                throw OutputError(file: output.path, reason: "\(output.option) is the input video \(input); refusing to overwrite it")
+                throw OutputError(file: output.path, reason: "\(output.option) is the \(inputKind) \(input); refusing to overwrite it")
             }
             let key = identity.map(Key.file) ?? .path(resolvedPath(output.path))
             if let same = earlier[key] {

@@ -60,6 +60,7 @@ public struct SpriteMaker: Sendable {
                     grid: SpriteGrid(tile: PixelSize(width: width, height: height), columns: settings.columns, rows: settings.rows, count: plan.count))
         }
         for track in tracks { try checkSheetSides(track.grid) }
+        if settings.formats.contains(.jellyfin) { try checkJellyfinWidths(tracks.map { ($0.size, $0.grid) }) }
         // One decode for every size: at the largest, from whose tiles the others are scaled.
         let decoded = tracks.indices.max { tracks[$0].grid.tile.width * tracks[$0].grid.tile.height < tracks[$1].grid.tile.width * tracks[$1].grid.tile.height }!
         let grid = tracks[decoded].grid
@@ -150,6 +151,21 @@ public struct SpriteMaker: Sendable {
         if sheets && settings.image == .webp { limits.append(("WebP", ImageEncoder.maximumWebPSide)) }
         for (name, side) in limits where size.width > side || size.height > side {
             throw .sheetTooLarge(width: size.width, height: size.height, format: name, maximumSide: side)
+        }
+    }
+
+    /// Refuses, before anything is written, two sizes whose tiles have one width when Jellyfin's
+    /// layout is written: its folder and playlist are named by the width alone (`W - CxR`), so
+    /// `--height 10,11` of a portrait video (both 6 px wide) wrote one folder twice.
+    func checkJellyfinWidths(_ tracks: [(size: ThumbnailSize, grid: SpriteGrid)]) throws(SpriteError) {
+        var sizeOfWidth: [Int: ThumbnailSize] = [:]
+        for track in tracks {
+            let width = track.grid.tile.width
+            if let earlier = sizeOfWidth[width] {
+                throw .sameJellyfinWidth(first: earlier, second: track.size, width: width,
+                                         folder: SpriteTarget.trickplayResolution(width: width, columns: settings.columns, rows: settings.rows))
+            }
+            sizeOfWidth[width] = track.size
         }
     }
 

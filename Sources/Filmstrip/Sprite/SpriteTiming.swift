@@ -10,6 +10,9 @@ public enum SpriteError: Error, Hashable, Sendable, CustomStringConvertible {
     case tooManyCues(count: Int64, durationMilliseconds: Int64, limit: Int)
     /// A sheet larger than its image format can describe.
     case sheetTooLarge(width: Int, height: Int, format: String, maximumSide: Int)
+    /// Two sizes of the run make tiles of one width (`width`), and Jellyfin names a size's
+    /// folder and playlist (`folder`) by the width alone: the second would overwrite the first.
+    case sameJellyfinWidth(first: ThumbnailSize, second: ThumbnailSize, width: Int, folder: String)
 
     /// A one-line reason, printed after the video's path.
     public var description: String {
@@ -22,6 +25,9 @@ public enum SpriteError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "give a longer interval or a cue count"
         case .sheetTooLarge(let width, let height, let format, let side):
             "a \(width)x\(height) sheet cannot be a \(format) (at most \(side) px a side); give a smaller tile grid or thumbnail width"
+        case .sameJellyfinWidth(let first, let second, let width, let folder):
+            "sizes \(first) and \(second) both make tiles \(width) px wide, and Jellyfin keeps one folder per width ('\(folder)'): "
+                + "the second would overwrite the first; give sizes whose widths differ"
         }
     }
 }

@@ -60,18 +60,14 @@ public enum FileSystemName {
         string.unicodeScalars.contains { $0.value >= escapeBase }
     }
 
-    /// `string` for people: each byte that is not UTF-8 written as `\xNN`.
-    public static func display(_ string: String) -> String {
-        guard hasEscapedBytes(string) else { return string }
-        var result = ""
-        for scalar in string.unicodeScalars {
-            if scalar.value >= escapeBase {
-                result += "\\x" + String(scalar.value - escapeBase, radix: 16, uppercase: true).leftPadded(to: 2)
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+    /// `string` for people, on one line: each byte that is not UTF-8 written as `\xNN`, and
+    /// every control and bidi character as an escape (`TerminalText.line(_:)`, the one rule for
+    /// what reaches a terminal), so a name can neither break a message in two nor drive the terminal.
+    public static func display(_ string: String) -> String { TerminalText.line(string) }
+
+    /// The byte a code point of the escape range stands for; nil for any other code point.
+    static func escapedByte(_ scalar: Unicode.Scalar) -> UInt8? {
+        scalar.value >= escapeBase ? UInt8(scalar.value - escapeBase) : nil
     }
 
     /// `string` as valid UTF-8 text for names written into text files (WebVTT, HTML): each byte

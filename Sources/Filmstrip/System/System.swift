@@ -99,6 +99,16 @@ package enum System {
         }
     }
 
+    /// Takes a shared or `exclusive` `flock` on `descriptor` without waiting (or turns the one
+    /// held into it): false when another holder's lock stands in the way.
+    package static func tryLock(_ descriptor: Int32, exclusive: Bool, path: String) throws(SystemError) -> Bool {
+        while flock(descriptor, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0 {
+            if errno == EWOULDBLOCK { return false }
+            if errno != EINTR { throw SystemError(call: "flock", path: path, code: errno) }
+        }
+        return true
+    }
+
     /// Releases this process's `flock` on `descriptor`.
     package static func unlock(_ descriptor: Int32) {
         _ = flock(descriptor, LOCK_UN)
@@ -268,6 +278,13 @@ package enum System {
     /// True when `path` names a folder (following links).
     package static func isDirectory(_ path: String) -> Bool {
         status(path).map { $0.st_mode & S_IFMT == S_IFDIR } ?? false
+    }
+
+    /// Device and inode of the open file `descriptor`; nil when `fstat` fails.
+    static func identity(of descriptor: Int32) -> FileIdentity? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }
 
     /// Device and inode of the file `path` names, following symbolic links; nil when it does not exist.

@@ -1,3 +1,4 @@
+import Filmstrip
 import Foundation
 import Glibc
 
@@ -41,7 +42,8 @@ package final class BenchProgress {
         onRunning?(Running(label: label, round: round, done: done, total: total, eta: eta))
         guard isTerminal, !quiet else { return }
         let etaText = eta.map { " ETA \(Self.clock($0))" } ?? ""
-        var line = "[\(done)/\(total)] \(round) \(label)\(etaText)"
+        // The label names the video, which may be a user's file of any name: one line, escaped.
+        var line = FileSystemName.display("[\(done)/\(total)] \(round) \(label)\(etaText)")
         if let columns = Self.terminalColumns, line.count > columns - 1 { line = String(line.prefix(columns - 1)) }
         write("\r\u{1B}[K\(line)")
         lineShown = true
@@ -50,7 +52,7 @@ package final class BenchProgress {
     /// A line that must stay in the log even with `--quiet` (an error, a disagreement).
     package func note(_ text: String) {
         clear()
-        write("\(text)\n")
+        write("\(FileSystemName.display(text))\n")
     }
 
     /// A line for the log that `--quiet` leaves out (the plan, a warning about the machine or the spread).

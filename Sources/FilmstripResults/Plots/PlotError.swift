@@ -1,3 +1,5 @@
+import Filmstrip
+
 /// Why `filmstrip plot` could not draw.
 package enum PlotError: Error, Hashable, CustomStringConvertible {
     /// No `gnuplot` executable at the given path or on `PATH`.
@@ -25,7 +27,7 @@ package enum PlotError: Error, Hashable, CustomStringConvertible {
         case let .io(path, reason):
             "\(path): \(reason)"
         case let .unsafeText(file, field, scalar):
-            "\(file.debugDescription): \(field) holds control character U+\(String(scalar.value, radix: 16, uppercase: true)); refused, as it could end a line of the gnuplot script"
+            "\(FileSystemName.display(file)): \(field) holds control character U+\(String(scalar.value, radix: 16, uppercase: true)); refused, as it could end a line of the gnuplot script"
         }
     }
 }

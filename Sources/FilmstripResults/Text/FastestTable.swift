@@ -32,7 +32,7 @@ package enum FastestTable {
             let key = row.configurationKey
             // Whole-process rows (peers and filmstrip's own CLI) share one group per request.
             let options = key.phase == .peer ? "" : key.options.keeping([.threads]).cell
-            return ["\(key.videoID) ×\(key.thumbnailCount) \(key.thumbWidth)x\(key.thumbHeight)", key.accuracy.description, key.phase.rawValue,
+            return ["\(FileSystemName.display(key.videoID)) ×\(key.thumbnailCount) \(key.thumbWidth)x\(key.thumbHeight)", key.accuracy.description, key.phase.rawValue,
                     options.isEmpty ? "" : "[\(options)]"].filter { !$0.isEmpty }.joined(separator: " ")
         }
         var lines = ["fastest pipelines by median wall time: median (min … max, 95 % interval of the median, n), speed against the fastest;",

@@ -1,3 +1,5 @@
+import Filmstrip
+
 /// Configurations whose wall times spread so widely that their median and their ranking are
 /// uncertain, in the spirit of hyperfine's outlier warning: "wide" is a coefficient of
 /// variation (standard deviation over mean) of the wall time above ``threshold``.
@@ -18,7 +20,7 @@ package enum WideSpread {
         guard !wide.isEmpty else { return nil }
         let named = wide.prefix(namedAtMost).map { row in
             let key = row.configurationKey
-            return "\(FastestTable.label(row)) on \(key.videoID) ×\(key.thumbnailCount) \(key.phase.rawValue) "
+            return "\(FastestTable.label(row)) on \(FileSystemName.display(key.videoID)) ×\(key.thumbnailCount) \(key.phase.rawValue) "
                 + "(σ/mean \(Int((row.stddev / row.mean * 100).rounded())) %)"
         }
         let more = wide.count > namedAtMost ? ", and \(wide.count - namedAtMost) more" : ""
