@@ -187,6 +187,63 @@ struct UntimedCase: Sendable, CustomTestStringConvertible {
                     slots: .count(30), workers: 1, spriteInterval: 2),
     ]
 
+    /// True when `FILMSTRIP_FRAME_MATRIX=full` (`scripts/frame-accuracy-sweep.sh`): the classes
+    /// in `full` too, and every strip extractor at 1 to 4 workers.
+    static var sweepsEverything: Bool { ProcessInfo.processInfo.environment["FILMSTRIP_FRAME_MATRIX"] == "full" }
+
+    /// The sweep's cross product beyond CI's cases: raw `.h264`/`.hevc`/`.m4v` and AVI, closed
+    /// and open GOPs, B-frames and B-pyramids, MPEG-4 with B-frames and Xvid packed, at 24, 25
+    /// and 30 fps; untimed Matroska starts of 0.5 and 1 s; times rounded to 1/10 and 1/20 s and
+    /// a decode-order ramp, after gaps of 10 and 45 s.
+    static let full: [UntimedCase] = {
+        var cases: [UntimedCase] = []
+        let encoders: [(name: String, arguments: [String], raw: String)] = [
+            ("x264 closed GOP, 3 B-frames, pyramid", ["-c:v", "libx264", "-preset", "veryfast", "-bf", "3", "-g", "30",
+                                                       "-x264-params", "scenecut=0:b-pyramid=normal"], "h264"),
+            ("x264 open GOP, 2 B-frames", ["-c:v", "libx264", "-preset", "veryfast", "-bf", "2", "-g", "24", "-x264-params", "open-gop=1:scenecut=0"], "h264"),
+            ("x265 closed GOP, 4 B-frames, pyramid", ["-c:v", "libx265", "-x265-params",
+                                                       "log-level=error:keyint=24:min-keyint=24:scenecut=0:bframes=4:b-pyramid=1"], "hevc"),
+            ("x265 open GOP, 3 B-frames", ["-c:v", "libx265", "-x265-params", "log-level=error:keyint=36:min-keyint=36:scenecut=0:bframes=3:open-gop=1"], "hevc"),
+            ("MPEG-4 Part 2, 2 B-frames", ["-c:v", "mpeg4", "-bf", "2", "-g", "25", "-q:v", "3"], "m4v"),
+        ]
+        for fps in [24, 25, 30] {
+            let source = marker(fps: fps, seconds: 3, gop: 1, bFrames: 0)
+            for encoder in encoders {
+                // `.m4v` alone names Apple's MP4 flavour to the CLI: the raw stream needs its muxer named.
+                let raw = encoder.raw == "m4v" ? ["-f", "m4v"] : []
+                cases.append(UntimedCase(name: "raw \(encoder.raw), \(encoder.name), \(fps) fps", source: source, arguments: encoder.arguments + raw,
+                                         fileExtension: encoder.raw, spriteInterval: 0.1))
+                let tag = encoder.raw == "hevc" ? ["-vtag", "HEVC"] : encoder.raw == "m4v" ? ["-vtag", "XVID"] : []
+                cases.append(UntimedCase(name: "AVI, \(encoder.name), \(fps) fps", source: source, arguments: encoder.arguments + tag,
+                                         fileExtension: "avi", spriteInterval: 0.1))
+                cases.append(UntimedCase(name: "raw \(encoder.raw) copied into AVI, \(encoder.name), \(fps) fps", source: source,
+                                         arguments: encoder.arguments + raw, fileExtension: encoder.raw, remux: tag, remuxExtension: "avi", spriteInterval: 0.1))
+            }
+            for (bFrames, gop) in [(1, 12), (2, 30), (3, 50)] {
+                cases.append(UntimedCase(name: "Xvid in AVI, packed, \(bFrames) B-frames, GOP \(gop), \(fps) fps", source: source,
+                                         arguments: ["-c:v", "libxvid", "-bf", "\(bFrames)", "-g", "\(gop)", "-q:v", "3"], fileExtension: "avi",
+                                         spriteInterval: 0.1))
+            }
+        }
+        for offset in ["-0.5", "-1"] {
+            cases.append(UntimedCase(name: "Matroska whose first \(offset.dropFirst()) s has no block times", source: marker(fps: 30, seconds: 3, gop: 15, bFrames: 3),
+                                     arguments: ["-c", "copy", "-avoid_negative_ts", "disabled", "-output_ts_offset", offset],
+                                     fileExtension: "mkv", spriteInterval: 0.1))
+        }
+        for gap in [10, 45] {
+            let source = marker(fps: 25, seconds: 16, gop: 250, bFrames: 3, gapSeconds: gap)
+            for rate in [10, 20] {
+                cases.append(UntimedCase(name: "gap of \(gap) s, times rounded to 1/\(rate) s", source: source,
+                                         arguments: ["-c", "copy", "-bsf:v", "setts=pts=round(PTS*TB*\(rate))/(TB*\(rate))"], fileExtension: "mkv",
+                                         slots: .count(30), spriteInterval: 2))
+            }
+            cases.append(UntimedCase(name: "gap of \(gap) s, times in decode order", source: source,
+                                     arguments: ["-c", "copy", "-bsf:v", "setts=time_base=1/20"], fileExtension: "mkv",
+                                     slots: .count(30), spriteInterval: 2))
+        }
+        return cases
+    }()
+
     /// The video, made in `folder`.
     func make(in folder: URL) throws -> String {
         let source = try TestSupport.cache.ensure(self.source).url.path
@@ -239,11 +296,16 @@ struct UntimedContainerFrameTests {
             }
         }
 
-        let options = ExtractionOptions(skipNonReferenceFrames: Pipeline.defaultSkipsNonReferenceFrames, workers: testCase.workers)
-        for extractor in Extractors.all {
-            let request = try ExtractionRequest(path: path, probe: probe, plan: plan, size: .height(90), options: options)
-            for thumbnail in try await extractor.thumbnails(for: request).thumbnails {
-                judge(extractor.name, slot: thumbnail.slot, image: thumbnail.image!)
+        // The full sweep runs the strip extractors at every worker count of a small machine.
+        let workerCounts: [Int?] = UntimedCase.sweepsEverything ? [1, 2, 3, 4] : [testCase.workers]
+        for workers in workerCounts {
+            let options = ExtractionOptions(skipNonReferenceFrames: Pipeline.defaultSkipsNonReferenceFrames, workers: workers)
+            for extractor in Extractors.all {
+                let request = try ExtractionRequest(path: path, probe: probe, plan: plan, size: .height(90), options: options)
+                let runner = workerCounts.count > 1 ? "\(extractor.name)-w\(workers ?? 0)" : extractor.name
+                for thumbnail in try await extractor.thumbnails(for: request).thumbnails {
+                    judge(runner, slot: thumbnail.slot, image: thumbnail.image!)
+                }
             }
         }
         // The plan's own times, exact: rounded to microseconds, a time on a frame's start in a
@@ -336,6 +398,11 @@ struct UntimedContainerFrameTests {
 
     /// `info` on the complete files of classes 1 to 3: keyframe times in display order (the
     /// times the CLI shows the keyframes at, from the first frame), and no truncation warning.
+    /// `scripts/frame-accuracy-sweep.sh` only (`FILMSTRIP_FRAME_MATRIX=full`): `full`, every
+    /// strip extractor at 1 to 4 workers.
+    @Test("the sweep: every untimed form, rate and worker count", .enabled(if: UntimedCase.sweepsEverything), arguments: UntimedCase.full)
+    func sweep(_ testCase: UntimedCase) async throws { try await Self.run(testCase) }
+
     @Test("info: keyframes at their display times, and a complete AVI or raw stream is not \"data ends early\"",
           arguments: UntimedCase.hevc + UntimedCase.h264OpenGOP + UntimedCase.packedMPEG4)
     func infoKeyframesAndCompleteness(_ testCase: UntimedCase) throws {
