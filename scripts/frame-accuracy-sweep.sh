@@ -8,7 +8,7 @@
 # interval gets a slot; each of strip's extractors and each interactive strategy (two
 # requests: every other slot, then all) must show the frame the ffmpeg CLI shows there,
 # read from the thumbnail's pixels. Then the forms whose packets carry no display times
-# (UntimedContainerFrameTests.full, 70 videos): raw .h264/.hevc/.m4v, AVI (made so and copied
+# (UntimedContainerFrameTests.full, 60 videos): raw .h264/.hevc/.m4v, AVI (made so and copied
 # from raw streams) with closed and open GOPs, B-frames and B-pyramids, Xvid's packed
 # B-frames, at 24, 25 and 30 fps; Matroska starts without block times; times rounded to 1/10
 # and 1/20 s and a decode-order ramp after gaps of 10 and 45 s; every strip extractor at 1 to
