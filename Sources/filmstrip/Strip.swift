@@ -76,6 +76,9 @@ extension FilmstripCommand {
 
         @OptionGroup var cores: BatchOptions
 
+        @Flag(help: "With several videos, stop at the first that fails; by default every video is tried and the failures are listed at the end (exit 1).")
+        var failFast = false
+
         @Option(help: "Scaling filter: \(ScalingFilter.allCases.map(\.rawValue).joined(separator: ", ")) (default: \(ScalingFilter.area.rawValue)).", completion: .list(ScalingFilter.allCases.map(\.rawValue)), transform: OptionValues.filter)
         var filter = ScalingFilter.area
 
@@ -138,6 +141,14 @@ extension FilmstripCommand {
             }
         }
 
+        /// What became of one video of several.
+        enum Outcome: Sendable {
+            case made
+            case failed(Failure)
+            /// Stopped by `--fail-fast` after another video failed.
+            case cancelled
+        }
+
         /// One video's failure, already worded as the line for stderr.
         struct Failure: Error {
             var message: String
@@ -163,35 +174,45 @@ extension FilmstripCommand {
             try await makeStrips(jobs, startupCPUSeconds: startupCPUSeconds)
         }
 
-        /// Several videos: a bad one is reported (naming it) and skipped; the rest are made.
-        /// The exit status is non-zero if any failed; a failed strip leaves no file.
+        /// Several videos: a bad one is reported (naming it) and skipped; the rest are made, unless
+        /// `--fail-fast`, which stops the others at the first failure. The failures are listed
+        /// again at the end with their reasons; the exit status is non-zero if any failed; a failed strip leaves no file.
         /// Videos share nothing, so several at a time scale with the cores at no extra CPU;
         /// the cores the last ones leave idle go to those still running (`VideoBatch`, as `sprite`).
         func makeStrips(_ jobs: [(video: String, output: StripOutput)], startupCPUSeconds: Double) async throws {
             let batch = cores.batch(videos: jobs.count)
-            var failed: [Int] = [], outputFailure: StandardOutputFailed?
-            await batch.run(count: jobs.count, work: { index -> Failure? in
+            var failed: [(index: Int, message: String)] = [], made = 0, outputFailure: StandardOutputFailed?
+            await batch.run(count: jobs.count, work: { index -> Outcome in
                 do throws(Failure) {
                     try await makeStrip(of: jobs[index].video, to: jobs[index].output, startupCPUSeconds: startupCPUSeconds, sharing: batch)
-                    return nil
+                    return .made
                 } catch {
-                    return error
+                    // Ended by --fail-fast because another video failed: not a failure of its own.
+                    return Task.isCancelled && error.output == nil ? .cancelled : .failed(error)
                 }
-            }, handle: { index, failure in
-                guard let failure else { return .goOn }
+            }, handle: { index, outcome in
+                guard case .failed(let failure) = outcome else {
+                    if case .made = outcome { made += 1 }
+                    return .goOn
+                }
                 if let output = failure.output {
                     outputFailure = output
                     return .cancelAll
                 }
                 Console.err("filmstrip: \(FileSystemName.display(failure.message))")
-                failed.append(index)
-                return .goOn
+                failed.append((index, failure.message))
+                return failFast ? .cancelAll : .goOn
             })
             if let outputFailure { throw outputFailure }
-            if reporting.json { try Console.jsonLine(["event": "done", "videos": .integer(jobs.count), "made": .integer(jobs.count - failed.count), "failed": .integer(failed.count)]) }
+            if reporting.json { try Console.jsonLine(["event": "done", "videos": .integer(jobs.count), "made": .integer(made), "failed": .integer(failed.count)]) }
             if !failed.isEmpty {
-                let names = failed.sorted().map { jobs[$0].video }
-                throw failWithMessage("\(names.count) of \(Words.count(jobs.count, "video")) failed: \(names.joined(separator: ", "))")
+                // By the end of a long run the lines above have scrolled away: each failure again, in the order the videos were given.
+                // Videos cancelled or never started (--fail-fast) are neither made nor failed.
+                let notMade = jobs.count - made - failed.count
+                let stopped = notMade > 0 ? ", \(notMade) not made (stopped at the first failure: --fail-fast)" : ""
+                Console.err("filmstrip: \(failed.count) of \(Words.count(jobs.count, "video")) failed\(stopped):")
+                for failure in failed.sorted(by: { $0.index < $1.index }) { Console.err("  \(FileSystemName.display(failure.message))") }
+                throw ExitCode.failure
             }
         }
 
