@@ -53,16 +53,16 @@ extension FilmstripCommand {
         @Option(help: "Composition strategy: \(StripDestination.all.map(\.name).joined(separator: ", ")) (default: \(Pipeline.default.destination.name)).", completion: .list(StripDestination.all.map(\.name)), transform: OptionValues.destination)
         var composer: StripDestination = Pipeline.default.destination
 
-        @Option(help: "Gap between thumbnails in pixels.")
-        var gap = 0
+        @Option(help: "Gap between thumbnails in pixels (default: 0, and \(SheetAnnotation.defaultGutter) with --timestamps or --header).")
+        var gap: Int?
 
         @Option(help: "Thumbnails per row (a contact sheet); default: one row.")
         var columns: Int?
 
-        @Flag(help: "Draw each tile's time (of the frame it shows) in its bottom-right corner.")
+        @Flag(help: "Draw each tile's time (of the frame it shows) on a dark box in its bottom-right corner; the sheet gets gutters and a margin.")
         var timestamps = false
 
-        @Flag(help: "Put a header above the tiles: file name, duration, file size, bit rate, codec, display size, frame rate.")
+        @Flag(help: "Put a header above the tiles: file name, size, duration, bit rate, codec, display size, frame rate; the sheet gets gutters and a margin.")
         var header = false
 
         @Option(help: "Selected time range FROM..TO that stays bright; the rest is dimmed to 60 %.", transform: OptionValues.timeRange)
@@ -253,8 +253,9 @@ extension FilmstripCommand {
                                             filter: filter, workers: batch?.workersPerVideo ?? cores.workers)
             let shared = cores.workers == nil ? batch.map { extractor.extractor.sharing($0.budget) } : nil
             job.pipeline = Pipeline(extractor: shared ?? extractor.extractor, destination: composer)
-            job.stripOptions = StripOptions(columns: columns, gap: gap, background: background, selection: select,
-                                           annotation: SheetAnnotation(timestamps: timestamps, header: header))
+            let annotation = SheetAnnotation(timestamps: timestamps, header: header)
+            job.stripOptions = StripOptions(columns: columns, gap: gap ?? (annotation.isEmpty ? 0 : SheetAnnotation.defaultGutter), background: background,
+                                           selection: select, annotation: annotation)
             job.memoryLimitBytes = limits.memory.bytes
             job.limits = limits.input.value
             job.output = output
