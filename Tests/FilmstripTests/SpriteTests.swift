@@ -189,6 +189,7 @@ struct SpriteTests {
             #expect(!page.contains("<script src") && !page.contains("<link"), "no external scripts or styles")
             #expect(page.components(separatedBy: "src=\"data:image/\(image);base64,").count - 1 == 1, "the one sheet inlined")
             #expect(page.contains("const cues = [[0,500,0,0,0],[500,1000,0,160,0]"))
+            #expect(page.contains(": Math.floor(duration / 2))));"), "opens on the middle cue, not cue 0's often black frame")
         }
     }
 
@@ -203,6 +204,9 @@ struct SpriteTests {
         // Cue 12 (12 s to 13 s) is tile 12 of the 5x4 sheet: column 2, row 2.
         #expect(dom.contains("0:12.300 (cue 0:12.000 to 0:13.000)"), "the script ran")
         #expect(dom.contains("background-position: -320px -180px"), "the preview shows tile 12")
+        // Without a time in the address: the middle of the video (10 s, tile 10: column 0, row 2), not cue 0.
+        let opened = try HeadlessBrowser.run(["--dump-dom", "file://\(folder.appendingPathComponent("\(name).html").path)"]).standardOutput
+        #expect(opened.contains("(cue 0:10.000 to 0:11.000)") && opened.contains("background-position: 0px -180px"), "opens on the middle cue")
     }
 
     @Test("strip --interval sets the count, --quality the JPEG's quality")
