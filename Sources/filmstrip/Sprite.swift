@@ -260,12 +260,13 @@ extension FilmstripCommand {
                 return "sprite: \(Words.count(videos, "video")): \(made) made, \(skipped) up to date, \(videosFailed) failed\(unreadText)\(stopped)\(speed)"
             }
 
-            /// Every failure with its reason, a line each under a heading, for stderr after the summary.
+            /// Every failure with its reason, a line each under a heading, for stderr after the summary
+            /// (indented after the `filmstrip: ` every line of stderr starts with).
             func failureList(videos: Int) -> [String] {
                 let videosFailed = failed - unread.count
                 let heading = unread.isEmpty ? "\(videosFailed) of \(Words.count(videos, "video")) failed:"
                     : "\(videosFailed) of \(Words.count(videos, "video")) failed, \(unread.count) \(unread.count == 1 ? "path" : "paths") not read:"
-                return ["filmstrip: \(heading)"] + failures.map { "  \($0)" }
+                return ["filmstrip: \(heading)"] + failures.map { "filmstrip:   \($0)" }
             }
         }
 

@@ -211,7 +211,7 @@ extension FilmstripCommand {
                 let notMade = jobs.count - made - failed.count
                 let stopped = notMade > 0 ? ", \(notMade) not made (stopped at the first failure: --fail-fast)" : ""
                 Console.err("filmstrip: \(failed.count) of \(Words.count(jobs.count, "video")) failed\(stopped):")
-                for failure in failed.sorted(by: { $0.index < $1.index }) { Console.err("  \(FileSystemName.display(failure.message))") }
+                for failure in failed.sorted(by: { $0.index < $1.index }) { Console.err("filmstrip:   \(FileSystemName.display(failure.message))") }
                 throw ExitCode.failure
             }
         }

@@ -71,7 +71,7 @@ final class HostileInputTests: Sendable {
         #expect(outcome.status == 1, "\(outcome.standardError)")
         let lines = outcome.standardError.split(separator: "\n")
         #expect(lines.count == 3 && lines[0].contains("days60.mkv") && lines[0].contains("the BIF timestamp of cue 60"), "\(outcome.standardError)")
-        #expect(lines[1] == "filmstrip: 1 of 2 videos failed:" && lines[2] == "  " + lines[0].dropFirst("filmstrip: ".count), "\(outcome.standardError)")
+        #expect(lines[1] == "filmstrip: 1 of 2 videos failed:" && lines[2] == "filmstrip:   " + lines[0].dropFirst("filmstrip: ".count), "\(outcome.standardError)")
         #expect(outcome.standardOutput.contains("1 made") && outcome.standardOutput.contains("1 failed"), "\(outcome.standardOutput)")
         #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("hours.bif").path))
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("days60.bif").path))

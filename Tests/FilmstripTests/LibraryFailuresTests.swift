@@ -27,11 +27,11 @@ struct LibraryFailuresTests {
         return (folder, good, [truncated, empty])
     }
 
-    /// The lines after the heading `N of M videos failed…:`, each `  PATH: reason`.
+    /// The lines after the heading `N of M videos failed…:`, each `filmstrip:   PATH: reason`.
     static func failureList(_ standardError: String) -> (heading: String, lines: [String])? {
         let lines = standardError.split(separator: "\n").map(String.init)
         guard let start = lines.lastIndex(where: { $0.hasPrefix("filmstrip: ") && $0.contains("failed") && $0.hasSuffix(":") }) else { return nil }
-        return (lines[start], lines[(start + 1)...].filter { $0.hasPrefix("  ") })
+        return (lines[start], lines[(start + 1)...].filter { $0.hasPrefix("filmstrip:   ") })
     }
 
     @Test("sprite: all good videos made, both failures named with reasons at the end, exit 1; --fail-fast stops at the first")
@@ -52,8 +52,8 @@ struct LibraryFailuresTests {
         #expect(list.heading == "filmstrip: 2 of 5 videos failed:", "\(list.heading)")
         #expect(list.lines.count == 2, "\(list.lines)")
         for (line, video) in zip(list.lines, bad) {
-            #expect(line.hasPrefix("  \(video): "), "the list names \(video): \(line)")
-            #expect(line.count > "  \(video): ".count + 5, "with its reason: \(line)")
+            #expect(line.hasPrefix("filmstrip:   \(video): "), "the list names \(video): \(line)")
+            #expect(line.count > "filmstrip:   \(video): ".count + 5, "with its reason: \(line)")
         }
         #expect(!(run.standardOutput + run.standardError).contains("--ignore-errors"), "the old advice is gone")
 
@@ -62,7 +62,7 @@ struct LibraryFailuresTests {
         #expect(stopped.status == 1, "\(stopped.standardError)")
         #expect(stopped.standardOutput.contains("stopped at the first failure"), "\(stopped.standardOutput)")
         let first = try #require(Self.failureList(stopped.standardError), "\(stopped.standardError)")
-        #expect(first.lines.count == 1 && first.lines[0].hasPrefix("  \(bad[0]): "), "\(first.lines)")
+        #expect(first.lines.count == 1 && first.lines[0].hasPrefix("filmstrip:   \(bad[0]): "), "\(first.lines)")
         let made = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []
         #expect(!made.contains("d") && !made.contains("e-empty"), "nothing after the first failure is made: \(made)")
     }
@@ -82,7 +82,7 @@ struct LibraryFailuresTests {
         #expect(list.heading == "filmstrip: 2 of 5 videos failed:", "\(list.heading)")
         #expect(list.lines.count == 2, "\(list.lines)")
         for (line, video) in zip(list.lines, bad) {
-            #expect(line.hasPrefix("  \(video): ") && line.count > "  \(video): ".count + 5, "named with its reason: \(line)")
+            #expect(line.hasPrefix("filmstrip:   \(video): ") && line.count > "filmstrip:   \(video): ".count + 5, "named with its reason: \(line)")
         }
 
         try FileManager.default.removeItem(at: out)
@@ -90,7 +90,7 @@ struct LibraryFailuresTests {
         #expect(stopped.status == 1, "\(stopped.standardError)")
         let first = try #require(Self.failureList(stopped.standardError), "\(stopped.standardError)")
         #expect(first.heading.contains("2 not made (stopped at the first failure"), "\(first.heading)")
-        #expect(first.lines.count == 1 && first.lines[0].hasPrefix("  \(bad[0]): "), "\(first.lines)")
+        #expect(first.lines.count == 1 && first.lines[0].hasPrefix("filmstrip:   \(bad[0]): "), "\(first.lines)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["a.strip.png", "b.strip.png"])
     }
 }
