@@ -36,6 +36,8 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
         ),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // The font rasteriser behind the contact sheets' text (antialiased glyphs of a DejaVu font).
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         // glibc's malloc.h (`mallopt`), which the Glibc module leaves out: `System/`'s heap
         // perturbation, so that nothing outside `Media/` imports `CFFmpeg`.
         .systemLibrary(name: "CMalloc"),
@@ -57,7 +59,7 @@ let package = Package(
         .target(name: "FilmstripOpenMP", dependencies: ["Filmstrip", "CKernels", "COpenMPKernels"]),
         .target(
             name: "Filmstrip",
-            dependencies: ["CFFmpeg", "CZlib", "CMalloc", "CKernels"],
+            dependencies: ["CFFmpeg", "CZlib", "CFreeType", "CMalloc", "CKernels"],
             swiftSettings: optimizedDebugSwift
         ),
         // The harness's system side, kept out of the `Filmstrip` product (as NIOPosix beside NIOCore):

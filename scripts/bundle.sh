@@ -2,6 +2,7 @@
 # Packs filmstrip for another x86-64 Linux (glibc 2.36 or later, nothing installed, no git):
 #   OUT_DIR/filmstrip-COMMIT-linux-x86_64.tar.xz   (OUT_DIR defaults to dist/)
 # holding bin/filmstrip (release build, stripped), bin/ffmpeg (the CLI the peers run),
+# share/fonts/DejaVuSans.ttf (the contact sheets' font),
 # lib/ with every shared library either of them loads except the C library's own (glibc and
 # its loader must match the target's kernel interface and each other, so the target's are
 # used), and run.sh, which puts lib/ first on the library path and bin/ on PATH.
@@ -36,6 +37,15 @@ root="$stage/$name"
 mkdir -p "$root/bin" "$root/lib"
 cp -L "$binary" "$root/bin/filmstrip"
 cp -L "$ffmpeg" "$root/bin/ffmpeg"
+# The contact sheets' font: FreeType is carried in lib/ with the other libraries; its font is a
+# file it opens, which run.sh names in FILMSTRIP_FONT.
+font=${BUNDLE_FONT:-/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf}
+if [ ! -f "$font" ]; then
+    echo "bundle.sh: no font at $font (apt-get install fonts-dejavu-core, or set BUNDLE_FONT)" >&2
+    exit 1
+fi
+mkdir -p "$root/share/fonts"
+cp -L "$font" "$root/share/fonts/DejaVuSans.ttf"
 
 # The C library's parts and the loader stay the target's own.
 is_glibc() {
@@ -66,7 +76,8 @@ cat > "$root/run.sh" <<'RUN'
 here=$(cd "$(dirname "$0")" && pwd)
 LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 PATH="$here/bin:$PATH"
-export LD_LIBRARY_PATH PATH
+FILMSTRIP_FONT="${FILMSTRIP_FONT:-$here/share/fonts/DejaVuSans.ttf}"
+export LD_LIBRARY_PATH PATH FILMSTRIP_FONT
 if [ "${1:-}" = ffmpeg ]; then shift; exec "$here/bin/ffmpeg" "$@"; fi
 exec "$here/bin/filmstrip" "$@"
 RUN

@@ -41,7 +41,8 @@ while (($#)); do
     --threshold) threshold=$2; shift 2 ;;
     --max-minutes) max_minutes=$2; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    # The whole comment block at the top, however long it grows (a fixed line count cut it mid-sentence).
+    -h|--help) awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"; exit 0 ;;
     *) echo "ci-gate: unknown option $1 (see --help)" >&2; exit 64 ;;
   esac
 done

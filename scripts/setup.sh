@@ -17,6 +17,7 @@ packages=(
   libavformat-dev libavcodec-dev libswscale-dev libavutil-dev   # FFmpeg 5.1 C libraries and headers
   libomp-dev                                                     # OpenMP runtime for the C kernels
   zlib1g-dev                                                     # deflate for the streaming PNG writer
+  libfreetype-dev fonts-dejavu-core                              # contact sheets' text: the rasteriser and its font
   ffmpeg ffmpegthumbnailer                                       # peers measured side by side
   valgrind binutils                                              # bench --measure instructions (callgrind; strip)
 )

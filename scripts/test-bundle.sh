@@ -42,6 +42,12 @@ grep -q ',unknown,' "$raw" || fail "rows outside a checkout should say git_commi
 # Data rows only: the header names an `error` column too.
 ! tail -n +2 "$raw" | grep -q ',error,' || fail "a run failed: $(tail -n +2 "$raw" | grep ',error,' | head -1)"
 
+# A contact sheet's text: FreeType from lib/, the font from share/fonts/ (run.sh names it).
+[ -f "$bundle/share/fonts/DejaVuSans.ttf" ] || fail "share/fonts/DejaVuSans.ttf missing"
+video=$(ls "$work/empty/fixtures/"h264-180p-3s*.mp4 | head -1)
+run strip "$video" -o "$work/empty/sheet.png" --count 4 --columns 2 --timestamps --header > "$work/sheet.txt" 2>&1 \
+    || fail "a contact sheet with text failed: $(tail -3 "$work/sheet.txt")"
+
 loaded=$(cat "$work/loads".* | sed -n 's/.*calling init: //p' | sort -u)
 [ -n "$loaded" ] || fail "LD_DEBUG listed no libraries"
 outside=$(echo "$loaded" | grep -v "^$bundle/lib/" | grep -Ev "$glibc" || true)

@@ -75,7 +75,7 @@ extension FilmstripCommand {
                 ("time base", "\(probe.timeBase)"),
                 ("start time", "\(seconds(probe.startTime.seconds)) (pts \(probe.startTime.pts))"),
                 ("duration", "\(seconds(probe.duration.seconds)) (\(probe.duration.pts) ticks)"),
-                ("frame rate", "\(probe.frameRate) (\(String(format: "%.3f", probe.frameRate.doubleValue)) fps)"),
+                ("frame rate", Self.frameRate(probe.frameRate)),
                 ("frames", "\(probe.frameCount)\(probe.frameCountIsExact ? "" : " (estimated)")"),
                 ("keyframes", "\(probe.keyframes.count), longest interval \(String(format: "%.3f", probe.longestKeyframeIntervalSeconds)) s"),
                 ("keyframe times", keyframeTimes.joined(separator: ", ") + (probe.keyframes.count > 12 ? ", …" : "")),
@@ -88,5 +88,16 @@ extension FilmstripCommand {
         }
 
         static func seconds(_ value: Rational) -> String { String(format: "%.3f s", value.doubleValue) }
+
+        /// Frames per second as a decimal (`29.97 fps`, `25 fps`); the exact fraction follows only
+        /// when it is one people know (NTSC's 30000/1001), not a container's 243090000/8111111.
+        static func frameRate(_ rate: Rational) -> String {
+            let value = rate.doubleValue
+            guard value.isFinite, value > 0 else { return "unknown" }
+            var decimal = String(format: "%.3f", value)
+            while decimal.hasSuffix("0") { decimal.removeLast() }
+            if decimal.hasSuffix(".") { decimal.removeLast() }
+            return "\(decimal) fps" + (rate.denominator > 1 && rate.denominator <= 1001 ? " (\(rate.numerator)/\(rate.denominator))" : "")
+        }
     }
 }

@@ -92,6 +92,22 @@ struct RangeOptions: ParsableArguments {
 
     var isGiven: Bool { from != nil || to != nil }
 
+    /// Two times of one kind are ordered without the video: a reversed range is named as the
+    /// user wrote it, not found later as a range "outside the video" (a video shorter than --from).
+    func validate() throws {
+        guard let from, let to, let order = Self.order(from, to), order >= 0 else { return }
+        throw ValidationError(order > 0 ? "--from is after --to (\(from) and \(to)): the range is empty." : "--from and --to are the same time (\(from)): the range is empty.")
+    }
+
+    /// 1 when `from` lies after `to`, 0 when they are the same time, -1 before; nil for times of different kinds (only the duration orders them).
+    static func order(_ from: TimePoint, _ to: TimePoint) -> Int? {
+        switch (from, to) {
+        case (.seconds(let a), .seconds(let b)), (.fraction(let a), .fraction(let b)): a > b ? 1 : a == b ? 0 : -1
+        case (.beforeEnd(let a), .beforeEnd(let b)): a < b ? 1 : a == b ? 0 : -1
+        default: nil
+        }
+    }
+
     /// The range in seconds from the first frame of a video `duration` seconds long.
     func resolved(duration: Rational) -> (from: Rational?, to: Rational?) {
         (from?.resolved(duration: duration), to?.resolved(duration: duration))

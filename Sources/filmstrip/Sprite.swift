@@ -55,7 +55,11 @@ extension FilmstripCommand {
 
         @OptionGroup var cores: BatchOptions
 
-        @Flag(help: "Report a video that fails and go on with the rest (the exit status is still non-zero).")
+        @Flag(help: "Stop at the first video that fails; by default every video is tried and the failures are listed at the end (exit 1).")
+        var failFast = false
+
+        /// Going on was once this flag's doing and is now the default; scripts that still pass it keep working.
+        @Flag(help: .hidden)
         var ignoreErrors = false
 
         @Flag(help: "Remake outputs that are already complete and newer than their video.")
@@ -76,6 +80,7 @@ extension FilmstripCommand {
                 throw ValidationError("-o is the output folder, and '\(FileSystemName.display(output))' ends like a file name (.\(outputExtension)); give a folder: the index and sheets are written inside it (NAME/thumbnails.vtt, …).")
             }
             if interval != nil && count != nil { throw ValidationError("Give --interval or --count, not both.") }
+            if failFast && ignoreErrors { throw ValidationError("Give --fail-fast or --ignore-errors, not both.") }
             if let interval, !(interval >= 0.001 && interval <= 86_400) { throw ValidationError("--interval must be between 0.001 and 86400 seconds, got \(interval).") }
             try OptionRange.check(count, 1...ResourceLimits.maximumThumbnailCount, "--count")
             try OptionRange.check(quality, 1...100, "--quality")
@@ -143,14 +148,21 @@ extension FilmstripCommand {
             let progress = SpriteProgress(targets: targets, reporting: reporting)
             let conflicts = try checkConflicts(targets, settings: maker.settings, progress: progress)
             // A folder the scan could not read may hold videos: each is a failure, as a video's is.
-            var tally = Tally(failed: scan.failures.count)
+            var tally = Tally(unread: scan.failures.map { "\($0)" })
             for failure in scan.failures { progress.printError("filmstrip: \(failure)") }
-            if ignoreErrors || tally.failed == 0 {
+            if !failFast || tally.failures.isEmpty {
                 try await make(targets, with: maker, in: batch, conflicts: conflicts, progress: progress, tally: &tally)
             }
             progress.clear()
             try progress.finish(tally.summary(videos: targets.count, unread: scan.failures.count, elapsed: progress.elapsedSeconds), tally: tally)
-            if tally.failed > 0 { throw ExitCode.failure }
+            if !tally.failures.isEmpty {
+                // Lines scrolled past by the time a library is done: the failures again, together, in
+                // the order of the library (one video's line is the last above, and not repeated).
+                if targets.count + scan.failures.count > 1 {
+                    for line in tally.failureList(videos: targets.count) { progress.printError(line) }
+                }
+                throw ExitCode.failure
+            }
         }
 
         /// Makes each target's outputs in `batch`, counting each outcome in `tally` as it arrives.
@@ -168,26 +180,30 @@ extension FilmstripCommand {
                     let report = try await maker.make(target, sharing: sharedBudget, memory: memoryBudget) { done, total in progress.update(index, fraction: Double(done) / Double(total)) }
                     return .made(report, (ContinuousClock.now - fileStart).seconds)
                 } catch is CancellationError {
-                    // Stopped because another video failed (without --ignore-errors).
+                    // Stopped because another video failed (--fail-fast).
                     return .cancelled
                 } catch {
                     return .failed(oneLineMessage(error))
                 }
             }, handle: { index, outcome in
                 try tally.record(outcome, of: targets[index], index: index, progress: progress)
-                if case .failed = outcome, !ignoreErrors { return .cancelAll }
-                return ignoreErrors || tally.failed == 0 ? .goOn : .stopStarting
+                if case .failed = outcome, failFast { return .cancelAll }
+                return .goOn
             })
         }
 
         /// Two videos whose outputs would land on the same names, or on a video: the later one
-        /// fails, and without --ignore-errors the run stops before any video is made.
+        /// fails, and with --fail-fast the run stops before any video is made.
         func checkConflicts(_ targets: [SpriteTarget], settings: SpriteSettings, progress: SpriteProgress) throws -> [Int: SpriteError] {
             let conflicts = SpriteLibrary.conflicts(in: targets, settings: settings)
-            if !conflicts.isEmpty && !ignoreErrors {
-                for (index, conflict) in conflicts.sorted(by: { $0.key < $1.key }) { progress.printError("filmstrip: \(targets[index].input): \(conflict)") }
-                try progress.finish("sprite: \(Words.count(targets.count, "video")): 0 made, \(conflicts.count) failed before any work (outputs that collide; --ignore-errors makes the others)",
-                                    tally: Tally(failed: conflicts.count))
+            if !conflicts.isEmpty && failFast {
+                var tally = Tally(unread: [])
+                for (index, conflict) in conflicts.sorted(by: { $0.key < $1.key }) {
+                    tally.failures.append("\(targets[index].input): \(conflict)")
+                    progress.printError("filmstrip: \(targets[index].input): \(conflict)")
+                }
+                try progress.finish("sprite: \(Words.count(targets.count, "video")): 0 made, \(conflicts.count) failed before any work (outputs that collide; without --fail-fast the others are made)",
+                                    tally: tally)
                 throw ExitCode.failure
             }
             return conflicts
@@ -196,10 +212,18 @@ extension FilmstripCommand {
         /// What the videos of a run came to, as their outcomes arrive.
         struct Tally {
             var made = 0, skipped = 0, videoSeconds = 0.0
-            /// Failures so far, the paths the scan could not read included.
-            var failed: Int
+            /// Each failure so far as its line (the video or path, then the reason), the paths the scan could not read first.
+            var failures: [String]
+            /// Where each video's failure sits in `failures`, so that the list at the end follows the library's order, not the finishing order.
+            private var failedVideos: [(index: Int, line: String)] = []
+            private let unread: [String]
 
-            init(failed: Int) { self.failed = failed }
+            init(unread: [String]) {
+                self.unread = unread
+                failures = unread
+            }
+
+            var failed: Int { failures.count }
 
             /// Counts `outcome` of `target` (the `index`-th) and prints its line.
             mutating func record(_ outcome: Outcome, of target: SpriteTarget, index: Int, progress: SpriteProgress) throws {
@@ -217,8 +241,10 @@ extension FilmstripCommand {
                     skipped += 1
                     try progress.print("\(target.input): outputs up to date, skipped", event: ["event": "skipped", "video": .string(target.input)])
                 case .failed(let message):
-                    failed += 1
-                    progress.printError("filmstrip: \(message.hasPrefix(target.input) ? message : "\(target.input): \(message)")")
+                    let line = message.hasPrefix(target.input) ? message : "\(target.input): \(message)"
+                    failedVideos.append((index, line))
+                    failures = unread + failedVideos.sorted { $0.index < $1.index }.map(\.line)
+                    progress.printError("filmstrip: \(line)")
                 case .cancelled:
                     break
                 }
@@ -229,9 +255,18 @@ extension FilmstripCommand {
                 let speed = videoSeconds > 0 && elapsed > 0 ? String(format: "; %@ of video in %.1f s (x%.0f realtime)", Sprite.clock(videoSeconds), elapsed, videoSeconds / elapsed) : ""
                 let videosFailed = failed - unread
                 let notStarted = videos - made - skipped - videosFailed
-                let stopped = notStarted > 0 ? ", \(notStarted) not made (stopped at the first failure; --ignore-errors goes on)" : ""
+                let stopped = notStarted > 0 ? ", \(notStarted) not made (stopped at the first failure: --fail-fast)" : ""
                 let unreadText = unread == 0 ? "" : ", \(unread) \(unread == 1 ? "path" : "paths") not read"
                 return "sprite: \(Words.count(videos, "video")): \(made) made, \(skipped) up to date, \(videosFailed) failed\(unreadText)\(stopped)\(speed)"
+            }
+
+            /// Every failure with its reason, a line each under a heading, for stderr after the summary
+            /// (indented after the `filmstrip: ` every line of stderr starts with).
+            func failureList(videos: Int) -> [String] {
+                let videosFailed = failed - unread.count
+                let heading = unread.isEmpty ? "\(videosFailed) of \(Words.count(videos, "video")) failed:"
+                    : "\(videosFailed) of \(Words.count(videos, "video")) failed, \(unread.count) \(unread.count == 1 ? "path" : "paths") not read:"
+                return ["filmstrip: \(heading)"] + failures.map { "filmstrip:   \($0)" }
             }
         }
 

@@ -53,16 +53,16 @@ extension FilmstripCommand {
         @Option(help: "Composition strategy: \(StripDestination.all.map(\.name).joined(separator: ", ")) (default: \(Pipeline.default.destination.name)).", completion: .list(StripDestination.all.map(\.name)), transform: OptionValues.destination)
         var composer: StripDestination = Pipeline.default.destination
 
-        @Option(help: "Gap between thumbnails in pixels.")
-        var gap = 0
+        @Option(help: "Gap between thumbnails in pixels (default: 0, and \(SheetAnnotation.defaultGutter) with --timestamps or --header).")
+        var gap: Int?
 
         @Option(help: "Thumbnails per row (a contact sheet); default: one row.")
         var columns: Int?
 
-        @Flag(help: "Draw each tile's time (of the frame it shows) in its bottom-right corner.")
+        @Flag(help: "Draw each tile's time (of the frame it shows) on a dark box in its bottom-right corner; the sheet gets gutters and a margin.")
         var timestamps = false
 
-        @Flag(help: "Put a header above the tiles: file name, duration, file size, bit rate, codec, display size, frame rate.")
+        @Flag(help: "Put a header above the tiles: file name, size, duration, bit rate, codec, display size, frame rate; the sheet gets gutters and a margin.")
         var header = false
 
         @Option(help: "Selected time range FROM..TO that stays bright; the rest is dimmed to 60 %.", transform: OptionValues.timeRange)
@@ -75,6 +75,9 @@ extension FilmstripCommand {
         var threads = 1
 
         @OptionGroup var cores: BatchOptions
+
+        @Flag(help: "With several videos, stop at the first that fails; by default every video is tried and the failures are listed at the end (exit 1).")
+        var failFast = false
 
         @Option(help: "Scaling filter: \(ScalingFilter.allCases.map(\.rawValue).joined(separator: ", ")) (default: \(ScalingFilter.area.rawValue)).", completion: .list(ScalingFilter.allCases.map(\.rawValue)), transform: OptionValues.filter)
         var filter = ScalingFilter.area
@@ -138,6 +141,14 @@ extension FilmstripCommand {
             }
         }
 
+        /// What became of one video of several.
+        enum Outcome: Sendable {
+            case made
+            case failed(Failure)
+            /// Stopped by `--fail-fast` after another video failed.
+            case cancelled
+        }
+
         /// One video's failure, already worded as the line for stderr.
         struct Failure: Error {
             var message: String
@@ -163,35 +174,45 @@ extension FilmstripCommand {
             try await makeStrips(jobs, startupCPUSeconds: startupCPUSeconds)
         }
 
-        /// Several videos: a bad one is reported (naming it) and skipped; the rest are made.
-        /// The exit status is non-zero if any failed; a failed strip leaves no file.
+        /// Several videos: a bad one is reported (naming it) and skipped; the rest are made, unless
+        /// `--fail-fast`, which stops the others at the first failure. The failures are listed
+        /// again at the end with their reasons; the exit status is non-zero if any failed; a failed strip leaves no file.
         /// Videos share nothing, so several at a time scale with the cores at no extra CPU;
         /// the cores the last ones leave idle go to those still running (`VideoBatch`, as `sprite`).
         func makeStrips(_ jobs: [(video: String, output: StripOutput)], startupCPUSeconds: Double) async throws {
             let batch = cores.batch(videos: jobs.count)
-            var failed: [Int] = [], outputFailure: StandardOutputFailed?
-            await batch.run(count: jobs.count, work: { index -> Failure? in
+            var failed: [(index: Int, message: String)] = [], made = 0, outputFailure: StandardOutputFailed?
+            await batch.run(count: jobs.count, work: { index -> Outcome in
                 do throws(Failure) {
                     try await makeStrip(of: jobs[index].video, to: jobs[index].output, startupCPUSeconds: startupCPUSeconds, sharing: batch)
-                    return nil
+                    return .made
                 } catch {
-                    return error
+                    // Ended by --fail-fast because another video failed: not a failure of its own.
+                    return Task.isCancelled && error.output == nil ? .cancelled : .failed(error)
                 }
-            }, handle: { index, failure in
-                guard let failure else { return .goOn }
+            }, handle: { index, outcome in
+                guard case .failed(let failure) = outcome else {
+                    if case .made = outcome { made += 1 }
+                    return .goOn
+                }
                 if let output = failure.output {
                     outputFailure = output
                     return .cancelAll
                 }
                 Console.err("filmstrip: \(FileSystemName.display(failure.message))")
-                failed.append(index)
-                return .goOn
+                failed.append((index, failure.message))
+                return failFast ? .cancelAll : .goOn
             })
             if let outputFailure { throw outputFailure }
-            if reporting.json { try Console.jsonLine(["event": "done", "videos": .integer(jobs.count), "made": .integer(jobs.count - failed.count), "failed": .integer(failed.count)]) }
+            if reporting.json { try Console.jsonLine(["event": "done", "videos": .integer(jobs.count), "made": .integer(made), "failed": .integer(failed.count)]) }
             if !failed.isEmpty {
-                let names = failed.sorted().map { jobs[$0].video }
-                throw failWithMessage("\(names.count) of \(Words.count(jobs.count, "video")) failed: \(names.joined(separator: ", "))")
+                // By the end of a long run the lines above have scrolled away: each failure again, in the order the videos were given.
+                // Videos cancelled or never started (--fail-fast) are neither made nor failed.
+                let notMade = jobs.count - made - failed.count
+                let stopped = notMade > 0 ? ", \(notMade) not made (stopped at the first failure: --fail-fast)" : ""
+                Console.err("filmstrip: \(failed.count) of \(Words.count(jobs.count, "video")) failed\(stopped):")
+                for failure in failed.sorted(by: { $0.index < $1.index }) { Console.err("filmstrip:   \(FileSystemName.display(failure.message))") }
+                throw ExitCode.failure
             }
         }
 
@@ -232,8 +253,9 @@ extension FilmstripCommand {
                                             filter: filter, workers: batch?.workersPerVideo ?? cores.workers)
             let shared = cores.workers == nil ? batch.map { extractor.extractor.sharing($0.budget) } : nil
             job.pipeline = Pipeline(extractor: shared ?? extractor.extractor, destination: composer)
-            job.stripOptions = StripOptions(columns: columns, gap: gap, background: background, selection: select,
-                                           annotation: SheetAnnotation(timestamps: timestamps, header: header))
+            let annotation = SheetAnnotation(timestamps: timestamps, header: header)
+            job.stripOptions = StripOptions(columns: columns, gap: gap ?? (annotation.isEmpty ? 0 : SheetAnnotation.defaultGutter), background: background,
+                                           selection: select, annotation: annotation)
             job.memoryLimitBytes = limits.memory.bytes
             job.limits = limits.input.value
             job.output = output

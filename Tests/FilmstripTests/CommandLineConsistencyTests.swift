@@ -139,8 +139,8 @@ struct CommandLineConsistencyTests {
         #expect(both.status == 64 && both.standardError.contains("not both"), "\(both.standardError)")
     } }
 
-    /// movie-hello.avi and movie-hello.mp4 both write out/movie-hello/: the run stops before
-    /// any video is made, a.mp4 included.
+    /// movie-hello.avi and movie-hello.mp4 both write out/movie-hello/: with --fail-fast the run
+    /// stops before any video is made, a.mp4 included; by default the later one fails and the others are made.
     @Test("sprite checks that outputs collide before making any video")
     func collisionsBeforeWork() throws { try Self.withScratchFolder { folder, video in
         let library = folder.appendingPathComponent("library")
@@ -149,11 +149,15 @@ struct CommandLineConsistencyTests {
             try FileManager.default.copyItem(atPath: video, toPath: library.appendingPathComponent(name).path)
         }
         let output = folder.appendingPathComponent("out")
-        let outcome = try TestSupport.runCLI(["sprite", library.path, "-o", output.path, "--interval", "1"])
+        let outcome = try TestSupport.runCLI(["sprite", library.path, "-o", output.path, "--interval", "1", "--fail-fast"])
         #expect(outcome.status == 1)
         #expect(outcome.standardError.contains("movie-hello.mp4: its outputs would land on the paths of"), "\(outcome.standardError)")
         #expect(outcome.standardOutput.contains("0 made, 1 failed before any work"), "\(outcome.standardOutput)")
         #expect((try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? [] == [], "made before the check")
+        let goesOn = try TestSupport.runCLI(["sprite", library.path, "-o", output.path, "--interval", "1"])
+        #expect(goesOn.status == 1)
+        #expect(goesOn.standardOutput.contains("3 videos: 2 made, 0 up to date, 1 failed"), "\(goesOn.standardOutput)")
+        #expect(goesOn.standardError.contains("\nfilmstrip:   \(library.appendingPathComponent("movie-hello.mp4").path): its outputs would land"), "listed at the end: \(goesOn.standardError)")
     } }
 
     /// The strip is streamed to the pipe by the writers: no temporary folder is made and read back.

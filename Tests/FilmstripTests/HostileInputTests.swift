@@ -57,7 +57,7 @@ final class HostileInputTests: Sendable {
 
     // MARK: 1. fixed-width fields
 
-    @Test("a BIF timestamp past 32 bits fails that video with one line; --ignore-errors makes the others")
+    @Test("a BIF timestamp past 32 bits fails that video with one line, listed again at the end; the others are made")
     func bifTimestampOverflow() throws {
         let library = folder.appendingPathComponent("library")
         try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
@@ -70,7 +70,8 @@ final class HostileInputTests: Sendable {
         #expect(!outcome.crashed && !outcome.timedOut)
         #expect(outcome.status == 1, "\(outcome.standardError)")
         let lines = outcome.standardError.split(separator: "\n")
-        #expect(lines.count == 1 && lines[0].contains("days60.mkv") && lines[0].contains("the BIF timestamp of cue 60"), "\(outcome.standardError)")
+        #expect(lines.count == 3 && lines[0].contains("days60.mkv") && lines[0].contains("the BIF timestamp of cue 60"), "\(outcome.standardError)")
+        #expect(lines[1] == "filmstrip: 1 of 2 videos failed:" && lines[2] == "filmstrip:   " + lines[0].dropFirst("filmstrip: ".count), "\(outcome.standardError)")
         #expect(outcome.standardOutput.contains("1 made") && outcome.standardOutput.contains("1 failed"), "\(outcome.standardOutput)")
         #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("hours.bif").path))
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("days60.bif").path))
@@ -247,7 +248,7 @@ final class HostileInputTests: Sendable {
 
     // MARK: also seen
 
-    @Test("the same video twice is made once; outputs that land on another's or on a video are refused before any work")
+    @Test("the same video twice is made once; with --fail-fast, outputs that land on another's or on a video are refused before any work")
     func duplicatesAndCollisions() throws {
         let video = try TestSupport.copyOfVideo("h264-180p-3s", at: folder.appendingPathComponent("x.mp4").path)
         try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("link.mp4").path, withDestinationPath: video)
@@ -258,7 +259,7 @@ final class HostileInputTests: Sendable {
         // x.mp4 writes the file x.bif, which x.bif.mp4 wants as its WebVTT folder.
         let other = folder.appendingPathComponent("x.bif.mp4").path
         try FileManager.default.copyItem(atPath: video, toPath: other)
-        let collide = try BoundedCLI.run(["sprite", video, other, "-o", folder.appendingPathComponent("c").path, "--format", "vtt,bif"])
+        let collide = try BoundedCLI.run(["sprite", video, other, "-o", folder.appendingPathComponent("c").path, "--format", "vtt,bif", "--fail-fast"])
         #expect(collide.status == 1)
         #expect(collide.standardError == "filmstrip: \(other): its outputs would land on the paths of \(video)\n", "\(collide.standardError)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("c/x").path), "work started")
@@ -266,7 +267,7 @@ final class HostileInputTests: Sendable {
         let namedBIF = folder.appendingPathComponent("x.bif").path
         try FileManager.default.copyItem(atPath: video, toPath: namedBIF)
         let original = FileManager.default.contents(atPath: namedBIF)
-        let onVideo = try BoundedCLI.run(["sprite", namedBIF, video, "-o", folder.path, "--format", "bif"])
+        let onVideo = try BoundedCLI.run(["sprite", namedBIF, video, "-o", folder.path, "--format", "bif", "--fail-fast"])
         #expect(onVideo.status == 1)
         // Both would write x.bif: the video named so (its own name is x) and x.mp4.
         #expect(onVideo.standardError == "filmstrip: \(namedBIF): its outputs would overwrite the video \(namedBIF)\n"

@@ -99,14 +99,14 @@ struct LibraryScanTests {
         let out = folder.appendingPathComponent("out").path
         for (input, unread) in [(library.path, library.appendingPathComponent("locked").path),
                                 (folder.appendingPathComponent("closed").path, folder.appendingPathComponent("closed").path)] {
-            for ignoreErrors in [false, true] {
+            for failFast in [true, false] {
                 let outcome = try BoundedCLI.run(unprivileged + ["sprite", input, "-o", out, "--recursive", "--format", "vtt"]
-                                                    + (ignoreErrors ? ["--ignore-errors"] : []),
+                                                    + (failFast ? ["--fail-fast"] : []),
                                                  executable: URL(fileURLWithPath: "/usr/bin/setpriv"))
                 #expect(outcome.status == 1, "\(input): \(outcome.standardOutput) \(outcome.standardError)")
                 #expect(outcome.standardError.contains("\(unread): opendir failed: Permission denied"), "\(outcome.standardError)")
                 #expect(outcome.standardOutput.contains("1 path not read"), "\(outcome.standardOutput)")
-                if ignoreErrors && input == library.path {
+                if !failFast && input == library.path {
                     #expect(outcome.standardOutput.contains("1 video: 1 made"), "the readable video is still made: \(outcome.standardOutput)")
                 }
             }

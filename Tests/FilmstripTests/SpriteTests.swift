@@ -189,6 +189,7 @@ struct SpriteTests {
             #expect(!page.contains("<script src") && !page.contains("<link"), "no external scripts or styles")
             #expect(page.components(separatedBy: "src=\"data:image/\(image);base64,").count - 1 == 1, "the one sheet inlined")
             #expect(page.contains("const cues = [[0,500,0,0,0],[500,1000,0,160,0]"))
+            #expect(page.contains(": Math.floor(duration / 2))));"), "opens on the middle cue, not cue 0's often black frame")
         }
     }
 
@@ -203,6 +204,9 @@ struct SpriteTests {
         // Cue 12 (12 s to 13 s) is tile 12 of the 5x4 sheet: column 2, row 2.
         #expect(dom.contains("0:12.300 (cue 0:12.000 to 0:13.000)"), "the script ran")
         #expect(dom.contains("background-position: -320px -180px"), "the preview shows tile 12")
+        // Without a time in the address: the middle of the video (10 s, tile 10: column 0, row 2), not cue 0.
+        let opened = try HeadlessBrowser.run(["--dump-dom", "file://\(folder.appendingPathComponent("\(name).html").path)"]).standardOutput
+        #expect(opened.contains("(cue 0:10.000 to 0:11.000)") && opened.contains("background-position: 0px -180px"), "opens on the middle cue")
     }
 
     @Test("strip --interval sets the count, --quality the JPEG's quality")
@@ -278,13 +282,16 @@ struct SpriteLibraryTests {
         defer { try? FileManager.default.removeItem(at: library); try? FileManager.default.removeItem(at: output) }
         let arguments = ["sprite", library.path, "-o", output.path, "--recursive", "--interval", "1", "--width", "96", "--jobs", "2", "--format", "vtt,bif"]
 
-        let stopped = try TestSupport.runCLI(arguments)
+        let stopped = try TestSupport.runCLI(arguments + ["--fail-fast"])
         #expect(stopped.status != 0, "a broken video fails the run")
-        #expect(stopped.standardError.split(separator: "\n").count == 1 && stopped.standardError.contains("broken.mkv"))
+        #expect(stopped.standardOutput.contains("stopped at the first failure"), "\(stopped.standardOutput)")
+        try FileManager.default.removeItem(at: output)
 
+        // Going on is the default; the flag that once asked for it is still taken.
         let first = try TestSupport.runCLI(arguments + ["--ignore-errors"])
         #expect(first.status != 0, "still non-zero: one video failed")
-        #expect(first.standardError.split(separator: "\n").count == 1 && first.standardError.contains("broken.mkv"))
+        let errorLines = first.standardError.split(separator: "\n")
+        #expect(errorLines.count == 3 && errorLines.allSatisfy { $0.contains("broken.mkv") || $0.hasSuffix("1 of 4 videos failed:") }, "\(first.standardError)")
         #expect(first.standardOutput.contains("4 videos:") && first.standardOutput.contains("1 failed"))
         let made = Self.files(under: output)
         for expected in ["a/thumbnails.vtt", "a.bif", "b/sheet-0.jpg", "season 1/c/thumbnails.vtt", "season 1/c.bif"] {
@@ -292,18 +299,18 @@ struct SpriteLibraryTests {
         }
         #expect(!made.contains { $0.contains("broken") || $0.hasSuffix(".tmp") || $0.contains("notes") }, "\(made)")
 
-        let second = try TestSupport.runCLI(arguments + ["--ignore-errors"])
+        let second = try TestSupport.runCLI(arguments)
         #expect(second.standardOutput.contains("0 made, 3 up to date, 1 failed"), "\(second.standardOutput)")
 
         // A video newer than its outputs, and one whose sheet went missing, are made again.
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: library.appendingPathComponent("a.mp4").path)
         try FileManager.default.removeItem(at: output.appendingPathComponent("b/sheet-0.jpg"))
-        let third = try TestSupport.runCLI(arguments + ["--ignore-errors"])
+        let third = try TestSupport.runCLI(arguments)
         #expect(third.standardOutput.contains("2 made, 1 up to date, 1 failed"), "\(third.standardOutput)")
         #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("b/sheet-0.jpg").path))
 
         // Other settings do not take the old track for theirs.
-        let other = try TestSupport.runCLI(arguments.map { $0 == "96" ? "80" : $0 } + ["--ignore-errors", "--format", "vtt"])
+        let other = try TestSupport.runCLI(arguments.map { $0 == "96" ? "80" : $0 } + ["--format", "vtt"])
         #expect(other.standardOutput.contains("3 made, 0 up to date, 1 failed"), "\(other.standardOutput)")
     }
 

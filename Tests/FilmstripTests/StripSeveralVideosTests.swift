@@ -29,9 +29,10 @@ struct StripSeveralVideosTests {
         let result = try TestSupport.runCLI(["strip", videos[0], broken, videos[1], "--count", "4"])
         #expect(result.status == 1)
         let errorLines = result.standardError.split(separator: "\n")
-        #expect(errorLines.count == 2, "\(result.standardError)")
+        #expect(errorLines.count == 3, "\(result.standardError)")
         #expect(errorLines.first?.hasPrefix("filmstrip: \(broken): ") == true, "the bad video is named")
-        #expect(errorLines.last?.contains("1 of 3 videos failed") == true)
+        #expect(errorLines.dropFirst().first == "filmstrip: 1 of 3 videos failed:")
+        #expect(errorLines.last == "filmstrip:   " + errorLines[0].dropFirst("filmstrip: ".count), "listed again at the end with its reason")
         #expect(try Self.files(in: folder) == ["broken.mp4", "first.mp4", "first.strip.png", "second.strip.png", "second.webm"],
                 "one strip per good video, nothing for the broken one, no temporary files")
         // Each strip is byte for byte the one `strip VIDEO -o FILE` makes (checked against ffmpeg elsewhere).

@@ -1,12 +1,13 @@
 import Foundation
 
-/// Text drawn on a finished strip or contact sheet, as vcsi and mtn print it: each tile's
-/// time in its bottom-right corner, and a header above the tiles naming the file, its
-/// duration, size, bit rate, codec and display size.
+/// Text drawn on a finished strip or contact sheet, as vcsi prints it: each tile's time on a
+/// dark box in its bottom-right corner, and a header above the tiles naming the file, its
+/// size, duration, bit rate, codec and display size, set in an antialiased font (FreeType
+/// with DejaVu Sans, `FontFace`), the whole sheet framed by a margin.
 ///
 /// Applied after composition to whatever the pipeline made (an `Image` from a composer or the
 /// fused canvas), so every pipeline's tiles get the same text; the tiles themselves are not
-/// changed outside the corners their times are drawn in.
+/// changed outside the corners their times are drawn in. A strip without text is not touched.
 public struct SheetAnnotation: Sendable, Hashable {
     /// Draw the time of the frame each tile shows (not the slot's planned time) in its corner.
     public var timestamps: Bool
@@ -22,30 +23,74 @@ public struct SheetAnnotation: Sendable, Hashable {
     /// True when nothing is drawn.
     public var isEmpty: Bool { !timestamps && !header }
 
-    /// Rows the header adds above the tiles of a strip `stripWidth` pixels wide (0 without a header).
-    public func headerHeight(stripWidth: Int) -> Int {
-        guard header else { return 0 }
-        let painter = Self.headerPainter(stripWidth: stripWidth)
-        return 2 * Self.headerPadding(painter) + Self.headerLineCount * painter.lineHeight - (painter.lineHeight - painter.glyphHeight)
+    /// Pixels between the tiles of a sheet with text when no gap is asked for: without them
+    /// neighbouring tiles of similar frames merge into one band.
+    public static let defaultGutter = 6
+
+    /// The font's file: `FILMSTRIP_FONT` when set (the bundle sets its own copy), else DejaVu
+    /// Sans from Debian's `fonts-dejavu-core`.
+    public static var fontPath: String {
+        ProcessInfo.processInfo.environment["FILMSTRIP_FONT"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
     }
 
-    /// The header's lines for `probe`'s video: its file name; duration, file size and bit rate;
-    /// codec, display size and frame rate.
-    public static func headerLines(of probe: VideoProbe) -> [String] {
+    /// The margin and header around tiles `stripWidth` pixels wide for `probe`'s video
+    /// (`SheetFrame.none` without text). Opens the font to measure the header's lines.
+    /// - Throws: `FontError` when the font cannot be opened.
+    public func frame(stripWidth: Int, probe: VideoProbe) throws(FontError) -> SheetFrame {
+        guard !isEmpty else { return .none }
+        let margin = Self.margin(stripWidth: stripWidth)
+        guard header else { return SheetFrame(margin: margin, headerHeight: 0) }
+        var font = try FontFace(path: Self.fontPath, pixelSize: Self.headerFontSize(stripWidth: stripWidth))
+        let lines = Self.headerLines(Self.headerFields(of: probe), width: stripWidth, font: &font)
+        // The header's lines, then the margin's space again before the tiles.
+        return SheetFrame(margin: margin, headerHeight: lines.count * font.lineHeight + margin)
+    }
+
+    /// Pixels around the sheet: 1 % of its width, at least 4.
+    static func margin(stripWidth: Int) -> Int { max(4, (stripWidth + 50) / 100) }
+
+    /// The header's text size: about 1/85 of the sheet's width, 10 to 22 pixels (14 on a sheet of six 200-pixel tiles).
+    static func headerFontSize(stripWidth: Int) -> Int { min(22, max(10, stripWidth / 85)) }
+
+    /// A tile's time size: an eighth of the tile's height, 9 to 24 pixels.
+    static func timestampFontSize(tileHeight: Int) -> Int { min(24, max(9, tileHeight / 8)) }
+
+    /// What the header says of `probe`'s video, as vcsi prints it: file name, size, duration,
+    /// average bit rate, then codec, display size and frame rate.
+    public static func headerFields(of probe: VideoProbe) -> [String] {
         let name = URL(fileURLWithPath: probe.path).lastPathComponent
         let seconds = probe.durationSeconds
         let bitRate = probe.bitRate ?? (seconds > 0 ? Int(Double(probe.fileSizeBytes) * 8 / seconds) : nil)
         let display = probe.displaySize
         let rate = probe.frameRate.doubleValue
         let fps = rate > 0 && rate.isFinite ? ", " + String(format: rate == rate.rounded() ? "%.0f fps" : "%.3f fps", rate) : ""
-        return [
-            "File: \(name)",
-            "Duration: \(clock(seconds, decimals: 1))   Size: \(byteCount(probe.fileSizeBytes))" + (bitRate.map { "   Bit rate: \(Self.bitRate($0))" } ?? ""),
-            "Video: \(probe.codec), \(display.width)x\(display.height)\(fps)",
-        ]
+        return ["File: \(name)", "Size: \(byteCount(probe.fileSizeBytes))", "Duration: \(clock(seconds, decimals: 1))"]
+            + (bitRate.map { ["Bit rate: \(Self.bitRate($0))"] } ?? [])
+            + ["Video: \(probe.codec), \(display.width)x\(display.height)\(fps)"]
     }
 
-    static let headerLineCount = 3
+    /// `fields` set on as few lines as hold them within the margins of a sheet `width` pixels
+    /// wide, three spaces between fields on a line; a field wider than a line alone is cut with "…".
+    static func headerLines(_ fields: [String], width: Int, font: inout FontFace) -> [String] {
+        let room = width - 2 * margin(stripWidth: width)
+        var lines: [String] = []
+        for field in fields {
+            if let last = lines.last, font.width(of: last + "   " + field) <= room {
+                lines[lines.count - 1] = last + "   " + field
+            } else {
+                lines.append(fitted(field, width: room, font: &font))
+            }
+        }
+        return lines
+    }
+
+    /// `text` cut to fit `width` pixels, its end replaced by "…" when it had to be cut.
+    static func fitted(_ text: String, width: Int, font: inout FontFace) -> String {
+        guard font.width(of: text) > width else { return text }
+        var characters = Array(text)
+        while !characters.isEmpty && font.width(of: String(characters) + "…") > width { characters.removeLast() }
+        return characters.isEmpty ? "" : String(characters) + "…"
+    }
 
     /// A time as `m:ss` (or `h:mm:ss` from an hour on) with `decimals` decimals, cut rather
     /// than rounded: the frame shown at 4.96 s is not yet the one at 0:05.
@@ -77,30 +122,27 @@ public struct SheetAnnotation: Sendable, Hashable {
         return value >= 1e6 ? String(format: "%.2f Mb/s", value / 1e6) : String(format: "%.0f kb/s", value / 1e3)
     }
 
-    /// The header's text: larger on wider sheets, 1 to 3 font pixels per pixel.
-    static func headerPainter(stripWidth: Int) -> TextPainter {
-        TextPainter(scale: min(3, max(1, stripWidth / 400)))
-    }
+    /// The dark box behind a tile's time: black at 70 %, so the time reads on a white frame
+    /// and the frame still shows through.
+    static let timeBoxColor = RGBAColor(red: 0, green: 0, blue: 0, alpha: 178)
 
-    static func headerPadding(_ painter: TextPainter) -> Int { 3 * painter.scale }
-
-    /// A tile's time text: two image pixels per font pixel at 64 px tiles (14 px high glyphs),
-    /// growing with the tile, and smaller when the text would not fit across the tile.
-    static func timestampPainter(for text: String, tile: PixelSize) -> TextPainter {
-        var scale = max(2, tile.height / 60)
-        while scale > 1 && TextPainter(scale: scale).width(of: text) + 4 * scale + max(1, scale / 2) > tile.width { scale -= 1 }
-        return TextPainter(scale: scale)
-    }
-
-    /// Where a tile's time is drawn: its bottom-right corner, two font pixels in from the edges.
-    /// The box covers the text and its shadow; nothing outside it is changed.
-    static func timestampBox(of text: String, in rectangle: PixelRect) -> (painter: TextPainter, box: PixelRect) {
-        let painter = timestampPainter(for: text, tile: PixelSize(width: rectangle.width, height: rectangle.height))
-        let margin = 2 * painter.scale
-        let size = painter.box(of: text, x: 0, y: 0, shadow: true)
-        let box = PixelRect(x: rectangle.x + rectangle.width - margin - size.width, y: rectangle.y + rectangle.height - margin - size.height,
-                            width: size.width, height: size.height)
-        return (painter, box)
+    /// Where a tile's time goes: the text's coverage and its box in the tile's bottom-right
+    /// corner, inset by a quarter of the font size. When the box would not fit across the tile,
+    /// `font` is replaced by a smaller one (down to 6 pixels), which the next tiles then use too.
+    static func placeTime(_ text: String, in tile: PixelRect, font: inout FontFace) throws(FontError) -> (coverage: TextCoverage, box: PixelRect, textOrigin: (x: Int, y: Int)) {
+        while true {
+            let size = font.pixelSize
+            let coverage = font.render(text)
+            let ink = coverage.inkRows.isEmpty ? 0..<coverage.height : coverage.inkRows
+            let padX = max(2, size / 3), padY = max(2, size / 5), inset = max(2, size / 4)
+            let box = PixelSize(width: coverage.width + 2 * padX, height: ink.count + 2 * padY)
+            if box.width + 2 * inset <= tile.width || size <= 6 {
+                let rectangle = PixelRect(x: tile.x + tile.width - inset - box.width, y: tile.y + tile.height - inset - box.height,
+                                          width: box.width, height: box.height)
+                return (coverage, rectangle, (rectangle.x + padX, rectangle.y + padY - ink.lowerBound))
+            }
+            font = try FontFace(path: fontPath, pixelSize: size - 1)
+        }
     }
 
     /// Each thumbnail's time text, relative to the video's first frame, in plan order.
@@ -111,43 +153,72 @@ public struct SheetAnnotation: Sendable, Hashable {
         return thumbnails.map { ($0.slot, clock(($0.actualTime.seconds - start).doubleValue, decimals: decimals)) }
     }
 
-    /// The strip `pixels` (laid out by `layout`) with this annotation drawn: a new RGBA image,
-    /// `headerHeight(stripWidth:)` rows taller, the tiles copied unchanged below the header.
-    func apply(to pixels: some PixelRows, layout: StripLayout, thumbnails: [Thumbnail], request: ExtractionRequest) throws(OutOfMemory) -> Image {
-        let top = headerHeight(stripWidth: pixels.width)
+    /// The strip `pixels` (laid out by `layout`) with this annotation drawn: a new RGBA image
+    /// framed by `frame` (the margin all round, the header above), the tiles copied unchanged into it.
+    func apply(to pixels: some PixelRows, layout: StripLayout, thumbnails: [Thumbnail], request: ExtractionRequest, frame: SheetFrame) throws -> Image {
         let background = layout.background
-        var image = try Image(width: pixels.width, height: pixels.height + top, fill: (background.red, background.green, background.blue, background.alpha),
-                              roomFor: "the annotated strip's pixels")
+        var image = try Image(width: pixels.width + 2 * frame.margin, height: pixels.height + frame.top + frame.margin,
+                              fill: (background.red, background.green, background.blue, background.alpha), roomFor: "the annotated strip's pixels")
         image.pixels.withUnsafeMutableBytes { target in
             pixels.withUnsafePixels { source in
                 for row in 0..<pixels.height {
                     PixelFormat.rgba.copy(pixels.width, from: source + row * pixels.bytesPerRow, in: pixels.pixelFormat,
-                                          to: target.baseAddress! + (row + top) * image.bytesPerRow)
+                                          to: target.baseAddress! + (row + frame.top) * image.bytesPerRow + frame.left * Image.bytesPerPixel)
                 }
             }
         }
-        if header { drawHeader(of: request.probe, into: &image, height: top, background: background) }
+        if header { try drawHeader(of: request.probe, into: &image, stripWidth: pixels.width, frame: frame, background: background) }
         if timestamps {
+            // One face for the sheet: its tiles share their size (`layout.cellSize`).
+            var font = try FontFace(path: Self.fontPath, pixelSize: Self.timestampFontSize(tileHeight: layout.cellSize.height))
             for (slot, text) in Self.timeTexts(of: thumbnails, request: request) {
-                var rectangle = layout.destinations[slot]
-                rectangle.y += top
-                let (painter, box) = Self.timestampBox(of: text, in: rectangle)
-                painter.draw(text, into: &image, x: box.x, y: box.y, color: .white, shadow: .black, clip: rectangle)
+                var tile = layout.destinations[slot]
+                tile.x += frame.left
+                tile.y += frame.top
+                let (coverage, box, origin) = try Self.placeTime(text, in: tile, font: &font)
+                image.blend(Self.timeBoxColor, over: box, clip: tile)
+                image.blend(coverage, x: origin.x, y: origin.y, color: .white, clip: tile)
             }
         }
         return image
     }
 
-    private func drawHeader(of probe: VideoProbe, into image: inout Image, height: Int, background: RGBAColor) {
-        let painter = Self.headerPainter(stripWidth: image.width), padding = Self.headerPadding(painter)
-        // Dark text on a light background; light text, with a shadow, on a dark or transparent one.
+    private func drawHeader(of probe: VideoProbe, into image: inout Image, stripWidth: Int, frame: SheetFrame, background: RGBAColor) throws(FontError) {
+        var font = try FontFace(path: Self.fontPath, pixelSize: Self.headerFontSize(stripWidth: stripWidth))
+        // Dark text on a light background, light text on a dark or transparent one.
         let light = background.alpha >= 128 && 299 * Int(background.red) + 587 * Int(background.green) + 114 * Int(background.blue) >= 128_000
-        let clip = PixelRect(x: 0, y: 0, width: image.width, height: height)
-        for (index, line) in Self.headerLines(of: probe).enumerated() {
-            let text = painter.fitted(line, width: image.width - 2 * padding)
-            painter.draw(text, into: &image, x: padding, y: padding + index * painter.lineHeight,
-                         color: light ? .black : .white, shadow: light ? nil : .black, clip: clip)
+        let clip = PixelRect(x: 0, y: 0, width: image.width, height: frame.top)
+        for (index, line) in Self.headerLines(Self.headerFields(of: probe), width: stripWidth, font: &font).enumerated() {
+            image.blend(font.render(line), x: frame.margin, y: frame.margin + index * font.lineHeight, color: light ? .black : .white, clip: clip)
         }
+    }
+}
+
+/// The room a sheet's text takes around its tiles: a margin all round, and the header's rows
+/// between the top margin and the tiles. Tile rectangles of the layout lie `left` pixels right
+/// and `top` pixels down in the annotated image.
+public struct SheetFrame: Sendable, Hashable {
+    /// Pixels of background on each side of the sheet.
+    public var margin: Int
+    /// Rows of the header, with its space below, between the top margin and the tiles (0 without a header).
+    public var headerHeight: Int
+
+    /// No frame: the strip as the pipeline made it.
+    public static let none = SheetFrame(margin: 0, headerHeight: 0)
+
+    public init(margin: Int, headerHeight: Int) {
+        self.margin = margin
+        self.headerHeight = headerHeight
+    }
+
+    /// Columns left of the tiles.
+    public var left: Int { margin }
+    /// Rows above the tiles.
+    public var top: Int { margin + headerHeight }
+
+    /// The annotated image's size for tiles laid out in `width` x `height` pixels.
+    public func sheetSize(width: Int, height: Int) -> PixelSize {
+        PixelSize(width: width + 2 * margin, height: height + top + margin)
     }
 }
 

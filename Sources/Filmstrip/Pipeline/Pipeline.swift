@@ -39,9 +39,9 @@ public struct StripResult: Sendable {
     public let thumbnails: [Thumbnail]
     /// Where each thumbnail lies among the tiles, and the tiles' size in pixels.
     public let layout: StripLayout
-    /// Rows of the header above the tiles (`SheetAnnotation.header`), 0 without one: tile
-    /// rectangles in the image are `layout`'s moved down by this much.
-    public var headerHeight = 0
+    /// The margin and header around the tiles (`SheetAnnotation`), `.none` without text: tile
+    /// rectangles in the image are `layout`'s moved right by `frame.left` and down by `frame.top`.
+    public var frame = SheetFrame.none
     /// Frames decoded, packets read and seeks made by the extractor.
     public let counters: DecodeCounters
     /// Wall-clock seconds of each phase (for fused pipelines extraction includes the scaling into the strip).
@@ -152,11 +152,12 @@ public struct Pipeline: Sendable {
             pixels = strip
         }
         let annotation = options.annotation
-        let annotated: any PixelRows = annotation.isEmpty ? pixels : try annotation.apply(to: pixels, layout: layout, thumbnails: thumbnails, request: request)
+        let frame = try annotation.frame(stripWidth: layout.width, probe: request.probe)
+        let annotated: any PixelRows = annotation.isEmpty ? pixels : try annotation.apply(to: pixels, layout: layout, thumbnails: thumbnails, request: request, frame: frame)
         mark(.composed)
         var result = StripResult(pixels: annotated, thumbnails: thumbnails, layout: layout, counters: counters,
                                  extractSeconds: (extracted - extractStart).seconds, composeSeconds: (clock.now - extracted).seconds)
-        result.headerHeight = annotation.headerHeight(stripWidth: layout.width)
+        result.frame = frame
         return result
     }
 }

@@ -67,11 +67,12 @@ public struct StripJob: Sendable {
         let request = try ExtractionRequest(path: video, probe: probe, plan: plan, size: size, options: options, limits: limits)
         let layout = try Pipeline.layout(for: request, options: stripOptions)
         let jpeg = output?.format == .jpeg
-        let annotation = stripOptions.annotation, headerHeight = annotation.headerHeight(stripWidth: layout.width)
-        if jpeg, let output { try StripWriter.checkJPEGSize(width: layout.width, height: layout.height + headerHeight, file: output.path) }
+        // Measured here, so that a missing font fails before any decoding.
+        let annotation = stripOptions.annotation, sheet = try annotation.frame(stripWidth: layout.width, probe: probe).sheetSize(width: layout.width, height: layout.height)
+        if jpeg, let output { try StripWriter.checkJPEGSize(width: sheet.width, height: sheet.height, file: output.path) }
         if let memoryLimitBytes {
-            // Text is drawn on an RGBA copy of the strip with the header's rows.
-            let annotated = annotation.isEmpty ? 0 : Image.alignedRowBytes(forWidth: layout.width).multipliedClamped(by: layout.height + headerHeight)
+            // Text is drawn on an RGBA copy of the strip framed by its margin and header.
+            let annotated = annotation.isEmpty ? 0 : Image.alignedRowBytes(forWidth: sheet.width).multipliedClamped(by: sheet.height)
             try MemoryEstimate(request: request, layout: layout, fused: pipeline.destination.isCanvas,
                                writingBytes: { strip in (jpeg ? strip.multipliedClamped(by: 2) : 0).addingClamped(annotated.multipliedClamped(by: jpeg ? 2 : 1)) })
                 .check(limitBytes: memoryLimitBytes)

@@ -72,7 +72,7 @@ public struct StripManifest: Codable, Sendable {
             return Entry(slot: thumbnail.slot, requested: TimeValue(relative(thumbnail.requestedTime)),
                          actual: TimeValue(relative(thumbnail.actualTime)), frameIndex: thumbnail.frameIndex,
                          substituted: thumbnail.substituted,
-                         x: rectangle.x, y: rectangle.y + result.headerHeight, width: rectangle.width, height: rectangle.height)
+                         x: rectangle.x + result.frame.left, y: rectangle.y + result.frame.top, width: rectangle.width, height: rectangle.height)
         }
     }
 

@@ -132,9 +132,10 @@ public enum SpriteIndex {
           const box = bar.getBoundingClientRect();
           show(Math.max(0, Math.min(duration - 1, Math.floor(duration * (e.clientX - box.left) / box.width))));
         });
-        // "#t=SECONDS" in the address shows that time first (for looking at one cue, and for tests).
+        // "#t=SECONDS" in the address shows that time first (for looking at one cue, and for tests);
+        // else the middle: cue 0 is often a fade from black, which reads as a broken page.
         const start = /^#t=([0-9.]+)$/.exec(location.hash);
-        show(start ? Math.max(0, Math.min(duration - 1, Math.floor(parseFloat(start[1]) * 1000))) : 0);
+        show(Math.max(0, Math.min(duration - 1, start ? Math.floor(parseFloat(start[1]) * 1000) : Math.floor(duration / 2))));
         </script>
         </body></html>
 

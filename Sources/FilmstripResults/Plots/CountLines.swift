@@ -31,14 +31,14 @@ enum CountLines {
         }.joined(separator: "\n\n")
     }
 
-    /// The chart: `axes` (scales and grid commands), the legend below, the titles, and
+    /// The chart: `axes` (scales and grid commands), the legend below (headed `keyTitle`), the titles, and
     /// `plots`, one clause per line; taller by a legend row for every two lines. `yLabel` is
     /// the chart's own text (no data in it), written double-quoted.
     static func chart(_ kind: ChartKind, stem: String, title: String, data: String, axes: String, yLabel: String,
-                      plots: [String]) -> Chart {
+                      plots: [String], keyTitle: String = "pipeline") -> Chart {
         let body = """
             \(axes)
-            set key below left Left reverse title "pipeline"
+            set key below left Left reverse title \(PlotText.scriptString(keyTitle))
             set title \(PlotText.scriptString(title))
             set xlabel "thumbnails per strip, N (log scale)"
             set ylabel "\(yLabel)"

@@ -1,12 +1,14 @@
 /// Chart 4: the configurations run on two or more machines, as a dot plot in small multiples:
 /// one panel per video, one row per pipeline and thumbnail count, one dot per machine (median
-/// wall time with its 95 % interval as a horizontal bar), on a log scale of time.
+/// wall time with its 95 % interval as a horizontal bar), on an axis of time fitted to the
+/// intervals: log where they span a decade or more, linear within one.
 ///
 /// Wall time, not time divided by each machine's calibration: the chart answers "how much
 /// sooner does the other machine finish, and does the order of the pipelines change?", and a
 /// single-threaded calibration hides what more cores give. A log scale makes equal ratios equal
 /// distances, so a 4× speed-up looks the same at 10 ms and at 10 s (on a linear scale most dots
-/// of a suite that spans 1 ms to 30 s sit on the axis). Labels are horizontal, beside their rows.
+/// of a suite that spans 1 ms to 30 s sit on the axis); within one decade a log axis has hardly
+/// a tic, and a linear one reads better. Labels are horizontal, beside their rows.
 enum MachineComparisonChart {
     /// Panels side by side; more videos wrap onto further rows of panels.
     static let columns = 2
@@ -38,9 +40,7 @@ enum MachineComparisonChart {
         let panelRows = (videos.count + columns - 1) / columns
         let panelHeight = tallest * rowHeight + panelPadding
         let height = panelRows * panelHeight + 60
-        let allValues = points.values.flatMap(\.values).flatMap { [$0.low, $0.high] }.filter { $0 > 0 }.map { $0 * unit.factor }
-        // Room on the right of the slowest dot for the key: rows are fastest first, so the top right is empty.
-        let low = (allValues.min() ?? 1) / 1.5, high = (allValues.max() ?? 1) * 8
+        let axis = TimeAxis(fitting: points.values.flatMap(\.values).flatMap { [$0.low, $0.high] }.map { $0 * unit.factor })
         var panels: [String] = []
         for (index, (video, keys)) in videos.enumerated() {
             // Each machine's dots a little above or below the row's line, so intervals do not hide each other.
@@ -59,15 +59,14 @@ enum MachineComparisonChart {
                 plot \(plots.joined(separator: ", \\\n     "))
                 """)
         }
-        let title = "Machine against machine: phase \(phase.rawValue), median wall time with 95 % interval (log scale), one panel per video"
+        let title = "Machine against machine: phase \(phase.rawValue), median wall time with 95 % interval\(axis.isLog ? " (log scale)" : ""), one panel per video"
         let styles = machines.indices.map { index in
             "set style line \(index + 1) lc rgb \(PlotText.scriptString(palette[index % palette.count])) pt \([7, 5, 9, 13][index % 4]) ps 0.9 lw 1.5"
         }.joined(separator: "\n")
         let body = """
             \(styles)
-            set logscale x 10
-            set xrange [\(PlotText.number(low)):\(PlotText.number(high))]
-            set xlabel \(PlotText.scriptString("wall-clock time (\(unit.rawValue), log scale)"))
+            \(axis.commands)
+            set xlabel \(PlotText.scriptString("wall-clock time (\(unit.rawValue)\(axis.isLog ? ", log scale" : ""))"))
             set grid xtics mxtics ytics
             set ytics nomirror font ",9"
             set xtics nomirror
@@ -98,4 +97,31 @@ enum MachineComparisonChart {
 
     /// Colours apart for people with the common colour-vision deficiencies (Okabe–Ito).
     static let palette = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"]
+
+    /// The time axis of every panel: the range holds every interval whole (no whisker ends at the
+    /// frame), with room on the right of the slowest for the key (rows are fastest first, so
+    /// the top right is empty).
+    struct TimeAxis: Equatable {
+        var low: Double, high: Double
+        /// A log scale when the intervals span a decade or more.
+        var isLog: Bool
+
+        init(fitting values: [Double]) {
+            let finite = values.filter { $0.isFinite && $0 > 0 }
+            let smallest = finite.min() ?? 1, largest = finite.max() ?? 1
+            isLog = largest / smallest >= 10
+            if isLog {
+                low = smallest / 1.5
+                high = largest * 8
+            } else {
+                let span = max(largest - smallest, largest * 0.05)
+                low = max(0, smallest - span * 0.1)
+                high = largest + span * 0.6
+            }
+        }
+
+        var commands: String {
+            (isLog ? "set logscale x 10\n" : "unset logscale x\n") + "set xrange [\(PlotText.number(low)):\(PlotText.number(high))]"
+        }
+    }
 }
