@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The frame-accuracy matrices in full (CI runs 19 of its videos, FrameAccuracyMatrixTests, and
-# 10 of UntimedContainerFrameTests):
+# 9 of UntimedContainerFrameTests):
 # barcode reference videos at 23.976, 25, 30 and 60 fps, GOPs of 1, 12 and 250 frames and
 # open 12-frame GOPs, 0 or 3 B-frames, in MP4, Matroska, MPEG-TS and MOV, each plain and with
 # a 30 s timestamp gap at its middle frame (256 videos), plus the CI matrix's stream-copy
