@@ -59,6 +59,13 @@ extension GateReport {
                     "candidate_instructions": change.candidateWork as Any? ?? NSNull(),
                 ] as [String: Any]
             },
+            "failures": failures.map { failure in
+                [
+                    "configuration": failure.key.description, "config_id": failure.key.configID,
+                    "failed_build": failure.side.rawValue, "failure": failure.kind.rawValue, "error": failure.reason,
+                    "failed_runs": failure.failedRuns, "other_build_runs": failure.otherSideRuns, "gated": failure.gated,
+                ] as [String: Any]
+            },
             "only_in_baseline": onlyInBaseline.map(\.description),
             "only_in_candidate": onlyInCandidate.map(\.description),
         ]

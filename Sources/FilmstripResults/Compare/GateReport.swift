@@ -24,6 +24,9 @@ package struct GateReport: Sendable {
     package var spanChanges: [SpanChange] = []
     /// Things that weaken the comparison without preventing it (for stderr).
     package var warnings: [String] = []
+    /// Configurations that failed on one side only (crash, non-zero exit, time limit, wrong
+    /// strip); a gated one (the candidate's) fails the gate whatever its times say.
+    package var failures: [ConfigurationFailure] = []
     package var onlyInBaseline: [ConfigurationKey] = []
     package var onlyInCandidate: [ConfigurationKey] = []
     /// Commits the executables were built from (paired form).
@@ -138,7 +141,9 @@ package struct GateReport: Sendable {
         let undecidedLines = open.prefix(Self.undecidedListed).map { group in
             "undecided: \(name(group.key)): \(changeText(group.entries))"
         } + (open.count > Self.undecidedListed ? ["undecided: … and \(open.count - Self.undecidedListed) more"] : [])
-        return [outcomeLine] + movedLines + spanChanges.map(\.text) + undecidedLines + workLines(name: name)
+        // A failure leads: it is the one regression with no number to show.
+        let failureLines = failures.map { $0.text(name: name($0.key)) }
+        return [outcomeLine] + failureLines + movedLines + spanChanges.map(\.text) + undecidedLines + workLines(name: name)
     }
 
     /// The headline with each configuration's full key.
@@ -203,7 +208,10 @@ package struct GateReport: Sendable {
             let count = slowerConfigurations.count
             let added = gatesOnWork ? workChanges.filter { $0.grew && $0.gated }.count : 0
             let spans = spanChanges.filter(\.gated).count
-            return "regressed: \(count) configuration(s) slower by more than \(threshold) %"
+            let failed = failures.filter(\.gated).count
+            let slower = "\(count) configuration(s) slower by more than \(threshold) %"
+            return "regressed: " + (failed == 0 ? slower : "\(failed) configuration(s) failed in the candidate only (\(failedKindsText))"
+                + (count > 0 ? ", " + slower : ""))
                 + (added > 0 ? ", \(added) counter(s) of work grew" : "")
                 + (spans > 0 ? ", \(spans) span(s) grew (the busiest thread's instructions)" : "") + " (exit 2)"
         case .undecided:
@@ -290,10 +298,16 @@ package struct GateReport: Sendable {
         return lines
     }
 
+    /// The kinds of the gated failures, each once: `crashed, timed out`.
+    private var failedKindsText: String {
+        let kinds = Set(failures.filter(\.gated).map(\.kind))
+        return ConfigurationFailure.Kind.allCases.filter(kinds.contains).map(\.words).joined(separator: ", ")
+    }
+
     mutating func decideOutcome(gateOnWork: Bool) {
         gatesOnWork = gateOnWork
         if comparisons.contains(where: { $0.gated && $0.verdict == .slower }) || (gateOnWork && workChanges.contains { $0.grew && $0.gated })
-            || spanChanges.contains(where: \.gated) {
+            || spanChanges.contains(where: \.gated) || failures.contains(where: \.gated) {
             outcome = .regressed
         } else if !undecided.isEmpty {
             outcome = .undecided

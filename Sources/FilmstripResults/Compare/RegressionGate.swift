@@ -144,13 +144,20 @@ package struct RegressionGate: Sendable {
         if baselineBuilds != candidateBuilds {
             report.warnings.append("build configurations differ: baseline \(baselineBuilds.sorted().joined(separator: ",")), candidate \(candidateBuilds.sorted().joined(separator: ",")); the ratios measure the compiler settings too")
         }
-        report.baselineCommits = Set(baseline.map(\.executableCommit)).sorted()
-        report.candidateCommits = Set(candidate.map(\.executableCommit)).sorted()
+        // A failed run of an executable given by path has no commit to record (it never said).
+        report.baselineCommits = Set(baseline.map(\.executableCommit)).subtracting([""]).sorted()
+        report.candidateCommits = Set(candidate.map(\.executableCommit)).subtracting([""]).sorted()
         let baselineByKey = valuesByRepetition(baseline, metric: metric), candidateByKey = valuesByRepetition(candidate, metric: metric)
         report.onlyInBaseline = Set(baselineByKey.keys).subtracting(candidateByKey.keys).sorted()
         report.onlyInCandidate = Set(candidateByKey.keys).subtracting(baselineByKey.keys).sorted()
+        report.failures = ConfigurationFailure.between(baseline: baseline, candidate: candidate)
         let paired = Self.pairs(baselineByKey, candidateByKey)
         guard !paired.isEmpty else {
+            // A failure is a verdict even when it left no pair to time.
+            if report.failures.contains(where: \.gated) {
+                report.decideOutcome(gateOnWork: true)
+                return report
+            }
             let instrumented = metric != .instructions && rows.contains { $0.instructions != nil }
             report.outcome = .badInput("\(path): no configuration has \(metric.rawValue) in both builds in the same repetition"
                 + (instrumented ? " (the file counts instructions under callgrind: compare it with --metric instructions)" : ""))
@@ -348,6 +355,7 @@ package struct RegressionGate: Sendable {
             .filter { !normalised || $0.phase != .calibration }
         report.onlyInBaseline = Set(baselineSamples.keys).subtracting(candidateSamples.keys).sorted()
         report.onlyInCandidate = Set(candidateSamples.keys).subtracting(baselineSamples.keys).sorted()
+        report.failures = ConfigurationFailure.between(baseline: baseline, candidate: candidate)
         guard !shared.isEmpty else {
             report.outcome = .badInput("\(baselinePath) and \(candidatePath): the runs have no configuration with \(metric.rawValue) samples in common")
             return report
