@@ -22,9 +22,10 @@ extension FilmstripCommand {
                 only) fails too. The metrics and threshold `bench --until-decided` decided on are read from \
                 NAME-gate.json beside NAME-raw.csv unless --metric or --threshold say otherwise. Exit status, one \
                 per meaning: 0 every gated configuration decided and none slower, 2 a configuration got slower \
-                beyond the threshold (or does more work), 3 some configurations undecided (listed), 1 the input \
+                beyond the threshold (or does more work, or failed in the candidate only: crashed, exited non-zero, \
+                timed out, wrong strip), 3 some configurations undecided (listed), 1 the input \
                 cannot be judged (a missing or unreadable file, not a results file, no rows of both builds, every \
-                run of a build failed; one line on stderr names the file). Warnings and errors go to stderr.
+                run of a build failed, no configuration in common; one line on stderr names the file). Warnings and errors go to stderr.
                 """)
 
         enum Format: String, CaseIterable, ExpressibleByArgument {
@@ -122,11 +123,12 @@ extension FilmstripCommand.Compare {
     }
 
     /// Two runs from different machines, without `--gate`: the hardware comparison, exit 0.
-    /// Returns `false` (the gate goes on) when the files are one machine's or cannot be read
-    /// (the gate then reports why).
+    /// Returns `false` (the gate goes on) when the files are one machine's, cannot be read, or
+    /// share no measured configuration (the gate then reports why: exit 1, never an empty answer).
     func compareMachines(_ baselineFile: RawResultsFile, _ candidateFile: RawResultsFile) throws -> Bool {
         guard let before = baselineFile.rows, let after = candidateFile.rows,
-              HardwareComparison.differentMachines(before, after) else { return false }
+              HardwareComparison.differentMachines(before, after),
+              HardwareComparison.haveCommonMeasurement(before, after) else { return false }
         var comparison = HardwareComparison(baseline: before, candidate: after, baselinePath: baselineFile.path,
                                             candidatePath: candidateFile.path)
         comparison.width = Console.columns

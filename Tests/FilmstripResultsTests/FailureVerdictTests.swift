@@ -4,7 +4,8 @@ import Testing
 @testable import FilmstripResults
 
 /// A run that failed is a fact the gate judges, never a row it drops: a configuration that ran
-/// in the baseline and failed in the candidate is a regression in every output.
+/// in the baseline and failed in the candidate is a regression in every output, and two files
+/// with nothing in common are bad input, never an empty pass.
 struct FailureVerdictTests {
     /// A two-build run as `bench` writes it when the candidate's `sequential` run fails in its
     /// first repetition: `forward` paired in every repetition at the same speed, `sequential`
@@ -100,5 +101,37 @@ struct FailureVerdictTests {
         let report = RegressionGate(metric: .wallSeconds).compare(baseline: strip(.baseline, "a"), candidate: strip(.candidate, "b"))
         #expect(report.outcome == .regressed, "\(report.outcomeLine)")
         #expect(report.failures.count == 1 && report.failures[0].kind == .timedOut)
+    }
+
+    /// Another machine's file whose runs all failed, or one with no configuration in common:
+    /// `compare` exits 1 with one line saying why, not "faster in 0 of 0" and exit 0.
+    @Test func nothingComparedIsBadInput() throws {
+        let folder = try CLISupport.scratchDirectory()
+        let baseline = folder.appendingPathComponent("a-raw.csv").path
+        let failed = folder.appendingPathComponent("failed-raw.csv").path
+        let other = folder.appendingPathComponent("other-raw.csv").path
+        let elsewhere = Fixtures.machine(cpuModel: "AMD EPYC 9B14", memoryBytes: 16 << 30)
+        try Self.write(Fixtures.rows([0.25, 0.26, 0.24, 0.25, 0.25, 0.26]), to: baseline)
+        try Self.write((0..<6).map { Fixtures.row(machine: elsewhere, repetition: $0, wall: nil, status: .error, error: "child killed by signal 11") }, to: failed)
+        try Self.write(Fixtures.rows([0.5, 0.5, 0.5, 0.5, 0.5, 0.5], machine: elsewhere, pipeline: "forward+rowcopy"), to: other)
+        for (candidate, reason) in [(failed, "every one of the 6 candidate run(s) failed"), (other, "share no configuration")] {
+            for format in ["text", "json"] {
+                let result = try CLISupport.run(["compare", baseline, candidate, "--format", format])
+                #expect(result.status == 1, "\(format): \(result.standardOutput)")
+                let lines = result.standardError.split(separator: "\n")
+                #expect(lines.count == 1 && lines[0].hasPrefix("filmstrip: bad input: ") && lines[0].contains(reason), "\(result.standardError)")
+            }
+            #expect(try CLISupport.run(["compare", baseline, candidate, "--gate"]).status == 1)
+        }
+        // The same machine's run with nothing in common: the same answer.
+        let sameMachine = folder.appendingPathComponent("same-raw.csv").path
+        try Self.write(Fixtures.rows([0.5, 0.5, 0.5, 0.5, 0.5, 0.5], pipeline: "forward+rowcopy"), to: sameMachine)
+        let result = try CLISupport.run(["compare", baseline, sameMachine])
+        #expect(result.status == 1 && result.standardError.contains("share no configuration"), "\(result.standardError)")
+    }
+
+    static func write(_ rows: [RawResultRow], to path: String) throws {
+        let writer = try ResultsFileWriter<RawResultRow>(path: path, durable: false)
+        for row in rows { try writer.append(row) }
     }
 }

@@ -318,7 +318,8 @@ package struct RegressionGate: Sendable {
         }
         // A two-build file given as one side: its candidate rows are the run's code.
         let baseline = baseline.filter { $0.build != .baseline }, candidate = candidate.filter { $0.build != .baseline }
-        if let failed = Self.everyRunFailed(baseline, side: "baseline", path: baselinePath) ?? Self.everyRunFailed(candidate, side: "candidate", path: candidatePath) {
+        if let failed = Self.everyRunFailed(baseline, side: "baseline", path: baselinePath) ?? Self.everyRunFailed(candidate, side: "candidate", path: candidatePath)
+            ?? Self.nothingInCommon(baseline, candidate, baselinePath: baselinePath, candidatePath: candidatePath) {
             report.outcome = .badInput(failed)
             return report
         }
@@ -435,6 +436,15 @@ package struct RegressionGate: Sendable {
         guard !rows.contains(where: { $0.status == .ok }) else { return nil }
         let reason = rows.first { !$0.error.isEmpty }.map { ": the first says \"\($0.error.prefix(200).split(whereSeparator: \.isNewline).joined(separator: " "))\"" } ?? ""
         return "\(path): every one of the \(rows.count) \(side) run(s) failed, nothing to compare\(reason)"
+    }
+
+    /// Why two runs that each measured something cannot be compared: no configuration measured in
+    /// one was measured in the other (another suite, other videos); nil when some was.
+    static func nothingInCommon(_ baseline: [RawResultRow], _ candidate: [RawResultRow], baselinePath: String, candidatePath: String) -> String? {
+        let measured = { (rows: [RawResultRow]) in Set(rows.filter { $0.status == .ok && $0.phase != .calibration }.map(\.configurationKey)) }
+        let before = measured(baseline), after = measured(candidate)
+        guard !before.isEmpty, !after.isEmpty, before.isDisjoint(with: after) else { return nil }
+        return "\(baselinePath) and \(candidatePath) share no configuration (\(before.count) and \(after.count) measured, none in both), nothing to compare"
     }
 
     /// The first `ok` row whose metric value cannot be a measurement: bad input, never a "same".
