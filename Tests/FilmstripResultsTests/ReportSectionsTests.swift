@@ -131,3 +131,31 @@ extension ReportTests {
         #expect(Self.configurationSection(key, in: report.html)?.contains("stroke-dasharray=\"4 3\"") == true, "the step marked on its chart")
     }
 }
+
+extension ReportTests {
+    /// The two gate files of one CI run (`scripts/ci-gate.sh`: an instruction run and a time
+    /// run, both builds in each) are that run's two gates. Read as a history they were four
+    /// runs, and the page led with "latest run against the one before: bad input".
+    @Test func oneCIRunsGateFilesAreItsGatesNotAHistory() throws {
+        let base = SampleResults.rows(machines: [SampleResults.fastMachine], frameCounts: [10])
+        let time = base.flatMap { row in
+            var row = row
+            row.run.runID = "ci-time"
+            row.timestamp = row.timestamp.addingTimeInterval(600)
+            return SampleResults.twoBuildPair(row) { _ in false }
+        }
+        let instructions = base.filter { $0.repetition == 0 }.flatMap { row in
+            var row = row
+            row.run.runID = "ci-instructions"
+            (row.wallSeconds, row.cpuUserSeconds, row.cpuSysSeconds, row.thumbnailsPerSecond) = (nil, nil, nil, nil)
+            row.instructions = 100_000_000
+            return SampleResults.twoBuildPair(row) { _ in false }
+        }
+        let report = HTMLReport(sources: ["ci-instructions-raw.csv", "ci-time-raw.csv"], rowsByFile: [instructions, time])
+        #expect(report.histories.isEmpty)
+        #expect(report.gateReports.count == 2 && report.gateReports[0].1.gate.metric == .instructions)
+        let verdict = report.verdictSection
+        #expect(!verdict.contains("bad input") && !verdict.contains("History"), "\(verdict)")
+        #expect(verdict.contains("over 2 gates"), "\(verdict)")
+    }
+}
