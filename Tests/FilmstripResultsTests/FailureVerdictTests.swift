@@ -72,7 +72,7 @@ struct FailureVerdictTests {
         let fixed = RegressionGate.elapsedAndCPU().comparePaired(Self.rows(failure: "child killed by signal 6", failedBuild: .baseline))
         #expect(fixed.outcome == .passed, "\(fixed.outcomeLine)")
         #expect(fixed.failures.map(\.side) == [.baseline] && fixed.failures.allSatisfy { !$0.gated })
-        #expect(fixed.headlineLines.contains { $0.hasPrefix("fixed (not gated): sequential+rowcopy") })
+        #expect(fixed.headlineLines == [fixed.outcomeLine] && fixed.extrasLines.contains { $0.hasPrefix("fixed (not gated): sequential+rowcopy") })
         // Both builds failed it: the same on both sides, not a change.
         var both = Self.rows(failure: "child killed by signal 6", failedBuild: .baseline)
         both = both.map { row in

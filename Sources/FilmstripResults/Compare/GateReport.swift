@@ -142,8 +142,8 @@ package struct GateReport: Sendable {
             "undecided: \(name(group.key)): \(changeText(group.entries))"
         } + (open.count > Self.undecidedListed ? ["undecided: … and \(open.count - Self.undecidedListed) more"] : [])
         // A failure leads: it is the one regression with no number to show.
-        let failureLines = failures.map { $0.text(name: name($0.key)) }
-        return [outcomeLine] + failureLines + movedLines + spanChanges.map(\.text) + undecidedLines + workLines(name: name)
+        let failureLines = failures.filter(\.gated).map { $0.text(name: name($0.key)) }
+        return [outcomeLine] + failureLines + movedLines + spanChanges.filter(\.gated).map(\.text) + undecidedLines + workLines(name: name, failing: true)
     }
 
     /// The headline with each configuration's full key.
@@ -282,8 +282,9 @@ package struct GateReport: Sendable {
         }
     }
 
-    private func workLines(name: (ConfigurationKey) -> String) -> [String] {
-        workChanges.map { change in
+    /// The work changes that fail the gate (`failing`), which lead, or the others, which follow the table.
+    private func workLines(name: (ConfigurationKey) -> String, failing: Bool) -> [String] {
+        workChanges.filter { (gatesOnWork && $0.grew && $0.gated) == failing }.map { change in
             "work changed: \(name(change.key)): \(change.counter.rawValue) \(Self.range(change.baseline)) → \(Self.range(change.candidate))"
                 + (!gatesOnWork ? " (not gated: the machines have different core counts)"
                     : !change.gated ? " (not gated: work shared by several workers moves with the scheduling; no evidence of more over the pairs)"
@@ -292,7 +293,9 @@ package struct GateReport: Sendable {
     }
 
     var extrasLines: [String] {
-        var lines: [String] = []
+        // Spans and work changes that cannot fail the gate: after the table, so they never read as a verdict.
+        var lines = failures.filter { !$0.gated }.map { $0.text(name: $0.key.description) }
+            + spanChanges.filter { !$0.gated }.map(\.text) + workLines(name: \.description, failing: false)
         if !onlyInBaseline.isEmpty { lines.append("only in baseline: \(onlyInBaseline.count) configuration(s)") }
         if !onlyInCandidate.isEmpty { lines.append("only in candidate: \(onlyInCandidate.count) configuration(s)") }
         return lines
