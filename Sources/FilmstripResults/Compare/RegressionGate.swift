@@ -318,9 +318,14 @@ package struct RegressionGate: Sendable {
         }
         // A two-build file given as one side: its candidate rows are the run's code.
         let baseline = baseline.filter { $0.build != .baseline }, candidate = candidate.filter { $0.build != .baseline }
-        if let failed = Self.everyRunFailed(baseline, side: "baseline", path: baselinePath) ?? Self.everyRunFailed(candidate, side: "candidate", path: candidatePath)
-            ?? Self.nothingInCommon(baseline, candidate, baselinePath: baselinePath, candidatePath: candidatePath) {
+        if let failed = Self.everyRunFailed(baseline, side: "baseline", path: baselinePath) ?? Self.everyRunFailed(candidate, side: "candidate", path: candidatePath) {
             report.outcome = .badInput(failed)
+            return report
+        }
+        if let disjoint = Self.nothingInCommon(baseline, candidate, baselinePath: baselinePath, candidatePath: candidatePath) {
+            let measured = { (rows: [RawResultRow]) in Set(rows.filter { $0.status == .ok }.map(\.configurationKey)).sorted() }
+            (report.onlyInBaseline, report.onlyInCandidate) = (measured(baseline), measured(candidate))
+            report.outcome = .badInput(disjoint)
             return report
         }
 
