@@ -108,12 +108,15 @@ extension FilmstripCommand.Compare {
         let automatic = RegressionGate.automatic(for: rows)
         let usable = recorded.flatMap { settings in rows.contains { $0.run.runID == settings.runID } ? settings : nil }
         var gate = metric.map { RegressionGate(metric: $0) } ?? usable?.gate ?? automatic
+        // Pairs added by `--until-decided` were added by looking, whatever metric judges them now.
+        if usable != nil { gate.pairCollection = .addedByLooking }
         if let threshold {
             gate.threshold = threshold
         } else if let usable, metric != nil, gate.metric != .instructions {
             gate.threshold = usable.threshold
         }
         guard let usable else {
+            gate.pairCollection = nil
             return (gate, recorded.map { "gate settings beside the file are of run \($0.runID), which it does not hold: not used" })
         }
         let used = [metric == nil ? "metrics" : nil, threshold == nil ? "threshold" : nil].compactMap { $0 }

@@ -87,7 +87,7 @@ extension ReportTests {
         #expect(page.ids.contains("history"))
         let history = try #require(page.text.components(separatedBy: "History across runs").dropFirst().first)
         #expect(history.contains("3 runs"))
-        #expect(history.contains("3 runs are too few for the step search (filmstrip trend needs 10)"))
+        #expect(history.contains("3 runs are too few for the step search (filmstrip trend needs 6)"))
         #expect(history.contains("Latest run against the one before:"))
         // The verdict says there is history and links to it.
         let verdict = try #require(page.text.components(separatedBy: "History across runs").first)

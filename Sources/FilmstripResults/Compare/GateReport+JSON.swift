@@ -30,6 +30,7 @@ extension GateReport {
             "threshold": gate.threshold,
             "level": gate.level,
             "family_size": familySize as Any? ?? NSNull(),
+            "pair_collection": pairCollection?.rawValue as Any? ?? NSNull(),
             "undecided": undecidedConfigurations.map(\.description),
             "normalised_to_calibration": normalizedToCalibration,
             "baseline_commits": baselineCommits,
@@ -86,6 +87,7 @@ extension GateReport {
             "n": comparison.count, "verdict": comparison.verdict.rawValue, "gated": comparison.gated,
             "evidence_grew": comparison.evidenceGrew, "evidence_shrank": comparison.evidenceShrank,
             "evidence_within": comparison.evidenceWithin,
+            "p_grew": comparison.pGrew, "p_shrank": comparison.pShrank, "p_within": comparison.pWithin,
             "attribution": comparison.attribution.map {
                 ["function": $0.function.name, "object": $0.function.object, "instructions": $0.instructions,
                  "percentage_points": $0.percentagePoints] as [String: Any]

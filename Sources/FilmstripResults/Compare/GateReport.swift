@@ -41,6 +41,9 @@ package struct GateReport: Sendable {
     package var gatesOnWork = true
     /// Paired time metrics: the configurations judged together by e-Benjamini–Hochberg (the gated ones).
     package var familySize: Int?
+    /// Paired time metrics: how the pairs were collected, so how they were judged (fixed n, or
+    /// anytime-valid evidence after pairs were added by looking); nil in other forms.
+    package var pairCollection: PairCollection?
     /// Shows only the configurations with a verdict other than `same` (the outcome and work lines stay).
     package var onlyChanged = false
     /// Shows the sub-phases (shown, not gated) in the tables too; by default they are counted.
@@ -215,9 +218,27 @@ package struct GateReport: Sendable {
                 + (added > 0 ? ", \(added) counter(s) of work grew" : "")
                 + (spans > 0 ? ", \(spans) span(s) grew (the busiest thread's instructions)" : "") + " (exit 2)"
         case .undecided:
-            return "undecided: \(undecidedConfigurations.count) configuration(s) could not be decided with the pairs measured, none slower so far; not a pass (add pairs: `bench --until-decided`, or more --repetitions) (exit 3)"
+            return "undecided: \(undecidedConfigurations.count) configuration(s) could not be decided, none slower so far; not a pass: \(undecidedAdvice) (exit 3)"
         case .badInput(let reason):
             return "bad input: \(reason) (exit 1)"
+        }
+    }
+
+    /// What was done and what would decide an undecided gate.
+    var undecidedAdvice: String {
+        let pairs = undecided.map(\.count)
+        let counted = pairs.min().map { low in pairs.max() == low ? "\(low) pair(s)" : "\(low)–\(pairs.max()!) pairs" } ?? "the pairs"
+        switch pairCollection {
+        case .fixed?:
+            return "judged at the fixed \(counted) measured; more pairs would decide them (`bench --until-decided` adds them where needed, or more --repetitions)"
+        case .addedByLooking?:
+            // Pairs were added until the budget or the cap stopped them: more of the same will not do.
+            let widest = undecided.map { ($0.ratioHigh / $0.ratioLow).squareRoot() - 1 }.max() ?? 0
+            return "pairs were added by looking (`bench --until-decided`) until its budget or pair cap stopped it at \(counted); "
+                + "this runner could not show a change smaller than about ±\(String(format: "%.1f", widest * 100)) % (the widest undecided interval's half-width) "
+                + "against the ±\(String(format: "%g", gate.threshold * 100)) % threshold: a quieter runner, a larger --threshold, or the instruction gate (`bench --measure instructions`) would decide it"
+        case nil:
+            return "add pairs: `bench --until-decided`, or more --repetitions"
         }
     }
 
@@ -228,11 +249,15 @@ package struct GateReport: Sendable {
             lines.append("paired instruction counts (callgrind): candidate / baseline of each configuration and phase, decided exactly at ±\(String(format: "%g", gate.threshold * 100)) %; a change names the functions whose own counts moved most (pp of the baseline phase)")
         case .paired:
             lines.append("paired: candidate / baseline of the same repetition; Hodges–Lehmann ratio, exact Wilcoxon signed-rank \(Int(gate.level * 100)) % interval")
-            if let familySize {
+            if let familySize, pairCollection == .fixed {
+                let family = judgesSeveralMetrics ? "\(familySize) gated configuration-metric pairs (\(gate.metrics.map(Self.metricName).joined(separator: " and ")) of each)" : "\(familySize) gated configurations"
+                let threshold = String(format: "%g", gate.threshold * 100)
+                lines.append("verdict at fixed n (every pair planned, none added by looking): exact one-sided Wilcoxon signed-rank tests per configuration, Benjamini–Hochberg over the \(family) at \(Int((1 - gate.level) * 100 + 0.5)) %: slower needs a rejected \"not larger\" and an estimate beyond +\(threshold) %, same needs both \"not within ±\(threshold) %\" tests rejected, otherwise undecided (sub-phases shown, not gated)")
+            } else if let familySize {
                 let family = judgesSeveralMetrics
                     ? "\(familySize) gated configuration-metric pairs (\(gate.metrics.map(Self.metricName).joined(separator: " and ")) of each configuration in one family; a configuration is slower when either is decided slower, same when both are)"
                     : "\(familySize) gated configurations"
-                lines.append("verdict: anytime-valid betting evidence per configuration, e-Benjamini–Hochberg over the \(family) at \(Int((1 - gate.level) * 100 + 0.5)) %: slower needs evidence of a change and an estimate beyond +\(String(format: "%g", gate.threshold * 100)) %, same needs evidence of a change within ±\(String(format: "%g", gate.threshold * 100)) %, otherwise undecided (sub-phases shown, not gated)")
+                lines.append("verdict: pairs added by looking (`bench --until-decided`), so anytime-valid betting evidence per configuration, e-Benjamini–Hochberg over the \(family) at \(Int((1 - gate.level) * 100 + 0.5)) %: slower needs evidence of a change and an estimate beyond +\(String(format: "%g", gate.threshold * 100)) %, same needs evidence of a change within ±\(String(format: "%g", gate.threshold * 100)) %, otherwise undecided (sub-phases shown, not gated)")
             }
             lines.append("baseline built from \(baselineCommits.joined(separator: ", ")), candidate from \(candidateCommits.joined(separator: ", "))")
         case .separateRuns:

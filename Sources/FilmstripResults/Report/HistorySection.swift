@@ -46,7 +46,7 @@ struct ReportHistory: Sendable {
         guard let trend, !trend.trends.isEmpty else {
             return "\(runs.count) runs are too few for the step search (filmstrip trend needs \(stepSearchRuns))"
         }
-        let stepped = trend.trends.filter { !$0.steps.isEmpty }.count, up = trend.trends.filter(\.endsOnStepUp).count
+        let stepped = trend.trends.filter { !$0.steps.isEmpty }.count, up = trend.gatedEndingOnStepUp.count
         let normalised = trend.trends.contains(where: \.normalised) ? " (times over each repetition's calibration)" : ""
         return "step search over \(runs.count) runs: \(trend.trends.count) configurations searched\(normalised), \(stepped) with steps, \(up) ending on a step up"
     }
