@@ -25,7 +25,8 @@ extension FilmstripCommand {
                 beyond the threshold (or does more work, or failed in the candidate only: crashed, exited non-zero, \
                 timed out, wrong strip), 3 some configurations undecided (listed), 1 the input \
                 cannot be judged (a missing or unreadable file, not a results file, no rows of both builds, every \
-                run of a build failed, no configuration in common; one line on stderr names the file). Warnings and errors go to stderr.
+                run of a build failed, no configuration in common; one line on stderr names the file), 64 a usage error (a bad option, \
+                a file compared with itself). Warnings and errors go to stderr.
                 """)
 
         enum Format: String, CaseIterable, ExpressibleByArgument {
