@@ -17,7 +17,7 @@
 # table to PREFIX-instructions-bench.txt and PREFIX-time-bench.txt, each gate's whole text to
 # PREFIX-instructions.txt and PREFIX-time.txt. Writes the gates' markdown to $GITHUB_STEP_SUMMARY
 # when set (as in the workflow), else to PREFIX-summary.md. Exit: 0 both gates pass (an undecided time gate warns), 2 a gate found it
-# slower or more work, 3 the instruction gate undecided, 1 a bench run failed or a gate's
+# slower, more work, or a configuration that failed in the candidate only, 3 the instruction gate undecided, 1 a bench run failed or a gate's
 # input could not be judged (compare's exit 1: never let through as a warning).
 set -uo pipefail
 # Paths given on the command line are the caller's, resolved before moving to the checkout; a

@@ -23,9 +23,11 @@ extension FilmstripCommand {
                 only) fails too. The metrics and threshold `bench --until-decided` decided on are read from \
                 NAME-gate.json beside NAME-raw.csv unless --metric or --threshold say otherwise. Exit status, one \
                 per meaning: 0 every gated configuration decided and none slower, 2 a configuration got slower \
-                beyond the threshold (or does more work), 3 some configurations undecided (listed), 1 the input \
+                beyond the threshold (or does more work, or failed in the candidate only: crashed, exited non-zero, \
+                timed out, wrong strip), 3 some configurations undecided (listed), 1 the input \
                 cannot be judged (a missing or unreadable file, not a results file, no rows of both builds, every \
-                run of a build failed; one line on stderr names the file). Warnings and errors go to stderr.
+                run of a build failed, no configuration in common; one line on stderr names the file), 64 a usage error (a bad option, \
+                a file compared with itself). Warnings and errors go to stderr.
                 """)
 
         enum Format: String, CaseIterable, ExpressibleByArgument {
@@ -108,12 +110,15 @@ extension FilmstripCommand.Compare {
         let automatic = RegressionGate.automatic(for: rows)
         let usable = recorded.flatMap { settings in rows.contains { $0.run.runID == settings.runID } ? settings : nil }
         var gate = metric.map { RegressionGate(metric: $0) } ?? usable?.gate ?? automatic
+        // Pairs added by `--until-decided` were added by looking, whatever metric judges them now.
+        if usable != nil { gate.pairCollection = .addedByLooking }
         if let threshold {
             gate.threshold = threshold
         } else if let usable, metric != nil, gate.metric != .instructions {
             gate.threshold = usable.threshold
         }
         guard let usable else {
+            gate.pairCollection = nil
             return (gate, recorded.map { "gate settings beside the file are of run \($0.runID), which it does not hold: not used" })
         }
         let used = [metric == nil ? "metrics" : nil, threshold == nil ? "threshold" : nil].compactMap { $0 }
@@ -123,11 +128,12 @@ extension FilmstripCommand.Compare {
     }
 
     /// Two runs from different machines, without `--gate`: the hardware comparison, exit 0.
-    /// Returns `false` (the gate goes on) when the files are one machine's or cannot be read
-    /// (the gate then reports why).
+    /// Returns `false` (the gate goes on) when the files are one machine's, cannot be read, or
+    /// share no measured configuration (the gate then reports why: exit 1, never an empty answer).
     func compareMachines(_ baselineFile: RawResultsFile, _ candidateFile: RawResultsFile) throws -> Bool {
         guard let before = baselineFile.rows, let after = candidateFile.rows,
-              HardwareComparison.differentMachines(before, after) else { return false }
+              HardwareComparison.differentMachines(before, after),
+              HardwareComparison.haveCommonMeasurement(before, after) else { return false }
         var comparison = HardwareComparison(baseline: before, candidate: after, baselinePath: baselineFile.path,
                                             candidatePath: candidateFile.path)
         comparison.width = Console.columns

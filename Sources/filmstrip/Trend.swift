@@ -14,9 +14,11 @@ extension FilmstripCommand {
                 step is printed with the run and commit where it appeared and its size with a 95% bootstrap \
                 interval. The newest run is also judged alone against the runs since the last step (a prediction \
                 interval at the same significance), since a step search needs 3 runs after a step. A history \
-                needs 10 runs (at the default significance: fewer cannot make any step significant). Exit status: \
+                needs 6 runs; below 10 (where the permutation test cannot make any step significant at the default \
+                significance) one step is searched by a t test of the log run medians at each split, the significance \
+                divided among the splits. Exit status: \
                 0 no configuration ends on a step up, 2 at least one does (its newest run is slower than before \
-                a step), 3 undecided (a machine, or a configuration of its newest run, has too short a history) \
+                a step; of the phases the gate judges: a pipeline's total, not its extract and compose), 3 undecided (a machine, or a configuration of its newest run, has too short a history) \
                 or bad input.
                 """)
 
@@ -53,7 +55,7 @@ extension FilmstripCommand {
             var slower = 0, undecided = 0
             for history in histories {
                 try Console.out(TerminalText.visible(TrendReport.text(history, minimumRuns: analysis.minimumRuns)))
-                slower += history.trends.filter(\.endsOnStepUp).count
+                slower += history.gatedEndingOnStepUp.count
                 if history.runs.count < analysis.minimumRuns { undecided += 1 }
                 undecided += history.tooShort.count
             }
@@ -85,12 +87,14 @@ enum TrendReport {
                 + history.tooShort.prefix(5).map(\.configID).joined(separator: ", ") + (history.tooShort.count > 5 ? ", …" : ""))
         }
         let stepped = history.trends.filter { !$0.steps.isEmpty }
+        let gated = Set(history.gatedEndingOnStepUp.map(\.key))
         let normalised = history.trends.filter(\.normalised).count
         let relative = normalised == 0 ? "" : normalised == history.trends.count
             ? " (times over each repetition's calibration)" : " (\(normalised) of them with times over each repetition's calibration)"
         lines.append("  \(history.trends.count) configuration(s) searched\(relative), \(stepped.count) with steps")
         for trend in stepped {
-            lines.append("  \(trend.key.configID) \(trend.key.shortName)\(trend.endsOnStepUp ? "  [latest run on a step up]" : "")")
+            let mark = gated.contains(trend.key) ? "  [latest run on a step up]" : trend.endsOnStepUp ? "  [newest run higher: a sub-phase or reference, shown, not gated]" : ""
+            lines.append("  \(trend.key.configID) \(trend.key.shortName)\(mark)")
             for step in trend.steps {
                 lines.append("    \(percent(step.relativeChange)) [95% \(percent(step.low)), \(percent(step.high))]"
                     + (step.newestRunAlone ? " in the newest run alone" : "") + " at commit "

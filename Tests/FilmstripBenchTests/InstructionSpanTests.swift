@@ -80,10 +80,13 @@ struct InstructionSpanTests {
         #expect(section.outcome == .regressed && section.headlineLines.contains { $0.hasPrefix("span grew: ") }, "\(section.headlineLines)")
         // More parallelism is shown, not gated.
         let parallel = gate.comparePaired(Self.rows(candidateSpan: 27_000_000))
-        #expect(parallel.outcome == .passed && parallel.headlineLines.contains { $0.hasPrefix("span shrank: ") })
-        // The process span (pool threads, start-up on whichever thread runs it) is shown, not gated.
+        #expect(parallel.outcome == .passed && parallel.headlineLines.count == 1 && parallel.extrasLines.contains { $0.hasPrefix("span moved (shown, not gated): ") })
+        // The process span (pool threads, start-up on whichever thread runs it) is shown after
+        // the table, not gated, and never among the verdict's lines (an A/A's process span moves).
         let process = gate.comparePaired(Self.rows(candidateSpan: 79_900_000, phase: .process))
-        #expect(process.outcome == .passed && process.headlineLines.contains { $0.hasPrefix("span grew (not gated): ") }, "\(process.headlineLines)")
+        #expect(process.outcome == .passed && process.headlineLines == [process.outcomeLine], "\(process.headlineLines)")
+        #expect(!process.text.contains("span grew") && !process.text.contains("span shrank") && !process.markdown.contains("span grew"), "\(process.text)")
+        #expect(process.extrasLines.contains { $0.hasPrefix("span moved (shown, not gated): ") && $0.contains(" process: span ") })
 
         // The command's exit status, from a file.
         let path = Fixtures.temporaryPath("span-raw.csv")

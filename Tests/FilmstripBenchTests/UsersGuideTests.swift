@@ -208,6 +208,10 @@ import ResultsTestSupport
         let summary = try String(contentsOfFile: prefix + "-summary.md", encoding: .utf8)
         #expect(summary.contains("## Instruction gate (exit 0)"), "\(summary)")
         #expect(summary.contains("## Time gate (exit"))
-        #expect(FileManager.default.fileExists(atPath: prefix + "-report.html"))
+        // The report of the run's two gate files judges those two gates, not a history of four runs.
+        let report = try String(contentsOfFile: prefix + "-report.html", encoding: .utf8)
+        let verdict = try #require(report.components(separatedBy: "<h2>Verdict</h2>").dropFirst().first?.components(separatedBy: "<h2>").first)
+        #expect(!report.contains("bad input") && !report.contains("History across runs"), "\(verdict)")
+        #expect(verdict.contains("over 2 gates"), "\(verdict)")
     }
 }

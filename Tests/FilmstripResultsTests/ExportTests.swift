@@ -122,6 +122,34 @@ import ResultsTestSupport
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.json").path))
     }
 
+    /// An instruction run times nothing: it exports its instruction counts (issue 44: "no
+    /// successful timed repetition to export"), each format saying what the numbers are.
+    @Test func anInstructionCountFileExports() throws {
+        let folder = try CLISupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("instructions-raw.csv").path
+        let writer = try ResultsFileWriter<RawResultRow>(path: input, durable: false)
+        for role in BuildRole.allCases {
+            var row = Fixtures.row(wall: nil)
+            (row.cpuUserSeconds, row.cpuSysSeconds, row.build) = (nil, nil, role)
+            row.instructions = role == .baseline ? 114_000_000 : 115_000_000
+            try writer.append(row)
+        }
+        let json = try CLISupport.run(["export", input])
+        #expect(json.status == 0, "\(json.standardError)")
+        let result = try #require((try Self.parse(json.standardOutput) as? [String: Any])?["results"] as? [[String: Any]])
+        #expect(result.count == 1 && result[0]["unit"] as? String == "instructions" && result[0]["median"] as? Double == 115_000_000)
+        let bmf = try CLISupport.run(["export", input, "--format", "bmf"])
+        let measures = try #require((try Self.parse(bmf.standardOutput) as? [String: [String: Any]])?.values.first)
+        #expect(bmf.status == 0 && measures["instructions"] != nil && measures["latency"] == nil, "\(bmf.standardOutput)")
+        let github = try CLISupport.run(["export", input, "--format", "github-benchmark"])
+        #expect(github.status == 0 && github.standardOutput.contains("\"unit\" : \"instructions\""), "\(github.standardOutput)")
+        let markdown = try CLISupport.run(["export", input, "--format", "markdown"])
+        #expect(markdown.status == 0 && markdown.standardOutput.contains("fewest instructions") && markdown.standardOutput.contains("115 M instructions"), "\(markdown.standardOutput)")
+        let bounds = try CLISupport.run(["export", input, "--format", "bounds"])
+        #expect(bounds.status == 1 && bounds.standardError.contains("the bounds table needs times"), "\(bounds.standardError)")
+    }
+
     @Test func benchExportWritesWhatExportWrites() throws {
         let folder = try CLISupport.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

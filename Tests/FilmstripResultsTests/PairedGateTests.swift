@@ -96,6 +96,8 @@ struct PairedGateTests {
         // Less work is reported but passes.
         let less = RegressionGate(metric: .wallSeconds).comparePaired(Self.twoBuildRows(Self.drift, ratio: 1.0, candidateFrames: 100))
         #expect(less.workChanges.count == 1 && less.outcome == .passed)
+        // What cannot fail the gate never leads: listed after the table, not among the verdict's lines.
+        #expect(less.headlineLines == [less.outcomeLine] && less.extrasLines.contains { $0.hasPrefix("work changed: ") }, "\(less.headlineLines)")
     }
 
     @Test(arguments: [Double.nan, .infinity, -1, 0])

@@ -31,6 +31,35 @@ import ResultsTestSupport
         let warned = FastestTable.text(SummaryRow.summarize(few), raw: few)
         #expect(warned.contains("warning: only 1 run(s) per configuration: too few to rank these"), "\(warned)")
         #expect(!warned.contains("CI "), "no interval below 6 runs: \(warned)")
+        // Without intervals nothing is told apart: no "fastest".
+        #expect(warned.contains("indistinguishable from the next") && !warned.contains("fastest\n") && warned.contains("× slower, indistinguishable"), "\(warned)")
+
+        // Overlapping intervals: neither is named fastest.
+        let close = Fixtures.rows([0.100, 0.104, 0.098, 0.106, 0.099, 0.103], pipeline: "sequential+rowcopy")
+        let overlapping = FastestTable.text(SummaryRow.summarize(fast + close), raw: fast + close)
+        #expect(!overlapping.split(separator: "\n").contains { $0.hasSuffix("fastest") }, "\(overlapping)")
+        #expect(overlapping.contains("indistinguishable from the next") && overlapping.contains("× slower, indistinguishable"), "\(overlapping)")
+    }
+
+    /// Issue 44: at 80 and 120 columns a separate-runs compare cut `forward…` / `scan+ro…` in
+    /// hundreds of rows. Where a name does not fit beside the numbers it heads its rows on a
+    /// line of its own: no line over the width, no name cut, every compared pipeline named whole.
+    @Test(arguments: [80, 120])
+    func compareTablesFitTheTerminalWithoutCuttingAName(columns: Int) throws {
+        let committed = { (name: String) in CLISupport.packageRoot.appendingPathComponent("results/\(name)").path }
+        for files in [[committed("wall-time-16c/gates/lock-ab-0-raw.csv")],
+                      [committed("full-peers-epyc-2c-r2-raw.csv"), committed("full-peers-epyc-2c-r3-raw.csv")]] {
+            let text = try Self.run(columns: columns, ["compare"] + files).standardOutput
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(!lines.isEmpty && lines.allSatisfy { $0.count <= columns }, "\(files): \(lines.filter { $0.count > columns }.prefix(3))")
+            #expect(!lines.contains { $0.range(of: #"^\S*…  "#, options: .regularExpression) != nil }, "\(files): a name cut")
+            let json = try CLISupport.run(["compare", "--format", "json"] + files).standardOutput
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            let pipelines = Set(((object["configurations"] as? [[String: Any]]) ?? []).compactMap { $0["pipeline"] as? String })
+            #expect(!pipelines.isEmpty)
+            let missing = pipelines.filter { pipeline in !lines.contains { $0.hasPrefix(pipeline) } }
+            #expect(missing.isEmpty, "\(files) at \(columns): pipelines never named whole at a line's start: \(missing.sorted().prefix(5))")
+        }
     }
 
     /// The CLI with `COLUMNS` set, as a terminal's shell would export it.
@@ -75,18 +104,22 @@ import ResultsTestSupport
         let joined = WrappedText.joined(result.standardOutput)
         #expect(joined.contains { $0.hasPrefix("slower: forward+rowcopy hevc-360p-5s ×10 ") && $0.contains(" total: cpu +30.0 %") && $0.contains(", wall +30.0 %") },
                 "\(result.standardOutput)")
-        // One table per video and count, the phase a column, every time with its unit.
-        let headers = lines.indices.filter { lines[$0].hasPrefix("pipeline ") }
+        // One table per video and count, the phase a column, every time with its unit. Where a
+        // name does not fit beside the numbers (the calibration's phase widens the tables), each
+        // pipeline heads its rows on its own line, and the rows start at the phase.
+        let headers = lines.indices.filter { lines[$0].contains(" phase ") && lines[$0].contains(" metric ") && lines[$0].contains(" baseline ") }
         #expect(headers.count == 6, "four requests and the two calibration workloads: \(result.standardOutput)")
         var rows = 0
         for header in headers {
-            #expect(lines[header].contains(" phase ") && lines[header].contains(" metric "))
-            for row in lines[(header + 2)...].prefix(while: { !$0.isEmpty && !$0.hasPrefix("(") }) {
+            let stacked = lines[header].hasPrefix("  ")
+            #expect(stacked == !lines[header].hasPrefix("pipeline "))
+            for row in lines[(header + 2)...].prefix(while: { !$0.isEmpty && !$0.hasPrefix("(") }) where !stacked || row.hasPrefix("  ") {
                 let cells = row.components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-                #expect(cells.count == 9, "\(row)")
-                guard cells.count == 9 else { continue }
-                #expect(cells[3].range(of: Self.time, options: .regularExpression) != nil && cells[4].range(of: Self.time, options: .regularExpression) != nil, "\(row)")
-                #expect(["total", "calibration"].contains(cells[1]), "sub-phases hidden by default: \(row)")
+                let numbers = stacked ? cells : Array(cells.dropFirst())
+                #expect(numbers.count == 8, "\(row)")
+                guard numbers.count == 8 else { continue }
+                #expect(numbers[2].range(of: Self.time, options: .regularExpression) != nil && numbers[3].range(of: Self.time, options: .regularExpression) != nil, "\(row)")
+                #expect(["total", "calibration"].contains(numbers[0]), "sub-phases hidden by default: \(row)")
                 rows += 1
             }
         }

@@ -87,7 +87,7 @@ extension ReportTests {
         #expect(page.ids.contains("history"))
         let history = try #require(page.text.components(separatedBy: "History across runs").dropFirst().first)
         #expect(history.contains("3 runs"))
-        #expect(history.contains("3 runs are too few for the step search (filmstrip trend needs 10)"))
+        #expect(history.contains("3 runs are too few for the step search (filmstrip trend needs 6)"))
         #expect(history.contains("Latest run against the one before:"))
         // The verdict says there is history and links to it.
         let verdict = try #require(page.text.components(separatedBy: "History across runs").first)
@@ -129,5 +129,33 @@ extension ReportTests {
         let key = try #require(stepped.first?.key)
         #expect(html.contains("href=\"#\(HTMLReport.anchor(key))\""), "the step links to its configuration")
         #expect(Self.configurationSection(key, in: report.html)?.contains("stroke-dasharray=\"4 3\"") == true, "the step marked on its chart")
+    }
+}
+
+extension ReportTests {
+    /// The two gate files of one CI run (`scripts/ci-gate.sh`: an instruction run and a time
+    /// run, both builds in each) are that run's two gates. Read as a history they were four
+    /// runs, and the page led with "latest run against the one before: bad input".
+    @Test func oneCIRunsGateFilesAreItsGatesNotAHistory() throws {
+        let base = SampleResults.rows(machines: [SampleResults.fastMachine], frameCounts: [10])
+        let time = base.flatMap { row in
+            var row = row
+            row.run.runID = "ci-time"
+            row.timestamp = row.timestamp.addingTimeInterval(600)
+            return SampleResults.twoBuildPair(row) { _ in false }
+        }
+        let instructions = base.filter { $0.repetition == 0 }.flatMap { row in
+            var row = row
+            row.run.runID = "ci-instructions"
+            (row.wallSeconds, row.cpuUserSeconds, row.cpuSysSeconds, row.thumbnailsPerSecond) = (nil, nil, nil, nil)
+            row.instructions = 100_000_000
+            return SampleResults.twoBuildPair(row) { _ in false }
+        }
+        let report = HTMLReport(sources: ["ci-instructions-raw.csv", "ci-time-raw.csv"], rowsByFile: [instructions, time])
+        #expect(report.histories.isEmpty)
+        #expect(report.gateReports.count == 2 && report.gateReports[0].1.gate.metric == .instructions)
+        let verdict = report.verdictSection
+        #expect(!verdict.contains("bad input") && !verdict.contains("History"), "\(verdict)")
+        #expect(verdict.contains("over 2 gates"), "\(verdict)")
     }
 }

@@ -27,6 +27,8 @@ package struct UntilDecided: Sendable {
 
     package init(gate: RegressionGate, maxSeconds: Double, maxPairs: Int = defaultMaxPairs) {
         self.gate = gate
+        // The pairs it adds are added by looking: only the anytime-valid evidence may stop them.
+        self.gate.pairCollection = .addedByLooking
         self.maxSeconds = maxSeconds
         self.maxPairs = maxPairs
     }

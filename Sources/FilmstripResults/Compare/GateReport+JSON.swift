@@ -30,6 +30,7 @@ extension GateReport {
             "threshold": gate.threshold,
             "level": gate.level,
             "family_size": familySize as Any? ?? NSNull(),
+            "pair_collection": pairCollection?.rawValue as Any? ?? NSNull(),
             "undecided": undecidedConfigurations.map(\.description),
             "normalised_to_calibration": normalizedToCalibration,
             "baseline_commits": baselineCommits,
@@ -59,6 +60,13 @@ extension GateReport {
                     "candidate_instructions": change.candidateWork as Any? ?? NSNull(),
                 ] as [String: Any]
             },
+            "failures": failures.map { failure in
+                [
+                    "configuration": failure.key.description, "config_id": failure.key.configID,
+                    "failed_build": failure.side.rawValue, "failure": failure.kind.rawValue, "error": failure.reason,
+                    "failed_runs": failure.failedRuns, "other_build_runs": failure.otherSideRuns, "gated": failure.gated,
+                ] as [String: Any]
+            },
             "only_in_baseline": onlyInBaseline.map(\.description),
             "only_in_candidate": onlyInCandidate.map(\.description),
         ]
@@ -79,6 +87,7 @@ extension GateReport {
             "n": comparison.count, "verdict": comparison.verdict.rawValue, "gated": comparison.gated,
             "evidence_grew": comparison.evidenceGrew, "evidence_shrank": comparison.evidenceShrank,
             "evidence_within": comparison.evidenceWithin,
+            "p_grew": comparison.pGrew, "p_shrank": comparison.pShrank, "p_within": comparison.pWithin,
             "attribution": comparison.attribution.map {
                 ["function": $0.function.name, "object": $0.function.object, "instructions": $0.instructions,
                  "percentage_points": $0.percentagePoints] as [String: Any]

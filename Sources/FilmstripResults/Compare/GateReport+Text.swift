@@ -84,8 +84,9 @@ extension GateReport {
         return TextWidth.wrapped(lines: lines, width: width).joined(separator: "\n")
     }
 
-    /// One aligned table per request, all with the same columns; the label column cut to fit
-    /// ``width`` when it must (the legend and JSON have every name in full).
+    /// One aligned table per request, all with the same columns; where the pipeline column
+    /// would not fit ``width`` beside the numbers, each pipeline's name on its own line above its
+    /// rows instead (names are never cut).
     private func textTables(_ rows: [ConfigurationComparison], labels: [PipelineVariant: String]) -> [String] {
         var header = ["pipeline", "phase"] + (judgesSeveralMetrics ? ["metric"] : [])
             + ["baseline", "candidate", "change", "\(Int(gate.level * 100)) % CI", "n", "verdict"]
@@ -106,21 +107,31 @@ extension GateReport {
             tables.append((request, ordered.map { textCells($0, label: labels[PipelineVariant($0.key)] ?? $0.key.pipeline.description, showRaw: showRaw) }))
         }
         let all = tables.flatMap(\.1) + [header]
-        var widths = header.indices.map { column in all.map { $0[column].count }.max()! }
+        let widths = header.indices.map { column in all.map { $0[column].count }.max()! }
         let others = widths.dropFirst().reduce(0, +) + 2 * (widths.count - 1)
-        widths[0] = Swift.max(8, Swift.min(widths[0], width - others))
+        // A pipeline's name is never cut: when it does not fit beside the numbers, it heads its
+        // rows on a line of its own and the rows start at the phase, indented under it.
+        let stacked = widths[0] + 2 + others > width
         let firstNumber = judgesSeveralMetrics ? 3 : 2
         let numbers = firstNumber..<(firstNumber + 5)
         let render = { (cells: [String]) -> String in
-            zip(cells.indices, cells).map { column, cell in
-                let fitted = cell.count > widths[column] ? String(cell.prefix(widths[column] - 1)) + "…" : cell
+            var line = (stacked ? "  " : "") + zip(cells.indices, cells).dropFirst(stacked ? 1 : 0).map { column, cell in
                 // Numbers right-aligned, so their magnitudes line up.
-                return numbers.contains(column) ? fitted.rightAligned(width: widths[column]) : fitted.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+                numbers.contains(column) ? cell.rightAligned(width: widths[column]) : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+            while line.last == " " { line.removeLast() }
+            return line
         }
         var lines: [String] = []
         for (request, rows) in tables {
-            lines += ["", request.text, render(header), render(widths.map { String(repeating: "-", count: $0) })] + rows.map(render)
+            lines += ["", request.text] + (stacked ? [header[0]] : [])
+            lines += [render(header), render(widths.map { String(repeating: "-", count: $0) })]
+            var previous: String?
+            for row in rows {
+                if stacked, row[0] != previous { lines.append(row[0]) }
+                previous = row[0]
+                lines.append(render(row))
+            }
         }
         return lines
     }

@@ -24,6 +24,9 @@ package struct GateReport: Sendable {
     package var spanChanges: [SpanChange] = []
     /// Things that weaken the comparison without preventing it (for stderr).
     package var warnings: [String] = []
+    /// Configurations that failed on one side only (crash, non-zero exit, time limit, wrong
+    /// strip); a gated one (the candidate's) fails the gate whatever its times say.
+    package var failures: [ConfigurationFailure] = []
     package var onlyInBaseline: [ConfigurationKey] = []
     package var onlyInCandidate: [ConfigurationKey] = []
     /// Commits the executables were built from (paired form).
@@ -38,6 +41,9 @@ package struct GateReport: Sendable {
     package var gatesOnWork = true
     /// Paired time metrics: the configurations judged together by e-Benjamini–Hochberg (the gated ones).
     package var familySize: Int?
+    /// Paired time metrics: how the pairs were collected, so how they were judged (fixed n, or
+    /// anytime-valid evidence after pairs were added by looking); nil in other forms.
+    package var pairCollection: PairCollection?
     /// Shows only the configurations with a verdict other than `same` (the outcome and work lines stay).
     package var onlyChanged = false
     /// Shows the sub-phases (shown, not gated) in the tables too; by default they are counted.
@@ -138,7 +144,9 @@ package struct GateReport: Sendable {
         let undecidedLines = open.prefix(Self.undecidedListed).map { group in
             "undecided: \(name(group.key)): \(changeText(group.entries))"
         } + (open.count > Self.undecidedListed ? ["undecided: … and \(open.count - Self.undecidedListed) more"] : [])
-        return [outcomeLine] + movedLines + spanChanges.map(\.text) + undecidedLines + workLines(name: name)
+        // A failure leads: it is the one regression with no number to show.
+        let failureLines = failures.filter(\.gated).map { $0.text(name: name($0.key)) }
+        return [outcomeLine] + failureLines + movedLines + spanChanges.filter(\.gated).map(\.text) + undecidedLines + workLines(name: name, failing: true)
     }
 
     /// The headline with each configuration's full key.
@@ -203,13 +211,34 @@ package struct GateReport: Sendable {
             let count = slowerConfigurations.count
             let added = gatesOnWork ? workChanges.filter { $0.grew && $0.gated }.count : 0
             let spans = spanChanges.filter(\.gated).count
-            return "regressed: \(count) configuration(s) slower by more than \(threshold) %"
+            let failed = failures.filter(\.gated).count
+            let slower = "\(count) configuration(s) slower by more than \(threshold) %"
+            return "regressed: " + (failed == 0 ? slower : "\(failed) configuration(s) failed in the candidate only (\(failedKindsText))"
+                + (count > 0 ? ", " + slower : ""))
                 + (added > 0 ? ", \(added) counter(s) of work grew" : "")
                 + (spans > 0 ? ", \(spans) span(s) grew (the busiest thread's instructions)" : "") + " (exit 2)"
         case .undecided:
-            return "undecided: \(undecidedConfigurations.count) configuration(s) could not be decided with the pairs measured, none slower so far; not a pass (add pairs: `bench --until-decided`, or more --repetitions) (exit 3)"
+            return "undecided: \(undecidedConfigurations.count) configuration(s) could not be decided, none slower so far; not a pass: \(undecidedAdvice) (exit 3)"
         case .badInput(let reason):
             return "bad input: \(reason) (exit 1)"
+        }
+    }
+
+    /// What was done and what would decide an undecided gate.
+    var undecidedAdvice: String {
+        let pairs = undecided.map(\.count)
+        let counted = pairs.min().map { low in pairs.max() == low ? "\(low) pair(s)" : "\(low)–\(pairs.max()!) pairs" } ?? "the pairs"
+        switch pairCollection {
+        case .fixed?:
+            return "judged at the fixed \(counted) measured; more pairs would decide them (`bench --until-decided` adds them where needed, or more --repetitions)"
+        case .addedByLooking?:
+            // Pairs were added until the budget or the cap stopped them: more of the same will not do.
+            let widest = undecided.map { ($0.ratioHigh / $0.ratioLow).squareRoot() - 1 }.max() ?? 0
+            return "pairs were added by looking (`bench --until-decided`) until its budget or pair cap stopped it at \(counted); "
+                + "this runner could not show a change smaller than about ±\(String(format: "%.1f", widest * 100)) % (the widest undecided interval's half-width) "
+                + "against the ±\(String(format: "%g", gate.threshold * 100)) % threshold: a quieter runner, a larger --threshold, or the instruction gate (`bench --measure instructions`) would decide it"
+        case nil:
+            return "add pairs: `bench --until-decided`, or more --repetitions"
         }
     }
 
@@ -220,11 +249,15 @@ package struct GateReport: Sendable {
             lines.append("paired instruction counts (callgrind): candidate / baseline of each configuration and phase, decided exactly at ±\(String(format: "%g", gate.threshold * 100)) %; a change names the functions whose own counts moved most (pp of the baseline phase)")
         case .paired:
             lines.append("paired: candidate / baseline of the same repetition; Hodges–Lehmann ratio, exact Wilcoxon signed-rank \(Int(gate.level * 100)) % interval")
-            if let familySize {
+            if let familySize, pairCollection == .fixed {
+                let family = judgesSeveralMetrics ? "\(familySize) gated configuration-metric pairs (\(gate.metrics.map(Self.metricName).joined(separator: " and ")) of each)" : "\(familySize) gated configurations"
+                let threshold = String(format: "%g", gate.threshold * 100)
+                lines.append("verdict at fixed n (every pair planned, none added by looking): exact one-sided Wilcoxon signed-rank tests per configuration, Benjamini–Hochberg over the \(family) at \(Int((1 - gate.level) * 100 + 0.5)) %: slower needs a rejected \"not larger\" and an estimate beyond +\(threshold) %, same needs both \"not within ±\(threshold) %\" tests rejected, otherwise undecided (sub-phases shown, not gated)")
+            } else if let familySize {
                 let family = judgesSeveralMetrics
                     ? "\(familySize) gated configuration-metric pairs (\(gate.metrics.map(Self.metricName).joined(separator: " and ")) of each configuration in one family; a configuration is slower when either is decided slower, same when both are)"
                     : "\(familySize) gated configurations"
-                lines.append("verdict: anytime-valid betting evidence per configuration, e-Benjamini–Hochberg over the \(family) at \(Int((1 - gate.level) * 100 + 0.5)) %: slower needs evidence of a change and an estimate beyond +\(String(format: "%g", gate.threshold * 100)) %, same needs evidence of a change within ±\(String(format: "%g", gate.threshold * 100)) %, otherwise undecided (sub-phases shown, not gated)")
+                lines.append("verdict: pairs added by looking (`bench --until-decided`), so anytime-valid betting evidence per configuration, e-Benjamini–Hochberg over the \(family) at \(Int((1 - gate.level) * 100 + 0.5)) %: slower needs evidence of a change and an estimate beyond +\(String(format: "%g", gate.threshold * 100)) %, same needs evidence of a change within ±\(String(format: "%g", gate.threshold * 100)) %, otherwise undecided (sub-phases shown, not gated)")
             }
             lines.append("baseline built from \(baselineCommits.joined(separator: ", ")), candidate from \(candidateCommits.joined(separator: ", "))")
         case .separateRuns:
@@ -274,8 +307,9 @@ package struct GateReport: Sendable {
         }
     }
 
-    private func workLines(name: (ConfigurationKey) -> String) -> [String] {
-        workChanges.map { change in
+    /// The work changes that fail the gate (`failing`), which lead, or the others, which follow the table.
+    private func workLines(name: (ConfigurationKey) -> String, failing: Bool) -> [String] {
+        workChanges.filter { (gatesOnWork && $0.grew && $0.gated) == failing }.map { change in
             "work changed: \(name(change.key)): \(change.counter.rawValue) \(Self.range(change.baseline)) → \(Self.range(change.candidate))"
                 + (!gatesOnWork ? " (not gated: the machines have different core counts)"
                     : !change.gated ? " (not gated: work shared by several workers moves with the scheduling; no evidence of more over the pairs)"
@@ -284,16 +318,24 @@ package struct GateReport: Sendable {
     }
 
     var extrasLines: [String] {
-        var lines: [String] = []
+        // Spans and work changes that cannot fail the gate: after the table, so they never read as a verdict.
+        var lines = failures.filter { !$0.gated }.map { $0.text(name: $0.key.description) }
+            + spanChanges.filter { !$0.gated }.map(\.text) + workLines(name: \.description, failing: false)
         if !onlyInBaseline.isEmpty { lines.append("only in baseline: \(onlyInBaseline.count) configuration(s)") }
         if !onlyInCandidate.isEmpty { lines.append("only in candidate: \(onlyInCandidate.count) configuration(s)") }
         return lines
     }
 
+    /// The kinds of the gated failures, each once: `crashed, timed out`.
+    private var failedKindsText: String {
+        let kinds = Set(failures.filter(\.gated).map(\.kind))
+        return ConfigurationFailure.Kind.allCases.filter(kinds.contains).map(\.words).joined(separator: ", ")
+    }
+
     mutating func decideOutcome(gateOnWork: Bool) {
         gatesOnWork = gateOnWork
         if comparisons.contains(where: { $0.gated && $0.verdict == .slower }) || (gateOnWork && workChanges.contains { $0.grew && $0.gated })
-            || spanChanges.contains(where: \.gated) {
+            || spanChanges.contains(where: \.gated) || failures.contains(where: \.gated) {
             outcome = .regressed
         } else if !undecided.isEmpty {
             outcome = .undecided

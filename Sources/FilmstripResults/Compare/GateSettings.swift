@@ -26,7 +26,9 @@ package struct GateSettings: Sendable, Hashable, Codable {
 
     /// The gate these settings describe.
     package var gate: RegressionGate {
-        RegressionGate(metric: metrics[0], threshold: threshold, level: level, secondMetric: metrics.dropFirst().first)
+        var gate = RegressionGate(metric: metrics[0], threshold: threshold, level: level, secondMetric: metrics.dropFirst().first)
+        gate.pairCollection = .addedByLooking
+        return gate
     }
 
     /// `NAME-gate.json` for `NAME-raw.csv`, else the raw file's path with `.gate.json` added.

@@ -103,6 +103,14 @@ package struct HardwareComparison: Sendable {
         return !before.isEmpty && !after.isEmpty && before.isDisjoint(with: after)
     }
 
+    /// Whether two machines' rows hold anything to compare: a configuration both measured. When
+    /// not (every run of one failed, or they ran different suites), `compare` judges them as the
+    /// gate does, which says why nothing can be compared (exit 1) rather than answer with nothing.
+    package static func haveCommonMeasurement(_ baseline: [RawResultRow], _ candidate: [RawResultRow]) -> Bool {
+        let before = Set(baseline.filter { $0.status == .ok }.map(\.configurationKey))
+        return candidate.contains { $0.status == .ok && before.contains($0.configurationKey) }
+    }
+
     /// Rows of one file split by machine, for a file (or files) holding two machines' runs: nil unless exactly two.
     package static func splitByMachine(_ rows: [RawResultRow]) -> (baseline: [RawResultRow], candidate: [RawResultRow])? {
         var order: [String] = []

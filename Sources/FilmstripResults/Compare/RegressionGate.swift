@@ -44,6 +44,10 @@ package struct RegressionGate: Sendable {
     package var threshold: Double
     /// Confidence level of the interval of the ratio, in `0..<1`.
     package var level: Double
+    /// How the pairs of a two-build time run were collected, which decides how they are judged;
+    /// nil: read from the pairs (``PairCollection/of(_:)``). `bench --until-decided`'s own gate and
+    /// a gate from its record (``GateSettings``) say ``PairCollection/addedByLooking``.
+    package var pairCollection: PairCollection?
 
     package init(metric: Metric = .cpuSeconds, threshold: Double? = nil, level: Double = 0.95, secondMetric: Metric? = nil) {
         self.metric = metric
@@ -144,13 +148,20 @@ package struct RegressionGate: Sendable {
         if baselineBuilds != candidateBuilds {
             report.warnings.append("build configurations differ: baseline \(baselineBuilds.sorted().joined(separator: ",")), candidate \(candidateBuilds.sorted().joined(separator: ",")); the ratios measure the compiler settings too")
         }
-        report.baselineCommits = Set(baseline.map(\.executableCommit)).sorted()
-        report.candidateCommits = Set(candidate.map(\.executableCommit)).sorted()
+        // A failed run of an executable given by path has no commit to record (it never said).
+        report.baselineCommits = Set(baseline.map(\.executableCommit)).subtracting([""]).sorted()
+        report.candidateCommits = Set(candidate.map(\.executableCommit)).subtracting([""]).sorted()
         let baselineByKey = valuesByRepetition(baseline, metric: metric), candidateByKey = valuesByRepetition(candidate, metric: metric)
         report.onlyInBaseline = Set(baselineByKey.keys).subtracting(candidateByKey.keys).sorted()
         report.onlyInCandidate = Set(candidateByKey.keys).subtracting(baselineByKey.keys).sorted()
+        report.failures = ConfigurationFailure.between(baseline: baseline, candidate: candidate)
         let paired = Self.pairs(baselineByKey, candidateByKey)
         guard !paired.isEmpty else {
+            // A failure is a verdict even when it left no pair to time.
+            if report.failures.contains(where: \.gated) {
+                report.decideOutcome(gateOnWork: true)
+                return report
+            }
             let instrumented = metric != .instructions && rows.contains { $0.instructions != nil }
             report.outcome = .badInput("\(path): no configuration has \(metric.rawValue) in both builds in the same repetition"
                 + (instrumented ? " (the file counts instructions under callgrind: compare it with --metric instructions)" : ""))
@@ -165,8 +176,11 @@ package struct RegressionGate: Sendable {
                     : Self.pairs(valuesByRepetition(baseline, metric: judged), valuesByRepetition(candidate, metric: judged))
                 return sequentialEntries(pairs, metric: judged)
             }
+            let failed = Set(report.failures.map(\.key))
+            let collection = pairCollection ?? PairCollection.of(entries.filter { $0.gated && !failed.contains($0.key) })
+            report.pairCollection = collection
             // Each configuration's metrics side by side, in the order of ``metrics``.
-            report.comparisons = judgeFamilies(entries).sorted { lhs, rhs in
+            report.comparisons = judgeFamilies(entries, fixed: collection == .fixed).sorted { lhs, rhs in
                 lhs.key != rhs.key ? lhs.key < rhs.key
                     : metrics.firstIndex(of: lhs.metric)! < metrics.firstIndex(of: rhs.metric)!
             }
@@ -190,7 +204,7 @@ package struct RegressionGate: Sendable {
     /// the others): its sub-phases are judged and shown, but a gate of ~100 keys would otherwise
     /// wait for sub-millisecond composition phases whose timer noise is larger than any change.
     func sequentialComparisons(_ paired: [(ConfigurationKey, [Double], [Double])]) -> [ConfigurationComparison] {
-        judgeFamilies(sequentialEntries(paired, metric: metric))
+        judgeFamilies(sequentialEntries(paired, metric: metric), fixed: false)
     }
 
     /// Pairs in the order they were measured (repetition order): the sequential evidence bets on them in turn.
@@ -223,6 +237,10 @@ package struct RegressionGate: Sendable {
             entry.evidenceShrank = BettingEvidence.eValue(logRatios, shift: 0, direction: -1, floor: up)
             entry.evidenceWithin = min(BettingEvidence.eValue(logRatios, shift: up, direction: -1, floor: up),
                                        BettingEvidence.eValue(logRatios, shift: down, direction: 1, floor: up))
+            let test = SignedRankTest(logRatios)
+            entry.pGrew = test.pValueAbove(0)
+            entry.pShrank = test.pValueBelow(0)
+            entry.pWithin = max(test.pValueBelow(up), test.pValueAbove(down))
             entry.gated = Self.isGated(key, among: allKeys)
             entry.metric = metric
             return entry
@@ -235,16 +253,24 @@ package struct RegressionGate: Sendable {
     /// any dependence (CPU and wall time of a pair move together), and with `2m` hypotheses a lone
     /// rejection needs `e ≥ 2m/α`, as a Bonferroni split `α/2` per metric would ask, but several
     /// rejections ask less of each.
-    func judgeFamilies(_ entries: [ConfigurationComparison]) -> [ConfigurationComparison] {
+    ///
+    /// `fixed`: the pairs were all planned (``PairCollection/fixed``), so each family is judged at
+    /// this n by the exact signed-rank p-values and Benjamini–Hochberg at `1 − level` instead, the
+    /// same three questions with the same threshold rule.
+    func judgeFamilies(_ entries: [ConfigurationComparison], fixed: Bool) -> [ConfigurationComparison] {
         var comparisons = entries
         let up = log(1 + threshold), down = log(max(1e-9, 1 - threshold))
         for gated in [true, false] {
             let members = comparisons.indices.filter { comparisons[$0].gated == gated }
             guard !members.isEmpty else { continue }
             let alpha = 1 - level
-            let grew = BettingEvidence.rejected(eValues: members.map { comparisons[$0].evidenceGrew }, alpha: alpha)
-            let shrank = BettingEvidence.rejected(eValues: members.map { comparisons[$0].evidenceShrank }, alpha: alpha)
-            let within = BettingEvidence.rejected(eValues: members.map { comparisons[$0].evidenceWithin }, alpha: alpha)
+            let rejected = { (evidence: KeyPath<ConfigurationComparison, Double>, pValue: KeyPath<ConfigurationComparison, Double>) in
+                fixed ? SignedRankTest.rejected(pValues: members.map { comparisons[$0][keyPath: pValue] }, alpha: alpha)
+                    : BettingEvidence.rejected(eValues: members.map { comparisons[$0][keyPath: evidence] }, alpha: alpha)
+            }
+            let grew = rejected(\.evidenceGrew, \.pGrew)
+            let shrank = rejected(\.evidenceShrank, \.pShrank)
+            let within = rejected(\.evidenceWithin, \.pWithin)
             for (position, index) in members.enumerated() {
                 let estimate = log(comparisons[index].ratio)
                 let verdict: Verdict
@@ -315,6 +341,12 @@ package struct RegressionGate: Sendable {
             report.outcome = .badInput(failed)
             return report
         }
+        if let disjoint = Self.nothingInCommon(baseline, candidate, baselinePath: baselinePath, candidatePath: candidatePath) {
+            let measured = { (rows: [RawResultRow]) in Set(rows.filter { $0.status == .ok }.map(\.configurationKey)).sorted() }
+            (report.onlyInBaseline, report.onlyInCandidate) = (measured(baseline), measured(candidate))
+            report.outcome = .badInput(disjoint)
+            return report
+        }
 
         let baselineBuilds = Set(baseline.map(\.run.machine.buildConfiguration))
         let candidateBuilds = Set(candidate.map(\.run.machine.buildConfiguration))
@@ -348,6 +380,7 @@ package struct RegressionGate: Sendable {
             .filter { !normalised || $0.phase != .calibration }
         report.onlyInBaseline = Set(baselineSamples.keys).subtracting(candidateSamples.keys).sorted()
         report.onlyInCandidate = Set(candidateSamples.keys).subtracting(baselineSamples.keys).sorted()
+        report.failures = ConfigurationFailure.between(baseline: baseline, candidate: candidate)
         guard !shared.isEmpty else {
             report.outcome = .badInput("\(baselinePath) and \(candidatePath): the runs have no configuration with \(metric.rawValue) samples in common")
             return report
@@ -427,6 +460,15 @@ package struct RegressionGate: Sendable {
         guard !rows.contains(where: { $0.status == .ok }) else { return nil }
         let reason = rows.first { !$0.error.isEmpty }.map { ": the first says \"\($0.error.prefix(200).split(whereSeparator: \.isNewline).joined(separator: " "))\"" } ?? ""
         return "\(path): every one of the \(rows.count) \(side) run(s) failed, nothing to compare\(reason)"
+    }
+
+    /// Why two runs that each measured something cannot be compared: no configuration measured in
+    /// one was measured in the other (another suite, other videos); nil when some was.
+    static func nothingInCommon(_ baseline: [RawResultRow], _ candidate: [RawResultRow], baselinePath: String, candidatePath: String) -> String? {
+        let measured = { (rows: [RawResultRow]) in Set(rows.filter { $0.status == .ok && $0.phase != .calibration }.map(\.configurationKey)) }
+        let before = measured(baseline), after = measured(candidate)
+        guard !before.isEmpty, !after.isEmpty, before.isDisjoint(with: after) else { return nil }
+        return "\(baselinePath) and \(candidatePath) share no configuration (\(before.count) and \(after.count) measured, none in both), nothing to compare"
     }
 
     /// The first `ok` row whose metric value cannot be a measurement: bad input, never a "same".
@@ -688,9 +730,32 @@ package struct ConfigurationComparison: Sendable {
     package var evidenceGrew = 1.0
     package var evidenceShrank = 1.0
     package var evidenceWithin = 1.0
+    /// Paired time metrics: the exact one-sided signed-rank p-values (``SignedRankTest``) of the
+    /// same three questions, which a run with a fixed number of pairs is judged on; 1 elsewhere.
+    package var pGrew = 1.0
+    package var pShrank = 1.0
+    package var pWithin = 1.0
     /// Whether the verdict counts towards the gate's outcome (a time gate judges each
     /// configuration's top-level phase; sub-phases are shown only).
     package var gated = true
     /// Instruction metric: the functions whose own counts moved most, largest first.
     package var attribution: [FunctionChange] = []
+}
+
+/// How the pairs of a two-build time run came to be, which decides how they may be judged.
+package enum PairCollection: String, Sendable, Hashable {
+    /// Every pair was planned (`bench --no-until-decided`, or `--until-decided` stopping at its
+    /// first look): judged at that n by exact signed-rank tests (``SignedRankTest``).
+    case fixed = "fixed_n"
+    /// Pairs were added to the undecided configurations after looking (`bench --until-decided`):
+    /// only anytime-valid evidence (``BettingEvidence``) keeps its level under such stopping.
+    case addedByLooking = "added_by_looking"
+
+    /// Read from the pairs when nothing records it: `--until-decided` adds pairs only to the
+    /// configurations still undecided, so gated configurations with different numbers of pairs
+    /// had pairs added by looking; equal numbers are a plan that ran as planned (or a first look
+    /// that stopped it, where the fixed-n verdict at that n keeps its level too).
+    static func of(_ gatedEntries: [ConfigurationComparison]) -> PairCollection {
+        Set(gatedEntries.map(\.count)).count <= 1 ? .fixed : .addedByLooking
+    }
 }

@@ -29,9 +29,11 @@ package struct SpanChange: Sendable, Hashable {
     /// thread runs it (an identical-build gate read +13.5 %). A span that shrank is shown only.
     package var gated: Bool { grew && key.phase == .extract }
 
-    /// `span grew: taskgroup+rowcopy … extract: span 41.2 M → 80.9 M instructions (+96.3 %), work +0.02 % (parallelism 1.96 → 1.00)`.
+    /// `span grew: taskgroup+rowcopy … extract: span 41.2 M → 80.9 M instructions (+96.3 %), work +0.02 % (parallelism 1.96 → 1.00)`;
+    /// a change that cannot fail the gate reads `span moved (shown, not gated): …`, and is listed
+    /// after the table, never among the verdict's lines (an identical build's `process` span moves).
     package var text: String {
-        var line = "span \(grew ? "grew" : "shrank")\(grew && !gated ? " (not gated)" : ""): \(key): span \(Self.count(baseline)) → \(Self.count(candidate)) instructions "
+        var line = "span \(gated ? "grew" : "moved (shown, not gated)"): \(key): span \(Self.count(baseline)) → \(Self.count(candidate)) instructions "
             + "(\(GateReport.percent(ratio, digits: 1)))"
         if let baselineWork, let candidateWork, baselineWork > 0, baseline > 0, candidate > 0 {
             line += ", work \(GateReport.percent(candidateWork / baselineWork, digits: 2))"

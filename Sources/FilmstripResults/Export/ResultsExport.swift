@@ -16,15 +16,37 @@ package enum ExportFormat: String, Sendable, Hashable, CaseIterable {
     case bounds
 }
 
-/// One configuration's timed repetitions from one run, summarised for export.
+/// What an export's values are: the wall time of a timed run, or the instructions of a run
+/// measured under callgrind (`bench --measure instructions`, which times nothing).
+package enum ExportMeasure: String, Sendable, Hashable {
+    case wallSeconds = "s"
+    case instructions
+
+    /// The unit as the exported files name it.
+    package var unit: String { rawValue }
+
+    /// A value with its unit, three significant figures: `12.3 ms`, `114 M instructions`.
+    func text(_ value: Double) -> String {
+        switch self {
+        case .wallSeconds: ReadableSeconds.text(value)
+        case .instructions:
+            value >= 1e9 ? String(format: "%.3g G instructions", value / 1e9)
+                : value >= 1e6 ? String(format: "%.3g M instructions", value / 1e6) : String(format: "%.0f instructions", value)
+        }
+    }
+}
+
+/// One configuration's repetitions from one run, summarised for export.
 package struct ExportedConfiguration: Sendable {
     package var key: ConfigurationKey
     package var runID: String
     /// ``RawResultRow/executableCommit`` when recorded, else the checkout's commit.
     package var commit: String
     package var machineName: String
-    /// Wall seconds of each repetition, in repetition order.
-    package var wallSeconds: [Double]
+    /// What ``values`` measure: wall seconds, or instructions of an instruction run.
+    package var measure: ExportMeasure = .wallSeconds
+    /// Each repetition's value in ``measure``'s unit, in repetition order.
+    package var values: [Double]
     package var statistics: SampleStatistics
     package var meanUserSeconds: Double?
     package var meanSystemSeconds: Double?
@@ -34,25 +56,28 @@ package struct ExportedConfiguration: Sendable {
 
 /// Turns a raw results file's rows into the export formats.
 package enum ResultsExport {
-    /// The configurations of `rows` with at least one successful timed repetition, in key order.
+    /// The configurations of `rows` with at least one successful timed repetition, in key order;
+    /// for a file measured under callgrind, which times nothing, their instruction counts.
     /// For each configuration only its newest run's rows count (``NewestRun``: a file may hold
     /// several runs of different commits); in a two-build run only the candidate's.
     package static func configurations(from rows: [RawResultRow]) -> [ExportedConfiguration] {
         let hasCandidate = rows.contains { $0.build == .candidate }
-        let timed = NewestRun.rows(rows).filter { row in
-            row.status == .ok && row.wallSeconds != nil && (!hasCandidate || row.build == .candidate)
-        }
+        let candidate = NewestRun.rows(rows).filter { $0.status == .ok && (!hasCandidate || $0.build == .candidate) }
+        let measure: ExportMeasure = candidate.contains { $0.wallSeconds != nil } || !candidate.contains { $0.instructions != nil }
+            ? .wallSeconds : .instructions
+        let value = { (row: RawResultRow) -> Double? in measure == .wallSeconds ? row.wallSeconds : row.instructions.map(Double.init) }
+        let timed = candidate.filter { value($0) != nil }
         var result: [ExportedConfiguration] = []
         for (key, keyRows) in Dictionary(grouping: timed, by: \.configurationKey) {
             let latestRun = keyRows[0].run.runID
             let runRows = keyRows.sorted { $0.repetition < $1.repetition }
-            let times = runRows.compactMap(\.wallSeconds)
+            let times = runRows.compactMap(value)
             guard let statistics = SampleStatistics(times) else { continue }
             let first = runRows[0]
             result.append(ExportedConfiguration(
                 key: key, runID: latestRun,
                 commit: first.executableCommit.isEmpty ? first.run.gitCommit : first.executableCommit,
-                machineName: first.run.machine.name, wallSeconds: times, statistics: statistics,
+                machineName: first.run.machine.name, measure: measure, values: times, statistics: statistics,
                 meanUserSeconds: mean(runRows.compactMap(\.cpuUserSeconds)),
                 meanSystemSeconds: mean(runRows.compactMap(\.cpuSysSeconds)),
                 medianBoundSeconds: SampleStatistics(runRows.compactMap(\.bound?.boundSeconds))?.median))
@@ -63,7 +88,8 @@ package enum ResultsExport {
     /// The text of `configurations` in `format`.
     /// Throws when a value cannot be JSON (a non-finite time read from a hand-edited file).
     package static func render(_ configurations: [ExportedConfiguration], as format: ExportFormat) throws -> String {
-        switch format {
+        if format == .bounds, configurations.contains(where: { $0.measure != .wallSeconds }) { throw ExportError.boundsNeedTimes }
+        return switch format {
         case .json: try json(hyperfine(configurations))
         case .bmf: try json(bencherMetricFormat(configurations))
         case .githubBenchmark: try json(githubBenchmark(configurations))
@@ -76,7 +102,7 @@ package enum ResultsExport {
         let results: [[String: Any]] = configurations.map { configuration in
             let statistics = configuration.statistics
             let key = configuration.key
-            return [
+            var result: [String: Any] = [
                 "command": configuration.key.exportName,
                 "config_id": key.configID,
                 "mean": statistics.mean,
@@ -87,8 +113,8 @@ package enum ResultsExport {
                 "system": configuration.meanSystemSeconds as Any? ?? NSNull(),
                 "min": statistics.min,
                 "max": statistics.max,
-                "times": configuration.wallSeconds,
-                "exit_codes": configuration.wallSeconds.map { _ in 0 },
+                "times": configuration.values,
+                "exit_codes": configuration.values.map { _ in 0 },
                 "parameters": [
                     "pipeline": key.pipeline.description, "options": key.options.cell, "video_id": key.videoID,
                     "frame_count": String(key.thumbnailCount), "thumb_width": String(key.thumbWidth),
@@ -96,6 +122,9 @@ package enum ResultsExport {
                     "run_id": configuration.runID, "commit": configuration.commit, "machine": configuration.machineName,
                 ],
             ]
+            // Not hyperfine's: an instruction run's numbers are instructions, which its shape cannot say.
+            if configuration.measure != .wallSeconds { result["unit"] = configuration.measure.unit }
+            return result
         }
         return ["results": results]
     }
@@ -105,11 +134,13 @@ package enum ResultsExport {
         var benchmarks: [String: Any] = [:]
         for configuration in configurations {
             let statistics = configuration.statistics
+            // Bencher's built-in measures: `latency` in nanoseconds, `instructions` as counted.
+            let (measure, scale) = configuration.measure == .wallSeconds ? ("latency", nanoseconds) : ("instructions", 1.0)
             benchmarks[configuration.key.exportName] = [
-                "latency": [
-                    "value": statistics.median * nanoseconds,
-                    "lower_value": statistics.medianCI.low * nanoseconds,
-                    "upper_value": statistics.medianCI.high * nanoseconds,
+                measure: [
+                    "value": statistics.median * scale,
+                    "lower_value": statistics.medianCI.low * scale,
+                    "upper_value": statistics.medianCI.high * scale,
                 ],
             ]
         }
@@ -122,7 +153,7 @@ package enum ResultsExport {
             let halfWidth = max(statistics.medianCI.high - statistics.median, statistics.median - statistics.medianCI.low)
             return [
                 "name": configuration.key.exportName,
-                "unit": "s",
+                "unit": configuration.measure.unit,
                 "value": statistics.median,
                 "range": "± \(seconds(halfWidth))",
                 "extra": "config_id \(configuration.key.configID); median of \(statistics.count); "
@@ -138,17 +169,19 @@ package enum ResultsExport {
         for title in groups.keys.sorted() {
             let ranked = groups[title]!.sorted { $0.statistics.median < $1.statistics.median }
             let fastest = ranked[0]
-            lines.append("### \(MarkdownText.escaped(title)): fastest \(MarkdownText.escaped(fastest.key.shortName)) at \(ReadableSeconds.text(fastest.statistics.median))")
+            let text = fastest.measure.text
+            let least = fastest.measure == .wallSeconds ? "fastest" : "fewest instructions"
+            lines.append("### \(MarkdownText.escaped(title)): \(least) \(MarkdownText.escaped(fastest.key.shortName)) at \(text(fastest.statistics.median))")
             lines.append("")
-            lines.append("| rank | config_id | configuration | median | 95% CI | × fastest | n |")
+            lines.append("| rank | config_id | configuration | median | 95% CI | × \(least) | n |")
             lines.append("|---:|---|---|---:|---|---:|---:|")
             for (index, configuration) in ranked.enumerated() {
                 let statistics = configuration.statistics
                 let name = MarkdownText.escaped(configuration.key.shortName)
                 let ratio = statistics.median / fastest.statistics.median
                 // Times with their unit, three significant figures (`95.0 µs`), never in e-notation.
-                lines.append("| \(index + 1) | `\(configuration.key.configID)` | \(name) | \(ReadableSeconds.text(statistics.median)) | "
-                    + "\(ReadableSeconds.text(statistics.medianCI.low)) – \(ReadableSeconds.text(statistics.medianCI.high)) | "
+                lines.append("| \(index + 1) | `\(configuration.key.configID)` | \(name) | \(text(statistics.median)) | "
+                    + "\(text(statistics.medianCI.low)) – \(text(statistics.medianCI.high)) | "
                     + "\(String(format: "%.2f", ratio)) | \(statistics.count) |")
             }
             lines.append("")
@@ -174,13 +207,16 @@ package enum ResultsExport {
 package enum ExportError: Error, Sendable, CustomStringConvertible {
     /// A value (e.g. a time of `nan`) has no JSON form.
     case notRepresentable
-    /// The file holds no successful timed repetition to export.
+    /// The file holds no successful timed repetition (nor instruction count) to export.
     case nothingToExport
+    /// The bounds table compares times with their bound; an instruction run has none.
+    case boundsNeedTimes
 
     package var description: String {
         switch self {
         case .notRepresentable: "a value in the file (e.g. a non-finite time) has no JSON form"
-        case .nothingToExport: "no successful timed repetition to export"
+        case .nothingToExport: "no successful timed repetition or instruction count to export"
+        case .boundsNeedTimes: "the bounds table needs times; an instruction run exports as json, bmf, github-benchmark or markdown"
         }
     }
 }

@@ -15,9 +15,20 @@ struct ReportHistory: Sendable {
     var stepSearchRuns: Int
     var latestAgainstPrevious: GateReport
 
-    /// The histories in `rows`, one per machine name with at least ``minimumRuns`` runs.
-    static func histories(of rows: [RawResultRow], gate: RegressionGate) -> [ReportHistory] {
+    /// The rows a history is made of: the times of each run's code. A two-build run's baseline
+    /// is another build measured in the same run, which its gate judges, not an earlier run; an
+    /// instruction run has no times. So the two gate files of one CI run (instructions and
+    /// times, both builds each) are one time run here, never four runs of a history.
+    static func historyRows(_ rows: [RawResultRow]) -> [RawResultRow] {
+        let instructionRuns = Set(rows.filter { $0.instructions != nil }.map(\.run.runID))
+        return rows.filter { $0.build != .baseline && !instructionRuns.contains($0.run.runID) }
+    }
+
+    /// The histories in `rows`, one per machine name with at least ``minimumRuns`` runs
+    /// (of ``historyRows(_:)``).
+    static func histories(of allRows: [RawResultRow], gate: RegressionGate) -> [ReportHistory] {
         let analysis = TrendAnalysis()
+        let rows = historyRows(allRows)
         return Dictionary(grouping: rows, by: \.run.machine.name).sorted { $0.key < $1.key }.compactMap { machine, machineRows in
             let runs = TrendAnalysis.orderedRuns(of: machineRows)
             guard runs.count >= minimumRuns else { return nil }
@@ -35,7 +46,7 @@ struct ReportHistory: Sendable {
         guard let trend, !trend.trends.isEmpty else {
             return "\(runs.count) runs are too few for the step search (filmstrip trend needs \(stepSearchRuns))"
         }
-        let stepped = trend.trends.filter { !$0.steps.isEmpty }.count, up = trend.trends.filter(\.endsOnStepUp).count
+        let stepped = trend.trends.filter { !$0.steps.isEmpty }.count, up = trend.gatedEndingOnStepUp.count
         let normalised = trend.trends.contains(where: \.normalised) ? " (times over each repetition's calibration)" : ""
         return "step search over \(runs.count) runs: \(trend.trends.count) configurations searched\(normalised), \(stepped) with steps, \(up) ending on a step up"
     }

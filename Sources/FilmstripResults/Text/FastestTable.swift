@@ -50,7 +50,7 @@ package enum FastestTable {
                 let high = maxima[row.configurationKey] ?? row.p90
                 let interval = row.n >= minimumRankableRuns ? ", CI \(ReadableSeconds.text(row.ciLow))–\(ReadableSeconds.text(row.ciHigh))" : ""
                 let spread = "(\(ReadableSeconds.text(row.min)) … \(ReadableSeconds.text(high))\(interval), n=\(row.n))"
-                lines.append("  \(name)  \(ReadableSeconds.text(row.median).rightAligned(width: 9))  \(spread)  \(relative(row, to: best))")
+                lines.append("  \(name)  \(ReadableSeconds.text(row.median).rightAligned(width: 9))  \(spread)  \(relative(row, to: best, next: ranked.dropFirst().first))")
                 let user = cpu[.cpuUserSeconds]?[row.configurationKey], system = cpu[.cpuSysSeconds]?[row.configurationKey]
                 lines.append(String(repeating: " ", count: width + 4) + meanLine(row, user: user, system: system))
                 fewest = Swift.min(fewest, row.n)
@@ -82,11 +82,18 @@ package enum FastestTable {
             + (user.map { "  user \(ReadableSeconds.text($0))" } ?? "") + (system.map { "  sys \(ReadableSeconds.text($0))" } ?? "")
     }
 
-    /// "fastest", or the ratio of medians with its error, e.g. `1.52 ± 0.04× slower`. The error
-    /// is the ratio's spread from each median's standard error (1.2533 × the scaled MAD / √n),
-    /// combined as relative errors are.
-    static func relative(_ row: SummaryRow, to best: SummaryRow) -> String {
-        guard row.configurationKey != best.configurationKey else { return "fastest" }
+    /// "fastest" only where the best median's 95 % interval lies wholly below the next one's,
+    /// else "indistinguishable from the next" (a second run named another winner where the
+    /// intervals overlapped, issue 44); for the others the ratio of medians with its error, e.g.
+    /// `1.52 ± 0.04× slower`, and "indistinguishable" where its interval overlaps the best's.
+    /// The error is the ratio's spread from each median's standard error (1.2533 × the scaled
+    /// MAD / √n), combined as relative errors are. Below ``minimumRankableRuns`` a median has no
+    /// interval, so nothing is told apart.
+    static func relative(_ row: SummaryRow, to best: SummaryRow, next: SummaryRow?) -> String {
+        guard row.configurationKey != best.configurationKey else {
+            guard let next else { return "fastest" }
+            return clearlyBelow(best, next) ? "fastest" : "indistinguishable from the next"
+        }
         guard best.median > 0 else { return "" }
         let ratio = row.median / best.median
         func relativeError(_ row: SummaryRow) -> Double {
@@ -94,7 +101,12 @@ package enum FastestTable {
         }
         let error = ratio * (relativeError(row) * relativeError(row) + relativeError(best) * relativeError(best)).squareRoot()
         let errorText = row.n > 1 && best.n > 1 ? String(format: " ± %.2f", error) : ""
-        return String(format: "%.2f", ratio) + errorText + "× slower"
+        return String(format: "%.2f", ratio) + errorText + "× slower" + (clearlyBelow(best, row) ? "" : ", indistinguishable")
+    }
+
+    /// Whether `lower`'s median interval lies wholly below `higher`'s (both with enough runs for one).
+    static func clearlyBelow(_ lower: SummaryRow, _ higher: SummaryRow) -> Bool {
+        lower.n >= minimumRankableRuns && higher.n >= minimumRankableRuns && lower.ciHigh < higher.ciLow
     }
 
     /// The pipeline, plus the options that tell same-named rows apart (workers, skipping).

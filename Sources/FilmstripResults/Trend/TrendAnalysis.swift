@@ -62,12 +62,26 @@ package struct MachineHistory: Sendable {
     package var tooShort: [ConfigurationKey] = []
 }
 
+extension MachineHistory {
+    /// The configurations whose newest run sits on a step up and that the gate would judge: a
+    /// pipeline's `total`, not its `extract` and `compose` sub-phases (sub-millisecond phases
+    /// whose timer noise the gate shows and never gates), nor a peer or calibration.
+    package var gatedEndingOnStepUp: [ConfigurationTrend] {
+        let keys = Set(trends.map(\.key))
+        return trends.filter { $0.endsOnStepUp && RegressionGate.isGated($0.key, among: keys) }
+    }
+}
+
 /// Finds when configurations got slower or faster across a series of runs.
 package struct TrendAnalysis: Sendable {
     package var detector: EDivisive
-    /// Fewest runs for a search that can find a step at the detector's significance
-    /// (``EDivisive/shortestDecidableSeries``: 10 at the defaults); a shorter history is undecided.
-    package var minimumRuns: Int { detector.shortestDecidableSeries }
+    /// Fewest runs searched for a step: two segments of ``EDivisive/minimumSegment`` (6 at the
+    /// defaults); a shorter history is undecided. From ``permutationSearchRuns`` on, E-divisive
+    /// searches; below it, the one-step test of ``shortSeriesChange(_:)``.
+    package var minimumRuns: Int { 2 * detector.minimumSegment }
+    /// Fewest runs where E-divisive's permutation test can make any step significant
+    /// (``EDivisive/shortestDecidableSeries``: 10 at the defaults).
+    package var permutationSearchRuns: Int { detector.shortestDecidableSeries }
     /// Steps smaller than this (as a fraction) are not reported: noise a rerun would not repeat.
     package var minimumChange: Double
     package var bootstrapResamples = 1000
@@ -134,7 +148,8 @@ package struct TrendAnalysis: Sendable {
     package func trend(of key: ConfigurationKey, series: [(run: TrendRun, median: Double)]) -> ConfigurationTrend {
         var generator = SeededGenerator(seed: UInt64(key.configID, radix: 16) ?? 0)
         let medians = series.map(\.median)
-        let changes = detector.changePoints(in: medians, using: &generator)
+        let changes = medians.count >= permutationSearchRuns ? detector.changePoints(in: medians, using: &generator)
+            : shortSeriesChange(medians).map { [$0] } ?? []
         let boundaries = [0] + changes + [medians.count]
         var steps: [TrendStep] = []
         for (index, change) in changes.enumerated() {
@@ -148,6 +163,35 @@ package struct TrendAnalysis: Sendable {
         }
         if let newest = newestRunStep(medians, series: series, changes: changes) { steps.append(newest) }
         return ConfigurationTrend(key: key, runs: series, steps: steps)
+    }
+
+    /// One step in a history too short for the permutation test (``minimumRuns`` up to
+    /// ``permutationSearchRuns``: 6 to 9 runs at the defaults, where even a perfect step is
+    /// matched by too many shuffles): the split, each side at least ``EDivisive/minimumSegment``
+    /// runs, whose two-sample t statistic of the log medians (pooled variance, n − 2 degrees of
+    /// freedom) is largest, kept when it passes Student's t at the detector's significance
+    /// divided among the splits tried (Bonferroni), so a flat history with Gaussian noise shows
+    /// a step with probability at most the significance. The run medians are each several
+    /// repetitions' median, which makes them close to Gaussian; what it gives up against the
+    /// permutation test is robustness to one wild run, which a history this short cannot afford.
+    /// Returns the first run after the step.
+    func shortSeriesChange(_ medians: [Double]) -> Int? {
+        let segment = detector.minimumSegment, count = medians.count
+        guard count >= 2 * segment, medians.allSatisfy({ $0 > 0 }) else { return nil }
+        let logs = medians.map { Foundation.log($0) }
+        let splits = Array(segment...(count - segment))
+        let critical = StudentT.quantile(1 - detector.significance / (2 * Double(splits.count)), degrees: count - 2)
+        var best: (split: Int, t: Double)?
+        for split in splits {
+            let before = logs[..<split], after = logs[split...]
+            let meanBefore = before.reduce(0, +) / Double(before.count), meanAfter = after.reduce(0, +) / Double(after.count)
+            let squares = before.map { ($0 - meanBefore) * ($0 - meanBefore) }.reduce(0, +) + after.map { ($0 - meanAfter) * ($0 - meanAfter) }.reduce(0, +)
+            let scale = (squares / Double(count - 2) * (1 / Double(before.count) + 1 / Double(after.count))).squareRoot()
+            let t = scale > 0 ? abs(meanAfter - meanBefore) / scale : (meanAfter == meanBefore ? 0 : .infinity)
+            if t > (best?.t ?? 0) { best = (split, t) }
+        }
+        guard let best, best.t > critical else { return nil }
+        return best.split
     }
 
     /// The newest run judged alone: the question CI asks, and one E-divisive cannot answer (it
