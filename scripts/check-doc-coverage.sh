@@ -27,10 +27,13 @@ work=$(mktemp -d)
 mkdir "$work/symbols"
 trap 'rm -rf "$work"' EXIT
 
-# The C modules the library imports: the system libraries' maps (FFmpeg, zlib, malloc.h) and the one SwiftPM writes for CKernels.
+# The C modules the library imports: the system libraries' maps (FFmpeg, zlib, FreeType, malloc.h)
+# and the one SwiftPM writes for CKernels; FreeType's headers sit in their own folder (pkg-config says where).
 module_flags=(-I "$bin/Modules" -Xcc "-fmodule-map-file=$bin/CKernels.build/module.modulemap"
               -Xcc -fmodule-map-file=Sources/CFFmpeg/module.modulemap -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap
+              -Xcc -fmodule-map-file=Sources/CFreeType/module.modulemap
               -Xcc -fmodule-map-file=Sources/CMalloc/module.modulemap)
+for include in $(pkg-config --cflags-only-I freetype2); do module_flags+=(-Xcc "$include"); done
 swift-symbolgraph-extract -module-name Filmstrip -target "$(uname -m)-unknown-linux-gnu" "${module_flags[@]}" \
     -minimum-access-level public -output-dir "$work/symbols" > "$work/extract.log" 2>&1 \
     || { cat "$work/extract.log" >&2; fail "swift-symbolgraph-extract failed"; }

@@ -128,6 +128,7 @@ struct FontFace: ~Copyable {
 
 /// A font that could not be opened: the file, the FreeType call and its error code.
 public struct FontError: Error, CustomStringConvertible, Sendable {
+    /// The font file that could not be opened.
     public var path: String
     var call: String
     var code: Int32
@@ -138,6 +139,7 @@ public struct FontError: Error, CustomStringConvertible, Sendable {
         self.code = Int32(code)
     }
 
+    /// One line naming the font file, the reason and how to get the font.
     public var description: String {
         let reason = code == 1 ? "no such file (Debian: apt-get install fonts-dejavu-core, or set FILMSTRIP_FONT to a .ttf)" : "\(call) failed with FreeType error \(code)"
         return "\(path): the font for the sheet's text cannot be opened: \(reason)"

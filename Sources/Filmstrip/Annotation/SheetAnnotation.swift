@@ -206,6 +206,7 @@ public struct SheetFrame: Sendable, Hashable {
     /// No frame: the strip as the pipeline made it.
     public static let none = SheetFrame(margin: 0, headerHeight: 0)
 
+    /// A frame of `margin` pixels all round and `headerHeight` rows of header above the tiles.
     public init(margin: Int, headerHeight: Int) {
         self.margin = margin
         self.headerHeight = headerHeight
