@@ -60,6 +60,9 @@ struct TargetDecoder: ~Copyable {
     /// True when the probe gives every packet's display time (`VideoProbe.displayTimesByDecodeTime`):
     /// packets are stamped with it instead of frames being counted.
     private let stampsDisplayTimes: Bool
+    private let displayTimesByDecodeTime: [Int64: Int64]
+    private let displayTimesByPosition: [Int64: Int64]
+    private let repeatedFrameTimes: Set<Int64>
 
     init(request: ExtractionRequest) throws(MediaError) {
         let input = try InputFile(path: request.path, analyzeStreams: false, limits: request.limits)
@@ -77,8 +80,10 @@ struct TargetDecoder: ~Copyable {
         frames = FrameTable(probe: request.probe)
         seeksByIndex = request.probe.seeksByIndex
         timesFromDecodeOrder = request.probe.timesFromDecodeOrder
-        stampsDisplayTimes = request.probe.timesFromDecodeOrder
-            && !(request.probe.displayTimesByDecodeTime.isEmpty && request.probe.displayTimesByPosition.isEmpty)
+        displayTimesByDecodeTime = request.probe.displayTimesByDecodeTime
+        displayTimesByPosition = request.probe.displayTimesByPosition
+        repeatedFrameTimes = request.probe.repeatedFrameTimes
+        stampsDisplayTimes = request.probe.timesFromDecodeOrder && !(displayTimesByDecodeTime.isEmpty && displayTimesByPosition.isEmpty)
     }
 
     private var keyframeOnly: Bool {
@@ -228,7 +233,7 @@ struct TargetDecoder: ~Copyable {
         while !(holdsFrame && (frame.presentationTime ?? Int64.min) >= pts) {
             guard try decodeOneMore() else { return }
         }
-        while holdsFrame, frame.presentationTime == pts, request.probe.repeatedFrameTimes.contains(pts) {
+        while holdsFrame, frame.presentationTime == pts, repeatedFrameTimes.contains(pts) {
             guard try decodeOneMore() else { return }
         }
     }
@@ -251,7 +256,7 @@ struct TargetDecoder: ~Copyable {
     /// last of several frames sharing that time.
     private func holdsTarget(_ pts: Int64) -> Bool {
         (holdsFrame && frame.presentationTime == pts)
-            || (holdsPrevious && previous.presentationTime == pts && request.probe.repeatedFrameTimes.contains(pts))
+            || (holdsPrevious && previous.presentationTime == pts && repeatedFrameTimes.contains(pts))
     }
 
     /// Leaves the next good decoded frame in `frame`; false at the end of the stream.
@@ -328,8 +333,8 @@ struct TargetDecoder: ~Copyable {
     /// The display time the probe worked out for `packet` (`timesFromDecodeOrder`): by byte
     /// position where it keyed packets so, else by decode time; nil where it has none.
     private func probeDisplayTime(of packet: borrowing Packet) -> Int64? {
-        if let position = packet.position, let shown = request.probe.displayTimesByPosition[position] { return shown }
-        return packet.decodeTime.flatMap { request.probe.displayTimesByDecodeTime[$0] }
+        if let position = packet.position, let shown = displayTimesByPosition[position] { return shown }
+        return packet.decodeTime.flatMap { displayTimesByDecodeTime[$0] }
     }
 
     /// The display time of a keyframe packet: its presentation time, or where it has none, the
