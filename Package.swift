@@ -73,13 +73,22 @@ let package = Package(
         // Empty functions marking a bench child's phases for callgrind (`bench --measure instructions`).
         .target(name: "CInstructionMarks"),
         // Judging results: reading and writing the results CSV, statistics, the regression gate,
-        // trend, report, plots, export, the machine fingerprint and the callgrind profile readers.
-        // Nothing here runs a measurement; `FilmstripBench` does, and hands its rows to this.
+        // trend, export, the machine fingerprint and the callgrind profile readers, and the
+        // judgement's text forms. Nothing here runs a measurement (`FilmstripBench` does) or draws
+        // a picture (`FilmstripReport` does); nothing here starts a process.
         .target(
             name: "FilmstripResults",
-            dependencies: ["Filmstrip", "FilmstripProcess", .product(name: "CSV", package: "CSV.swift")],
+            dependencies: ["Filmstrip", .product(name: "CSV", package: "CSV.swift")],
             // Optimised as the harness was: the gate's simulations and the plots' sample sets are
             // thousands of rows in the tests.
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
+        ),
+        // Pictures of judged results: the HTML report and the charts (SVG for the report, gnuplot
+        // for `plot`, started through `FilmstripProcess`), rendered from `FilmstripResults`'
+        // judgement, never judging anew.
+        .target(
+            name: "FilmstripReport",
+            dependencies: ["Filmstrip", "FilmstripResults", "FilmstripProcess"],
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         // Running measurements: the matrix, sessions, the bench-run child protocol, callgrind,
@@ -97,7 +106,7 @@ let package = Package(
         .executableTarget(
             name: "filmstrip",
             dependencies: [
-                "Filmstrip", "FilmstripOpenMP", "FilmstripBench", "FilmstripResults", "FilmstripProcess", "FilmstripFixtures", "CStartupCheck",
+                "Filmstrip", "FilmstripOpenMP", "FilmstripBench", "FilmstripResults", "FilmstripReport", "FilmstripProcess", "FilmstripFixtures", "CStartupCheck",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The Swift runtime and Foundation linked in: the dynamic loader then binds a dozen
@@ -116,8 +125,8 @@ let package = Package(
         .target(name: "ResultsTestSupport", dependencies: ["FilmstripResults", "CLITestSupport"], path: "Tests/ResultsTestSupport"),
         // One test target per module: the library (with the tool's commands on it), judging, running.
         .testTarget(name: "FilmstripTests", dependencies: ["Filmstrip", "FilmstripProcess", "FilmstripFixtures", "FilmstripResults", "FilmstripOpenMP", "COpenMPKernels", "CLITestSupport"]),
-        .testTarget(name: "FilmstripResultsTests", dependencies: ["FilmstripResults", "Filmstrip", "FilmstripProcess", "CLITestSupport", "ResultsTestSupport", .product(name: "CSV", package: "CSV.swift")]),
-        .testTarget(name: "FilmstripBenchTests", dependencies: ["FilmstripBench", "FilmstripResults", "FilmstripProcess", "FilmstripFixtures", "FilmstripOpenMP", "CLITestSupport", "ResultsTestSupport"]),
+        .testTarget(name: "FilmstripResultsTests", dependencies: ["FilmstripResults", "FilmstripReport", "Filmstrip", "FilmstripProcess", "CLITestSupport", "ResultsTestSupport", .product(name: "CSV", package: "CSV.swift")]),
+        .testTarget(name: "FilmstripBenchTests", dependencies: ["FilmstripBench", "FilmstripResults", "FilmstripReport", "FilmstripProcess", "FilmstripFixtures", "FilmstripOpenMP", "CLITestSupport", "ResultsTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

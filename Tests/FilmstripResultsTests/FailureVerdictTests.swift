@@ -1,6 +1,7 @@
 import Foundation
 import ResultsTestSupport
 import Testing
+@testable import FilmstripReport
 @testable import FilmstripResults
 
 /// A run that failed is a fact the gate judges, never a row it drops: a configuration that ran

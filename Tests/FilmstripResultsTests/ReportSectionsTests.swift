@@ -2,6 +2,7 @@ import CLITestSupport
 import Filmstrip
 import Foundation
 import Testing
+@testable import FilmstripReport
 @testable import FilmstripResults
 import ResultsTestSupport
 

@@ -102,7 +102,7 @@ package struct GateReport: Sendable {
 
     /// A configuration's verdict from its metrics': slower when any is slower, otherwise
     /// undecided when any is, faster when any is faster, else same.
-    static func verdict(of entries: [ConfigurationComparison]) -> Verdict {
+    package static func verdict(of entries: [ConfigurationComparison]) -> Verdict {
         let verdicts = Set(entries.map(\.verdict))
         for verdict in [Verdict.slower, .undecided, .faster] where verdicts.contains(verdict) { return verdict }
         return .same
@@ -128,7 +128,7 @@ package struct GateReport: Sendable {
     /// The verdict first, then each changed configuration, the undecided ones and work changes,
     /// each on its own line: what a reader (or a pull-request comment) needs before the table.
     /// `name` gives a configuration's name (the text's short label, markdown's full key).
-    func headlineLines(name: (ConfigurationKey) -> String) -> [String] {
+    package func headlineLines(name: (ConfigurationKey) -> String) -> [String] {
         let gated = configurations.filter { $0.entries.contains(where: \.gated) }
         // The biggest change first within each verdict: what a reader (or ci-gate.sh's first lines) should see.
         let size = { (entries: [ConfigurationComparison]) in entries.filter(\.gated).map { abs(log($0.ratio)) }.max() ?? 0 }
@@ -150,7 +150,7 @@ package struct GateReport: Sendable {
     }
 
     /// The headline with each configuration's full key.
-    var headlineLines: [String] { headlineLines(name: \.description) }
+    package var headlineLines: [String] { headlineLines(name: \.description) }
 
     /// Each metric named: `wall +12.3 % (+8.0 % … +16.1 %, n 20)`, or the exact change of an
     /// instruction count; with several metrics each with its own verdict, the decided ones

@@ -9,7 +9,7 @@ extension HardwareComparison {
         "\(times(entry.estimate)) (\(times(entry.low)) … \(times(entry.high)))"
     }
 
-    static func times(_ value: Double) -> String {
+    package static func times(_ value: Double) -> String {
         value >= 10 ? String(format: "%.1f×", value) : String(format: "%.2f×", value)
     }
 
@@ -59,7 +59,7 @@ extension HardwareComparison {
     }
 
     /// The task group against the sequential extractor on each machine, with the bound's speed-up.
-    var scalingLines: [String] {
+    package var scalingLines: [String] {
         scalings.map { scaling in
             func side(_ machine: Machine, _ side: Scaling.Side) -> String {
                 let bound = side.boundSpeedUp.map { ", bound allows \(Self.times($0)), at \(percentText($0 > 0 ? side.speedUp / $0 : 0)) of it" } ?? ", bound not recorded"

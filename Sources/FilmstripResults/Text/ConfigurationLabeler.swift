@@ -1,7 +1,7 @@
 /// Names configurations by pipeline (or composer), adding only the parts of the key that vary
 /// among the configurations shown together, so labels stay short: the charts and the report's
 /// tables label with it.
-struct ConfigurationLabeler: Sendable {
+package struct ConfigurationLabeler: Sendable {
     /// Options that take two or more values among the keys; the others would repeat on every label.
     private let varyingOptions: Set<String>
     private let accuracyVaries: Bool
@@ -10,7 +10,7 @@ struct ConfigurationLabeler: Sendable {
     private let countVaries: Bool
     private let phaseVaries: Bool
 
-    init(_ keys: some Collection<ConfigurationKey>) {
+    package init(_ keys: some Collection<ConfigurationKey>) {
         func varies(_ part: (ConfigurationKey) -> String) -> Bool { Set(keys.map(part)).count > 1 }
         varyingOptions = RunOptions.varyingKeys(among: keys.map(\.options))
         accuracyVaries = varies(\.accuracy.description)
@@ -22,7 +22,7 @@ struct ConfigurationLabeler: Sendable {
 
     /// `name` plus the varying options, accuracy and size, e.g. `taskgroup+simd [threads=4] 160x90`:
     /// for a chart whose panels or axes already tell the videos, counts and phases apart.
-    func label(_ name: some CustomStringConvertible, for key: ConfigurationKey) -> String {
+    package func label(_ name: some CustomStringConvertible, for key: ConfigurationKey) -> String {
         var parts = [name.description]
         let options = key.options.filter { varyingOptions.contains($0.key) }
         if !options.isEmpty { parts.append("[\(options)]") }
@@ -33,7 +33,7 @@ struct ConfigurationLabeler: Sendable {
 
     /// The pipeline plus every varying part (options, video, count, size, accuracy, phase), e.g.
     /// `forward+rowcopy h264-180p-3s ×50 total`: for a table that lists them all together.
-    func fullLabel(for key: ConfigurationKey) -> String {
+    package func fullLabel(for key: ConfigurationKey) -> String {
         var parts = [key.pipeline.description]
         let options = key.options.filter { varyingOptions.contains($0.key) }
         if !options.isEmpty { parts.append("[\(options)]") }

@@ -110,7 +110,7 @@ package enum FastestTable {
     }
 
     /// The pipeline, plus the options that tell same-named rows apart (workers, skipping).
-    static func label(_ row: SummaryRow) -> String {
+    package static func label(_ row: SummaryRow) -> String {
         let key = row.configurationKey
         let distinguishing = key.options.keeping([.workers, .skipNonReference, .skipLoopFilter]).filter { $0.value != "0" && $0.value != "auto" }
         return distinguishing.isEmpty ? key.pipeline.description : "\(key.pipeline) [\(distinguishing)]"

@@ -99,7 +99,7 @@ package struct TrendAnalysis: Sendable {
     }
 
     /// The runs in `rows` (a run id, and in a two-build run each build apart), in order.
-    static func orderedRuns(of rows: [RawResultRow]) -> [TrendRun] {
+    package static func orderedRuns(of rows: [RawResultRow]) -> [TrendRun] {
         Dictionary(grouping: rows) { RunKey($0) }.map { key, runRows in
             let first = runRows.min { $0.timestamp < $1.timestamp }!
             return TrendRun(
@@ -247,17 +247,17 @@ package struct TrendAnalysis: Sendable {
         return (ratios[lowIndex], ratios[highIndex])
     }
 
-    struct RunKey: Hashable {
-        var runID: String
-        var build: BuildRole?
+    package struct RunKey: Hashable {
+        package var runID: String
+        package var build: BuildRole?
 
-        init(runID: String, build: BuildRole?) {
+        package init(runID: String, build: BuildRole?) {
             self.runID = runID
             self.build = build
         }
 
-        init(_ run: TrendRun) { self.init(runID: run.runID, build: run.build) }
+        package init(_ run: TrendRun) { self.init(runID: run.runID, build: run.build) }
 
-        init(_ row: RawResultRow) { self.init(runID: row.run.runID, build: row.build) }
+        package init(_ row: RawResultRow) { self.init(runID: row.run.runID, build: row.build) }
     }
 }

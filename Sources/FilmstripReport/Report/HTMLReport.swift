@@ -1,0 +1,424 @@
+import Filmstrip
+import FilmstripResults
+import Foundation
+
+/// One self-contained HTML page about raw results files: the runs (machine, commit, suite),
+/// the fastest pipelines per video and count, the peers, the gate's verdicts when two builds
+/// (or two runs) are present, and charts drawn as inline SVG, so the page needs neither
+/// gnuplot to make nor a network to show. Every string from the files is escaped
+/// (`HTMLText.escape`): results files are untrusted input.
+package struct HTMLReport: Sendable {
+    /// Where each row came from, for the page's list of sources.
+    package var sources: [String]
+    package var rows: [RawResultRow]
+    /// The gate's settings for the verdicts section.
+    package var gate: RegressionGate
+    /// Rows per file, in the order given, for the separate-runs comparison of two files.
+    var rowsByFile: [[RawResultRow]]
+    /// The threshold the caller gave, if any; else each metric's default.
+    var explicitThreshold: Double?
+    /// Each machine's history, where the files hold three runs of it or more.
+    let histories: [ReportHistory]
+    /// The rows of each machine's latest run (the candidate of a two-build run): what the
+    /// verdict, the tables and the charts describe; earlier runs are the history.
+    let currentRows: [RawResultRow]
+    /// The gate's reports, each with its title: computed once, read by the verdict, the A/B
+    /// section and every configuration's section.
+    let gateReports: [(String, GateReport)]
+
+    /// Reads the raw results files at `paths`; `threshold` nil takes each metric's default.
+    /// `gate`: the time gate for two-build files and separate runs (by default CPU and wall
+    /// time together, as `compare` judges); a file measured under callgrind is judged on its
+    /// instruction counts, and a file with `bench --until-decided`'s recorded settings on those.
+    package init(files paths: [String], gate: RegressionGate = .elapsedAndCPU(), threshold: Double? = nil) throws(ResultsFileError) {
+        var perFile: [[RawResultRow]] = []
+        for path in paths { perFile.append(try ResultsFileReader.readMeasurements(from: path)) }
+        self.init(sources: paths, rowsByFile: perFile, gate: gate, threshold: threshold)
+    }
+
+    init(sources: [String], rowsByFile: [[RawResultRow]], gate: RegressionGate = .elapsedAndCPU(), threshold: Double? = nil) {
+        self.sources = sources
+        self.rowsByFile = rowsByFile
+        self.rows = rowsByFile.flatMap { $0 }
+        self.gate = gate
+        self.explicitThreshold = threshold
+        histories = ReportHistory.histories(of: rows, gate: gate)
+        var latest: [String: TrendAnalysis.RunKey] = [:]
+        for (machine, machineRows) in Dictionary(grouping: rows, by: \.run.machine.name) {
+            latest[machine] = TrendAnalysis.orderedRuns(of: machineRows).last.map(TrendAnalysis.RunKey.init)
+        }
+        currentRows = rows.filter { latest[$0.run.machine.name] == TrendAnalysis.RunKey($0) }
+        gateReports = Self.gateReports(sources: sources, rowsByFile: rowsByFile, gate: gate, threshold: threshold)
+    }
+
+    /// How many rows per section the tables show before a "more" note.
+    static let tableLimit = 6
+
+    /// One part of the page: its anchor and title for the table of contents, and its HTML
+    /// (which starts with its own `<h2>`).
+    struct PageSection {
+        var id: String
+        var title: String
+        var html: String
+    }
+
+    /// The page's sections in order: the answer, then the charts, then what was measured where
+    /// (runs, suite), and the per-configuration detail last. A new section is a computed
+    /// property in a file of its own (an extension of `HTMLReport`) and one entry here; an
+    /// empty string leaves it out (and out of the table of contents).
+    var sections: [PageSection] {
+        let configurationCount = Set(rows.map(\.configurationKey)).count
+        let parts: [(String, String, String)] = [
+            ("hardware", "Hardware", hardwareSection), ("verdict", "Verdict", verdictSection), ("gate", "A/B comparison", gateSection),
+            ("fastest", "Fastest pipelines", fastestSection), ("history", "History", historySection), ("peers", "Peers", peersSection),
+            ("interactive", "Interactive", interactiveSection), ("memory", "Memory", memorySection), ("scaling", "Scaling", scalingSection),
+            ("runs", "Runs", runsSection), ("suite", "Suite", suiteSection),
+            ("configurations", "Configurations (\(configurationCount), collapsed)", configurationsSection),
+        ]
+        return parts.filter { !$0.2.isEmpty }.map { PageSection(id: $0.0, title: $0.1, html: $0.2) }
+    }
+
+    /// The table of contents: a link to each section, so a long page is read by jumping.
+    static func tableOfContents(_ sections: [PageSection]) -> String {
+        "<nav class=\"toc\" aria-label=\"Contents\"><strong>Contents:</strong> <ol>"
+            + sections.map { "<li><a href=\"#\($0.id)\">\(HTMLText.escape($0.title))</a></li>" }.joined() + "</ol></nav>\n"
+    }
+
+    /// The anchor of a configuration's own section, which every table and chart links to.
+    static func anchor(_ key: ConfigurationKey) -> String { "config-\(key.configID)" }
+
+    /// `text` (escaped here) as a link to the configuration's section.
+    static func link(_ key: ConfigurationKey, _ text: String) -> String {
+        "<a href=\"#\(anchor(key))\">\(HTMLText.escape(text))</a>"
+    }
+
+    /// The default pipeline as a user gets it: its name with the cost model's workers, one
+    /// codec thread and the loop filter kept.
+    static func isDefault(_ key: ConfigurationKey) -> Bool {
+        key.pipeline == .stripDefault && key.options.areStripDefaults
+    }
+
+    package var html: String {
+        var body = "<h1>filmstrip benchmark report</h1>\n"
+        body += "<p class=\"sources\">From \(sources.map { "<code>\(HTMLText.escape($0))</code>" }.joined(separator: ", ")): \(rows.count) rows.</p>\n"
+        let parts = sections
+        body += Self.tableOfContents(parts)
+        body += parts.map { "<section id=\"\($0.id)\">\n\($0.html)</section>\n" }.joined()
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>filmstrip benchmark report</title>
+            <style>
+            body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em auto; max-width: 1200px; padding: 0 1em; color: #222; }
+            table { border-collapse: collapse; margin: 0.5em 0 1.2em; }
+            th, td { border-bottom: 1px solid #ddd; padding: 2px 8px; text-align: left; vertical-align: top; }
+            td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+            tr.group th { background: #f2f2f2; }
+            svg.chart { max-width: 100%; height: auto; display: block; margin: 0.5em 0; font: 12px sans-serif; }
+            svg .title { font-weight: bold; font-size: 13px; }
+            svg .tick, svg .note { fill: #555; }
+            ul.legend { list-style: none; padding: 0; columns: 2; font-size: 12px; }
+            .slower { color: #b00; font-weight: bold; } .faster { color: #070; } .undecided { color: #b60; font-weight: bold; }
+            .verdict { font-size: 1.15em; font-weight: bold; }
+            p.note { color: #555; font-size: 12px; }
+            section.configuration h4 { margin: 0.6em 0 0.2em; }
+            section.configuration ul { margin: 0.2em 0; }
+            section.configuration:target { background: #fff8dc; }
+            div.multiples { display: flex; flex-wrap: wrap; gap: 6px; }
+            svg.small { display: inline-block; margin: 0; }
+            nav.toc { background: #f6f6f6; border: 1px solid #ddd; padding: 4px 10px; }
+            nav.toc ol { display: inline; padding: 0; margin: 0; }
+            nav.toc li { display: inline; margin-right: 1.2em; }
+            details { margin: 0.3em 0; }
+            details > summary { cursor: pointer; }
+            details.video > summary { font-size: 1.1em; font-weight: bold; padding: 3px 0; }
+            details.video { border-top: 1px solid #ccc; }
+            details.configuration { margin-left: 1.2em; }
+            details.configuration > summary { padding: 1px 0; }
+            details.configuration[open] { border-left: 3px solid #ddd; padding-left: 6px; }
+            section.configuration { scroll-margin-top: 2em; }
+            p.verdict.passed { color: #070; } p.verdict.regressed, p.verdict.bad { color: #b00; } p.verdict.undecided { color: #b60; }
+            </style>
+            </head>
+            <body>
+            \(body)</body>
+            </html>
+
+            """
+    }
+
+    // MARK: Verdict
+
+    /// The answer first: the gate's outcome and the configurations it names (one line each),
+    /// or, without two builds or two runs, the fastest pipeline per video and N and the default
+    /// pipeline's place among them.
+    var verdictSection: String {
+        var html = "<h2>Verdict</h2>\n"
+        html += gateVerdict
+        if gateReports.isEmpty {
+            let defaultName = Pipeline.default.name
+            html += "<p>Fastest pipeline per video and N (phase <code>total</code>, median wall time), and where the default "
+                + "pipeline <code>\(HTMLText.escape(defaultName))</code> stands.</p>\n"
+            html += "<table><tr><th>video, N</th><th>fastest</th><th>median</th><th>default</th><th>default / fastest</th></tr>\n"
+            var any = false
+            for machine in machines {
+                let total = currentRows.filter { $0.run.machine.name == machine && $0.phase == .total }
+                let groups = Self.ranked(total) { key in "\(key.videoID) ×\(key.thumbnailCount) \(key.accuracy)" }
+                for (title, entries) in groups {
+                    guard let best = entries.first else { continue }
+                    any = true
+                    // The default's own settings, and (where both were measured) non-reference frames skipped.
+                    let defaults = entries.indices.filter { Self.isDefault(entries[$0].key) }
+                    let place = defaults.first { entries[$0].key.options.skipsNonReferenceFrames } ?? defaults.first
+                    let defaultText = place.map { "\($0 + 1) of \(entries.count)" } ?? "not measured"
+                    let ratio = place.map { best.point.median > 0 ? HTMLText.ratio(entries[$0].point.median / best.point.median) : "–" } ?? "–"
+                    html += "<tr><td>\(HTMLText.escape(machinePrefix(machine) + title))</td><td>\(Self.link(best.key, best.label))</td>"
+                        + "<td class=\"n\">\(HTMLText.seconds(best.point.median))</td><td>\(defaultText)</td><td class=\"n\">\(ratio)</td></tr>\n"
+                }
+            }
+            html += any ? "</table>\n" : "</table>\n<p>No pipeline rows in these files.</p>\n"
+        }
+        html += historyVerdict
+        return html
+    }
+
+    // MARK: Runs and suite
+
+    var runsSection: String {
+        var runs: [String: (context: RunContext, rows: [RawResultRow])] = [:]
+        var order: [String] = []
+        for row in rows {
+            if runs[row.run.runID] == nil { order.append(row.run.runID) }
+            runs[row.run.runID, default: (row.run, [])].rows.append(row)
+        }
+        var html = "<h2>Runs</h2>\n<table><tr><th>run</th><th>machine</th><th>CPU</th><th>cores</th><th>memory</th><th>commit</th><th>build</th><th>Swift</th><th>FFmpeg</th><th>from … to (UTC)</th><th>rows</th></tr>\n"
+        let dates = ISO8601DateFormatter()
+        for id in order {
+            let (context, runRows) = runs[id]!
+            let machine = context.machine
+            let times = runRows.map(\.timestamp)
+            let span = [times.min(), times.max()].compactMap { $0 }.map { dates.string(from: $0) }.joined(separator: " … ")
+            let commits = Set(runRows.map(\.executableCommit).filter { !$0.isEmpty && $0 != context.gitCommit })
+            let commit = String(context.gitCommit.prefix(12)) + (context.gitDirty ? " (dirty)" : "")
+                + (commits.isEmpty ? "" : "; executables \(commits.sorted().map { String($0.prefix(12)) }.joined(separator: ", "))")
+            let ffmpeg = machine.ffmpegVersions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            let cells = [id, machine.name, machine.cpuModel, "\(machine.logicalCores)", HTMLText.mebibytes(Double(machine.memoryBytes)),
+                         commit, machine.buildConfiguration, machine.swiftVersion, ffmpeg, span, "\(runRows.count)"]
+            html += "<tr>" + cells.map { "<td>\(HTMLText.escape($0))</td>" }.joined() + "</tr>\n"
+        }
+        return html + "</table>\n"
+    }
+
+    var suiteSection: String {
+        var videos: [String: VideoDescription] = [:]
+        for row in rows where row.kind.readsVideo && row.video.width > 0 { videos[row.video.id] = row.video }
+        var html = "<h2>Suite</h2>\n"
+        let counts = Set(rows.map(\.thumbnailCount)).sorted().map(String.init).joined(separator: ", ")
+        let phases = Phase.allCases.filter { phase in rows.contains { $0.phase == phase } }.map(\.rawValue).joined(separator: ", ")
+        let pipelines = Set(rows.filter { $0.phase == .total }.map(\.pipeline)).count
+        html += "<p>\(videos.count) videos; thumbnail counts \(HTMLText.escape(counts)); phases \(HTMLText.escape(phases)); \(pipelines) pipelines timed end to end.</p>\n"
+        if !videos.isEmpty {
+            html += "<table><tr><th>video</th><th>codec</th><th>size</th><th>duration</th><th>frames</th><th>GOP</th></tr>\n"
+            for video in videos.values.sorted(by: { $0.id < $1.id }) {
+                let cells = [video.id, video.codec, "\(video.width)×\(video.height)", String(format: "%.1f s", video.durationSeconds), "\(video.frameCount)", "\(video.gop)"]
+                html += "<tr>" + cells.map { "<td>\(HTMLText.escape($0))</td>" }.joined() + "</tr>\n"
+            }
+            html += "</table>\n"
+        }
+        let failed = rows.filter { $0.status != .ok }
+        if !failed.isEmpty {
+            let reasons = Dictionary(grouping: failed) { "\($0.status.rawValue): \($0.error)" }.mapValues(\.count)
+            html += "<p>\(failed.count) rows did not succeed:</p><ul>"
+            for (reason, count) in reasons.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }).prefix(8) {
+                html += "<li>\(count) × \(HTMLText.escape(HTMLText.shortened(reason, to: 200)))</li>"
+            }
+            html += "</ul>\n"
+        }
+        return html
+    }
+
+    // MARK: Fastest pipelines
+
+    /// A configuration's median and interval, with the label that tells it apart in its group.
+    struct Ranked {
+        var key: ConfigurationKey
+        var label: String
+        var point: PlotPoint
+        /// The repetitions' wall times in seconds.
+        var samples: [Double]
+        var count: Int { samples.count }
+    }
+
+    /// Wall-time samples of `rows` per configuration, ranked by median within groups made by `group`.
+    /// Labels tell configurations apart within their group.
+    static func ranked(_ rows: [RawResultRow], group: (ConfigurationKey) -> String) -> [(String, [Ranked])] {
+        let samples = Dictionary(grouping: rows.filter { $0.status == .ok && $0.wallSeconds != nil }, by: \.configurationKey)
+            .mapValues { $0.compactMap(\.wallSeconds) }
+        let grouped = Dictionary(grouping: samples.keys, by: group)
+        return grouped.keys.sorted().map { title in
+            let label = labeler(grouped[title]!)
+            let entries = grouped[title]!.compactMap { key in
+                PlotPoint(samples: samples[key]!).map { Ranked(key: key, label: label(key), point: $0, samples: samples[key]!) }
+            }
+            return (title, entries.sorted { ($0.point.median, $0.label) < ($1.point.median, $1.label) })
+        }
+    }
+
+    /// Labels `keys` by pipeline plus only the parts that vary among them (options that take
+    /// two values, video, count, size, accuracy, phase), so labels stay short.
+    static func labeler(_ keys: [ConfigurationKey]) -> (ConfigurationKey) -> String {
+        ConfigurationLabeler(keys).fullLabel
+    }
+
+    var machines: [String] {
+        var seen = Set<String>()
+        return rows.map(\.run.machine.name).filter { seen.insert($0).inserted }
+    }
+
+    func machinePrefix(_ machine: String) -> String { machines.count > 1 ? "\(machine): " : "" }
+
+    var fastestSection: String {
+        var html = "<h3>Fastest pipelines per video and count: the table</h3>\n<p>Phase <code>total</code> (extract + compose) in one process, median wall time with its 95 % interval; ratio to the fastest of the group. "
+            + "The default pipeline, <strong>\(HTMLText.escape(Pipeline.default.name))</strong>, is listed in every group, wherever it ranks; each name links to its configuration's section.</p>\n"
+        var charts = ""
+        for machine in machines {
+            let total = currentRows.filter { $0.run.machine.name == machine && $0.phase == .total }
+            guard !total.isEmpty else { continue }
+            let groups = Self.ranked(total) { key in
+                "\(key.videoID) ×\(key.thumbnailCount) \(key.thumbWidth)x\(key.thumbHeight) \(key.accuracy)"
+            }
+            html += table(groups, prefix: machinePrefix(machine), listsDefault: true)
+            for video in Set(groups.compactMap { $0.1.first?.key.videoID }).sorted() {
+                charts += videoChart(groups.filter { $0.1.first?.key.videoID == video }, title: "\(machinePrefix(machine))\(video)")
+            }
+        }
+        // The charts before the table: the page shows the answer, then pictures, then numbers.
+        let pictures = charts.isEmpty ? "" : "<h3>Distribution of each pipeline's times relative to the fastest, per video and N</h3>\n"
+            + "<p class=\"note\">★ and bold: the default pipeline. Each N has its colour; every label links to its configuration's section.</p>\n" + charts
+        return "<h2>Fastest pipelines per video and count</h2>\n" + pictures + html
+    }
+
+    /// One video's chart: every count it was measured at (a colour each), every configuration's
+    /// repetitions relative to the fastest median at that count, the default pipeline in bold;
+    /// a note names the counts at which the default was not measured.
+    private func videoChart(_ groups: [(String, [Ranked])], title: String) -> String {
+        let ordered = groups.filter { !$0.1.isEmpty }.sorted { lhs, rhs in
+            (lhs.1[0].key.thumbnailCount, lhs.0) < (rhs.1[0].key.thumbnailCount, rhs.0)
+        }
+        guard ordered.contains(where: { $0.1.count > 1 }) else { return "" }
+        var rows: [BoxChart.Row] = []
+        var missing: [String] = []
+        for (index, (_, entries)) in ordered.enumerated() {
+            let best = entries[0]
+            let setting = "×\(best.key.thumbnailCount) \(best.key.accuracy)"
+            if !entries.contains(where: { Self.isDefault($0.key) }) { missing.append(setting) }
+            for entry in entries {
+                let isDefault = Self.isDefault(entry.key)
+                rows.append(BoxChart.Row(label: "\(isDefault ? "★ " : "")\(setting): \(entry.label)",
+                                         samples: entry.samples.map { $0 / best.point.median },
+                                         note: "\(HTMLText.ratio(entry.point.median / best.point.median))  \(HTMLText.seconds(entry.point.median))",
+                                         series: index, emphasised: isDefault, link: "#" + Self.anchor(entry.key)))
+            }
+        }
+        var html = BoxChart(title: "\(title): each configuration's repetitions relative to the fastest median at its N",
+                            axisTitle: "wall time / fastest median at that N (log scale): box quartiles, tick median, whisker range, dots repetitions",
+                            rows: rows, reference: 1, width: 1180, labelWidth: 560, noteWidth: 130).svg
+        if !missing.isEmpty {
+            html += "<p class=\"note\">The default pipeline \(HTMLText.escape(Pipeline.default.name)) was not measured on this video at \(HTMLText.escape(missing.joined(separator: ", "))).</p>\n"
+        }
+        return html
+    }
+
+    /// A table of ranked groups: each group's title row, then its first `tableLimit` entries
+    /// and, when `listsDefault`, the default pipeline wherever it ranks (or a line saying it
+    /// was not measured).
+    private func table(_ groups: [(String, [Ranked])], prefix: String, listsDefault: Bool = false) -> String {
+        var html = "<table><tr><th>configuration</th><th>median</th><th>95 % CI</th><th>ratio</th><th>n</th></tr>\n"
+        for (title, entries) in groups where !entries.isEmpty {
+            html += "<tr class=\"group\"><th colspan=\"5\">\(HTMLText.escape(prefix + title))</th></tr>\n"
+            let best = entries[0].point.median
+            let listed = Array(entries.prefix(Self.tableLimit)) + entries.dropFirst(Self.tableLimit).filter { listsDefault && Self.isDefault($0.key) }
+            for entry in listed {
+                let name = Self.link(entry.key, entry.label)
+                html += "<tr><td>\(listsDefault && Self.isDefault(entry.key) ? "<strong>\(name)</strong> (default)" : name)</td><td class=\"n\">\(HTMLText.seconds(entry.point.median))</td>"
+                    + "<td class=\"n\">\(HTMLText.seconds(entry.point.low)) … \(HTMLText.seconds(entry.point.high))</td>"
+                    + "<td class=\"n\">\(best > 0 ? HTMLText.ratio(entry.point.median / best) : "–")</td><td class=\"n\">\(entry.count)</td></tr>\n"
+            }
+            if listsDefault && !entries.contains(where: { Self.isDefault($0.key) }) {
+                html += "<tr><td colspan=\"5\"><strong>\(HTMLText.escape(Pipeline.default.name))</strong> (default): not measured here</td></tr>\n"
+            }
+            if entries.count > listed.count {
+                html += "<tr><td colspan=\"5\">… \(entries.count - listed.count) more</td></tr>\n"
+            }
+        }
+        return html + "</table>\n"
+    }
+
+    // MARK: Peers
+
+    var peersSection: String {
+        let peerRows = currentRows.filter { $0.phase == .peer }
+        guard !peerRows.isEmpty else {
+            return "<h2>Peers</h2>\n<p>No peer rows (ffmpeg CLI, ffmpegthumbnailer, <code>filmstrip strip</code> as a whole process) in these files; <code>bench --peers</code> adds them.</p>\n"
+        }
+        var html = "<h2>Peers: filmstrip against the ffmpeg CLI and ffmpegthumbnailer</h2>\n<p>Whole processes, start-up and image writing included; decode floors are ffmpeg decoding to nowhere.</p>\n"
+        var charts = ""
+        for machine in machines {
+            let machineRows = peerRows.filter { $0.run.machine.name == machine }
+            guard !machineRows.isEmpty else { continue }
+            let groups = Self.ranked(machineRows) { key in "\(key.videoID) ×\(key.thumbnailCount) \(key.accuracy)" }
+            html += table(groups, prefix: machinePrefix(machine))
+            // Panels per mode and N; rows per video and tool, relative to the video's fastest tool.
+            let panels = Dictionary(grouping: groups) { group in
+                group.1.first.map { "\($0.key.accuracy) ×\($0.key.thumbnailCount)" } ?? ""
+            }
+            for panel in panels.keys.sorted() {
+                let tools = Set(panels[panel]!.flatMap { $0.1.map(\.label) }).sorted()
+                var chartRows: [DotChart.Row] = []
+                for (_, entries) in panels[panel]! {
+                    guard let best = entries.first else { continue }
+                    for entry in entries.sorted(by: { $0.label < $1.label }) {
+                        chartRows.append(DotChart.Row(label: "\(entry.key.videoID) · \(entry.label)", point: entry.point.scaled(by: 1 / best.point.median),
+                                                      note: "\(HTMLText.ratio(entry.point.median / best.point.median))  \(HTMLText.seconds(entry.point.median))",
+                                                      series: tools.firstIndex(of: entry.label) ?? 0))
+                    }
+                }
+                guard chartRows.count > 1 else { continue }
+                charts += DotChart(title: "\(machinePrefix(machine))mode \(panel) thumbnails: each tool's time relative to the fastest on that video",
+                                   axisTitle: "wall time / fastest on the video (log scale), dot median, line 95 % CI", rows: chartRows, reference: 1).svg
+                charts += "<ul class=\"legend\">" + tools.enumerated().map { index, tool in
+                    "<li><svg width=\"14\" height=\"10\"><circle cx=\"7\" cy=\"5\" r=\"4\" fill=\"\(SeriesStyle.colour(index))\"\(SeriesStyle.dash(index))/></svg> \(HTMLText.escape(tool))</li>"
+                }.joined() + "</ul>\n"
+            }
+        }
+        return html + (charts.isEmpty ? "" : "<h3>Peers chart</h3>\n" + charts)
+    }
+
+    // MARK: Memory and scaling
+
+    var scalingSection: String {
+        var html = ""
+        for machine in machines {
+            let machineRows = currentRows.filter { $0.run.machine.name == machine }
+            let lines = ScalingChart.points(machineRows)
+            guard !lines.isEmpty, let cores = machineRows.first?.run.machine.logicalCores else { continue }
+            let series = lines.keys.sorted().map { line in
+                LineChart.Series(label: line.label, points: lines[line]!.map { (Double($0.workers), $0.speedup) })
+            }
+            let workers = Set(lines.values.flatMap { $0.map(\.workers) }).sorted()
+            let chart = LineChart(title: "\(machinePrefix(machine))speed-up against workers over one worker (\(cores) cores)",
+                                  xTitle: "workers (log scale)", yTitle: "one-worker median / median (95 % CI)", series: series,
+                                  guide: ("ideal: min(workers, \(cores) cores)", workers.map { (Double($0), Double(min($0, cores))) }))
+            html += chart.svg + chart.legend
+        }
+        return html.isEmpty ? "" : "<h2>Scaling with workers</h2>\n" + html
+    }
+
+    /// Writes the page to `path` through a temporary file renamed into place.
+    package func write(to path: String) throws {
+        try StripWriter.writeAtomically(Data(html.utf8), to: path)
+    }
+}
