@@ -66,85 +66,46 @@ extension FilmstripCommand {
         }
 
         func run() throws {
-            // Each file read once: its rows answer the hardware question and hold the gate's
-            // recorded settings; its measurements are what the gate judges.
-            let baselineFile = RawResultsFile(path: baseline), newFile = new.map { RawResultsFile(path: $0) }
-            if !gate, let newFile, try compareMachines(baselineFile, newFile) { return }
-            let rows = baselineFile.rows ?? []
-            let recorded: GateSettings?
-            do {
-                recorded = new == nil ? try GateSettings.read(besideRaw: baseline) : nil
-            } catch {
-                Console.err("filmstrip: bad input: \(TerminalText.line(error.description)) (exit 1)")
-                throw ExitCode(GateOutcome.badInput("").exitCode)
+            // Each file read once; the judge decides what they answer and with which gate, and
+            // this prints its judgement (as `report` and `plot` render theirs).
+            let files = [baseline] + (new.map { [$0] } ?? [])
+            let judgement = Judge.compare(files.map(RawResultsFile.init(path:)),
+                                          settings: JudgeSettings(metric: metric, threshold: threshold?.fraction, gateAcrossMachines: gate))
+            switch judgement.answer {
+            case .hardware(var comparison):
+                comparison.width = Console.columns
+                switch format {
+                case .text: try Console.out(TerminalText.visible(comparison.text), terminator: "")
+                case .markdown: try Console.out(TerminalText.visible(comparison.markdown), terminator: "")
+                case .json: try Console.out(comparison.json)
+                }
+            case .gate(var report):
+                report.onlyChanged = onlyChanged
+                report.allPhases = allPhases
+                report.width = Console.columns
+                try printGate(report)
             }
-            let (regressionGate, settingsNote) = Self.gate(metric: metric, threshold: threshold?.fraction, recorded: recorded, rows: rows)
-            var report = newFile.map { regressionGate.compareFiles(baselineFile, $0) } ?? regressionGate.compareFile(baselineFile)
-            if let settingsNote { report.settingsNote = settingsNote }
-            report.onlyChanged = onlyChanged
-            report.allPhases = allPhases
-            report.width = Console.columns
+            if judgement.exitCode != 0 { throw ExitCode(judgement.exitCode) }
+        }
+
+        private func printGate(_ report: GateReport) throws {
             for warning in report.warnings { Console.err("filmstrip: warning: \(TerminalText.line(warning))") }
             if case .badInput = report.outcome {
                 Console.err("filmstrip: \(TerminalText.line(report.outcomeLine))")
                 // A JSON reader gets its object whatever the outcome; the text forms print nothing.
                 if format == .json { try Console.out(report.json) }
-            } else {
-                switch format {
-                case .text: try Console.out(TerminalText.visible(report.text))
-                case .markdown: try Console.out(TerminalText.visible(report.markdown))
-                case .json: try Console.out(report.json)
-                }
+                return
             }
-            let code = report.outcome.exitCode
-            if code != 0 { throw ExitCode(code) }
+            switch format {
+            case .text: try Console.out(TerminalText.visible(report.text))
+            case .markdown: try Console.out(TerminalText.visible(report.markdown))
+            case .json: try Console.out(report.json)
+            }
         }
     }
 }
 
 extension FilmstripCommand.Compare {
-    /// The gate to judge with: each of metric and threshold as given, else as recorded by
-    /// `bench --until-decided` for a run in the file, else the defaults for the file's kind; and
-    /// the line that says where recorded settings came from.
-    static func gate(metric: Metric?, threshold: Double?, recorded: GateSettings?, rows: [RawResultRow]) -> (RegressionGate, String?) {
-        let automatic = RegressionGate.automatic(for: rows)
-        let usable = recorded.flatMap { settings in rows.contains { $0.run.runID == settings.runID } ? settings : nil }
-        var gate = metric.map { RegressionGate(metric: $0) } ?? usable?.gate ?? automatic
-        // Pairs added by `--until-decided` were added by looking, whatever metric judges them now.
-        if usable != nil { gate.pairCollection = .addedByLooking }
-        if let threshold {
-            gate.threshold = threshold
-        } else if let usable, metric != nil, gate.metric != .instructions {
-            gate.threshold = usable.threshold
-        }
-        guard let usable else {
-            gate.pairCollection = nil
-            return (gate, recorded.map { "gate settings beside the file are of run \($0.runID), which it does not hold: not used" })
-        }
-        let used = [metric == nil ? "metrics" : nil, threshold == nil ? "threshold" : nil].compactMap { $0 }
-        let note = "gate settings recorded by `bench --until-decided` (run \(usable.runID)): \(usable.metrics.map(\.rawValue).joined(separator: " and ")) at \(String(format: "%g", usable.threshold * 100)) %"
-            + (used.isEmpty ? "; overridden by --metric and --threshold" : "; used: \(used.joined(separator: ", "))")
-        return (gate, note)
-    }
-
-    /// Two runs from different machines, without `--gate`: the hardware comparison, exit 0.
-    /// Returns `false` (the gate goes on) when the files are one machine's, cannot be read, or
-    /// share no measured configuration (the gate then reports why: exit 1, never an empty answer).
-    func compareMachines(_ baselineFile: RawResultsFile, _ candidateFile: RawResultsFile) throws -> Bool {
-        guard let before = baselineFile.rows, let after = candidateFile.rows,
-              HardwareComparison.differentMachines(before, after),
-              HardwareComparison.haveCommonMeasurement(before, after) else { return false }
-        var comparison = HardwareComparison(baseline: before, candidate: after, baselinePath: baselineFile.path,
-                                            candidatePath: candidateFile.path)
-        comparison.width = Console.columns
-        switch format {
-        case .text: try Console.out(TerminalText.visible(comparison.text), terminator: "")
-        case .markdown: try Console.out(TerminalText.visible(comparison.markdown), terminator: "")
-        case .json: try Console.out(comparison.json)
-        }
-        return true
-    }
-
     /// The same file under two names (a link, `./`): compared by device and inode.
     static func sameFile(_ first: String, _ second: String) -> Bool {
         var a = stat(), b = stat()

@@ -37,7 +37,7 @@ extension FilmstripCommand {
         func run() throws {
             let report: HTMLReport
             do {
-                report = try HTMLReport(files: results, gate: .elapsedAndCPU(threshold: threshold?.fraction), threshold: threshold?.fraction)
+                report = try HTMLReport(files: results, settings: JudgeSettings(threshold: threshold?.fraction))
             } catch {
                 throw failWithMessage(error.description)
             }

@@ -16,10 +16,14 @@ package struct PlotReport: Sendable {
 
     package var drawn: [Drawn] = []
     package var skipped: [Skipped] = []
+    /// What the files answer (``Judge``), which the gate chart draws: its verdict lines lead.
+    package var judgements: [Judgement] = []
 
-    /// One line per chart: its image paths, or `skipped <chart>: <reason>`.
+    /// The judgements' headlines (`verdict: …`), then one line per chart: its image paths, or
+    /// `skipped <chart>: <reason>`.
     package var lines: [String] {
-        drawn.map { "\($0.kind.rawValue): \($0.files.filter { $0.hasSuffix(".svg") || $0.hasSuffix(".png") }.joined(separator: " "))" }
+        judgements.map { "verdict (\($0.title)): \($0.headline)" }
+            + drawn.map { "\($0.kind.rawValue): \($0.files.filter { $0.hasSuffix(".svg") || $0.hasSuffix(".png") }.joined(separator: " "))" }
             + skipped.map { "skipped \($0.kind.rawValue): \($0.reason)" }
     }
 }

@@ -25,20 +25,25 @@ package struct Plotter: Sendable {
         guard !paths.isEmpty else { throw .noInput }
         // Finding gnuplot first makes a machine without it fail before any file is touched.
         let gnuplot = try Gnuplot(path: gnuplotPath)
-        var rows: [RawResultRow] = []
+        var rows: [RawResultRow] = [], files: [RawResultsFile] = []
         for path in paths {
+            let file = RawResultsFile(path: path)
             let fileRows: [RawResultRow]
             do {
-                fileRows = try ResultsFileReader.readMeasurements(from: path)
+                fileRows = try file.measurements.get()
             } catch {
                 throw .unreadable(error)
             }
             try Self.refuseControlCharacters(in: fileRows, file: path)
             rows += fileRows
+            files.append(file)
         }
         // Each configuration's newest run, the one `compare` and `export` judge; earlier runs
-        // are history (`trend`, `report`), not more samples of it.
-        return try draw(charts(for: NewestRun.rows(rows)), sources: paths, with: gnuplot)
+        // are history (`trend`, `report`), not more samples of it. The gate chart draws the
+        // judge's verdicts, the same as `compare` and `report` give.
+        var report = try draw(charts(for: NewestRun.rows(rows), judgements: Judge.judgements(of: files)), sources: paths, with: gnuplot)
+        report.judgements = Judge.judgements(of: files)
+        return report
     }
 
     /// Refuses text with control characters in any field a chart shows, and in the file names
@@ -56,12 +61,15 @@ package struct Plotter: Sendable {
         }
     }
 
-    /// Every chart of `rows`, or why it is skipped, in `ChartKind` order.
-    func charts(for rows: [RawResultRow]) -> [ChartOutcome] {
+    /// Every chart of `rows`, or why it is skipped, in `ChartKind` order; the gate chart draws
+    /// `judgements` (nil: the judge's of `rows` as one file).
+    func charts(for rows: [RawResultRow], judgements: [Judgement]? = nil) -> [ChartOutcome] {
         let samples = PlotSamples(rows: rows)
         let machines = samples.machines
+        // The gate's chart needs no times: an instruction-count file has its verdict drawn too.
+        let gateCharts = GateChart.make(judgements ?? Judge.judgements(of: [RawResultsFile(path: "rows", rows: rows)]), stem: ChartKind.gate.rawValue)
         guard !machines.isEmpty else {
-            return ChartKind.allCases.map { .skipped($0, reason: "no rows with status ok and a wall time") }
+            return ChartKind.allCases.filter { $0 != .gate }.map { .skipped($0, reason: "no rows with status ok and a wall time") } + gateCharts
         }
         let perMachine: [(ChartKind, (PlotSamples, String, String) -> ChartOutcome)] = [
             (.timePerPipeline, TimePerPipelineChart.make),
@@ -87,7 +95,7 @@ package struct Plotter: Sendable {
             outcomes.append(MemoryChart.make(rows.filter { $0.run.machine.name == machine && $0.build != .baseline }, machine: machine,
                                              stem: ChartKind.memory.rawValue + suffix))
         }
-        outcomes.append(GateChart.make(rows, stem: ChartKind.gate.rawValue))
+        outcomes += gateCharts
         return outcomes
     }
 

@@ -4,36 +4,6 @@ import Foundation
 /// The gate on the page: which comparisons are made, the one verdict that leads the page, and
 /// the A/B section (a table in readable units, the rest of the rows folded away, a forest plot).
 extension HTMLReport {
-    /// The gate's reports: the paired comparison of each file holding both builds; otherwise,
-    /// for exactly two files of one machine, the second run against the first. A file measured
-    /// under callgrind is judged on its instruction counts; a file with `bench --until-decided`'s
-    /// recorded settings (`NAME-gate.json`) on those, as `compare` does; else on `gate`'s metrics.
-    static func gateReports(sources: [String], rowsByFile: [[RawResultRow]], gate: RegressionGate, threshold: Double?) -> [(String, GateReport)] {
-        var reports: [(String, GateReport)] = []
-        for (path, fileRows) in zip(sources, rowsByFile) where fileRows.contains(where: { $0.build == .baseline }) && fileRows.contains(where: { $0.build == .candidate }) {
-            var fileGate = gate
-            if RegressionGate.automaticMetric(for: fileRows) == .instructions {
-                fileGate = RegressionGate(metric: .instructions, threshold: threshold, level: gate.level)
-            } else if let settings = try? GateSettings.read(besideRaw: path), fileRows.contains(where: { $0.run.runID == settings.runID }) {
-                fileGate = settings.gate
-                if let threshold { fileGate.threshold = threshold }
-            }
-            let report = fileGate.comparePaired(fileRows, path: path, profileRoot: URL(fileURLWithPath: path).deletingLastPathComponent().path)
-            reports.append(("\(metricsTitle(fileGate)), two builds in \(path)", report))
-        }
-        // Two machines' runs answer the hardware question instead (`hardwareSection`), unless they are one machine's.
-        if reports.isEmpty && rowsByFile.count == 2 && !HardwareComparison.differentMachines(rowsByFile[0], rowsByFile[1]) {
-            let report = gate.compareRuns(baseline: rowsByFile[0], candidate: rowsByFile[1], baselinePath: sources[0], candidatePath: sources[1])
-            reports.append(("\(metricsTitle(gate)), \(sources[1]) against \(sources[0])", report))
-        }
-        return reports
-    }
-
-    /// `wall and CPU time`, `instruction counts`: what a gate judges, in words.
-    static func metricsTitle(_ gate: RegressionGate) -> String {
-        gate.metric == .instructions ? "instruction counts" : gate.metrics.map { metricName($0) }.joined(separator: " and ")
-    }
-
     /// A metric in words: `wall time`, `CPU time`, `instructions`; over a calibration when normalised.
     static func metricName(_ metric: Metric, normalisedBy calibration: CalibrationKind? = nil) -> String {
         let name = switch metric {
@@ -59,26 +29,13 @@ extension HTMLReport {
         return String(format: "%.3g", value)
     }
 
-    /// The most severe of the gates' outcomes: a slower configuration, then input that could
-    /// not be judged, then undecided; passed only when every gate passed.
-    static func overallOutcome(_ outcomes: [GateOutcome]) -> GateOutcome {
-        if outcomes.contains(.regressed) { return .regressed }
-        if let bad = outcomes.first(where: { if case .badInput = $0 { true } else { false } }) { return bad }
-        return outcomes.contains(.undecided) ? .undecided : .passed
-    }
-
     /// The verdict once, then one line per gate (its outcome without the verdict's word) and
     /// the configurations it names.
     var gateVerdict: String {
         let reports = gateReports
         guard !reports.isEmpty else { return "" }
-        let outcome = Self.overallOutcome(reports.map(\.1.outcome))
-        let word = switch outcome {
-        case .passed: "passed"
-        case .regressed: "regressed"
-        case .undecided: "undecided"
-        case .badInput: "bad input"
-        }
+        let outcome = Judgement.overallOutcome(judgements.filter { $0.gateReport != nil })
+        let word = Judgement.word(outcome)
         var html: String
         if reports.count == 1 {
             html = "<p class=\"verdict \(word)\">\(HTMLText.escape(reports[0].1.outcomeLine))</p>\n<p class=\"sources\">Judged on \(HTMLText.escape(reports[0].0)).</p>\n"

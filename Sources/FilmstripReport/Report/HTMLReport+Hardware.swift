@@ -2,16 +2,9 @@ import FilmstripResults
 import Foundation
 
 extension HTMLReport {
-    /// The runs' two machines when the report is about new hardware: exactly two files from
-    /// different machines, or rows of exactly two machines and no two-build file.
+    /// The judge's hardware answer, when the files are about new hardware (two machines' runs).
     var hardwareComparison: HardwareComparison? {
-        if rowsByFile.count == 2, HardwareComparison.differentMachines(rowsByFile[0], rowsByFile[1]) {
-            return HardwareComparison(baseline: rowsByFile[0], candidate: rowsByFile[1], baselinePath: sources[0], candidatePath: sources[1],
-                                      level: gate.level)
-        }
-        guard !rows.contains(where: { $0.build != nil }), let split = HardwareComparison.splitByMachine(currentRows) else { return nil }
-        return HardwareComparison(baseline: split.baseline, candidate: split.candidate, baselinePath: sources.joined(separator: ", "),
-                                  candidatePath: sources.joined(separator: ", "), level: gate.level)
+        judgements.lazy.compactMap { if case .hardware(let comparison) = $0.answer { comparison } else { nil } }.first
     }
 
     /// Two machines: the hardware answer first (wall-time speed-ups, each machine's ranking, the

@@ -11,44 +11,57 @@ package struct HTMLReport: Sendable {
     /// Where each row came from, for the page's list of sources.
     package var sources: [String]
     package var rows: [RawResultRow]
-    /// The gate's settings for the verdicts section.
-    package var gate: RegressionGate
-    /// Rows per file, in the order given, for the separate-runs comparison of two files.
+    /// The command line's gate settings (`--threshold`); the rest the judge reads from the files.
+    package var settings: JudgeSettings
+    /// Rows per file, in the order given.
     var rowsByFile: [[RawResultRow]]
-    /// The threshold the caller gave, if any; else each metric's default.
-    var explicitThreshold: Double?
     /// Each machine's history, where the files hold three runs of it or more.
     let histories: [ReportHistory]
     /// The rows of each machine's latest run (the candidate of a two-build run): what the
     /// verdict, the tables and the charts describe; earlier runs are the history.
     let currentRows: [RawResultRow]
-    /// The gate's reports, each with its title: computed once, read by the verdict, the A/B
-    /// section and every configuration's section.
-    let gateReports: [(String, GateReport)]
+    /// What the files answer, judged once by ``Judge`` (as `compare` and `plot` judge them):
+    /// read by the verdict, the hardware and A/B sections and every configuration's section.
+    let judgements: [Judgement]
 
-    /// Reads the raw results files at `paths`; `threshold` nil takes each metric's default.
-    /// `gate`: the time gate for two-build files and separate runs (by default CPU and wall
-    /// time together, as `compare` judges); a file measured under callgrind is judged on its
-    /// instruction counts, and a file with `bench --until-decided`'s recorded settings on those.
-    package init(files paths: [String], gate: RegressionGate = .elapsedAndCPU(), threshold: Double? = nil) throws(ResultsFileError) {
-        var perFile: [[RawResultRow]] = []
-        for path in paths { perFile.append(try ResultsFileReader.readMeasurements(from: path)) }
-        self.init(sources: paths, rowsByFile: perFile, gate: gate, threshold: threshold)
+    /// The time gate a history's latest run is judged by against the one before (CPU and wall
+    /// time, as `compare` judges two runs of one machine).
+    var gate: RegressionGate { .elapsedAndCPU(threshold: settings.threshold) }
+
+    /// The judgements that are gates, each with its title.
+    var gateReports: [(String, GateReport)] {
+        judgements.compactMap { judgement in judgement.gateReport.map { (judgement.title, $0) } }
     }
 
-    init(sources: [String], rowsByFile: [[RawResultRow]], gate: RegressionGate = .elapsedAndCPU(), threshold: Double? = nil) {
-        self.sources = sources
-        self.rowsByFile = rowsByFile
+    /// Reads the raw results files at `paths`, each once; `settings` are the command line's.
+    package init(files paths: [String], settings: JudgeSettings = JudgeSettings()) throws(ResultsFileError) {
+        var files: [RawResultsFile] = []
+        for path in paths {
+            let file = RawResultsFile(path: path)
+            _ = try file.measurements.get()
+            files.append(file)
+        }
+        self.init(files: files, settings: settings)
+    }
+
+    /// The page of rows already read (the tests' files in memory).
+    init(sources: [String], rowsByFile: [[RawResultRow]], settings: JudgeSettings = JudgeSettings()) {
+        self.init(files: zip(sources, rowsByFile).map { RawResultsFile(path: $0, rows: $1) }, settings: settings)
+    }
+
+    init(files: [RawResultsFile], settings: JudgeSettings) {
+        self.sources = files.map(\.path)
+        self.rowsByFile = files.map { (try? $0.measurements.get()) ?? [] }
         self.rows = rowsByFile.flatMap { $0 }
-        self.gate = gate
-        self.explicitThreshold = threshold
-        histories = ReportHistory.histories(of: rows, gate: gate)
+        self.settings = settings
+        histories = ReportHistory.histories(of: rows, gate: .elapsedAndCPU(threshold: settings.threshold))
+        // Machines by fingerprint id, runs in ``NewestRun``'s order, as the judge picks them.
         var latest: [String: TrendAnalysis.RunKey] = [:]
-        for (machine, machineRows) in Dictionary(grouping: rows, by: \.run.machine.name) {
+        for (machine, machineRows) in Dictionary(grouping: rows, by: \.run.machine.id) {
             latest[machine] = TrendAnalysis.orderedRuns(of: machineRows).last.map(TrendAnalysis.RunKey.init)
         }
-        currentRows = rows.filter { latest[$0.run.machine.name] == TrendAnalysis.RunKey($0) }
-        gateReports = Self.gateReports(sources: sources, rowsByFile: rowsByFile, gate: gate, threshold: threshold)
+        currentRows = rows.filter { latest[$0.run.machine.id] == TrendAnalysis.RunKey($0) }
+        judgements = Judge.judgements(of: files, settings: settings)
     }
 
     /// How many rows per section the tables show before a "more" note.

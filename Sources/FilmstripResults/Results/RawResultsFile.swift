@@ -13,6 +13,12 @@ package struct RawResultsFile {
         }
     }
 
+    /// Rows already read or made (a test's file in memory), judged as if read from `path`.
+    package init(path: String, rows: [RawResultRow]) {
+        self.path = path
+        records = .success(rows.enumerated().map { (record: $0.offset + 1, row: $0.element) })
+    }
+
     /// Every row as written; nil when the file could not be read.
     package var rows: [RawResultRow]? { (try? records.get())?.map(\.row) }
 
