@@ -6,14 +6,7 @@ import Foundation
 extension HTMLReport {
     /// A metric in words: `wall time`, `CPU time`, `instructions`; over a calibration when normalised.
     static func metricName(_ metric: Metric, normalisedBy calibration: CalibrationKind? = nil) -> String {
-        let name = switch metric {
-        case .wallSeconds: "wall time"
-        case .cpuSeconds: "CPU time"
-        case .cpuUserSeconds: "user CPU time"
-        case .cpuSysSeconds: "system CPU time"
-        case .instructions: "instructions"
-        default: metric.rawValue
-        }
+        let name = Judge.metricName(metric)
         return calibration.map { "\(name) / \($0.rawValue) calibration" } ?? name
     }
 
@@ -82,16 +75,9 @@ extension HTMLReport {
         return html
     }
 
-    /// `comparisons` with changed ones first, then by the size of the change.
-    static func ordered(_ comparisons: [ConfigurationComparison]) -> [ConfigurationComparison] {
-        comparisons.sorted { lhs, rhs in
-            ((lhs.verdict == .same ? 1 : 0), -abs(log(lhs.ratio))) < ((rhs.verdict == .same ? 1 : 0), -abs(log(rhs.ratio)))
-        }
-    }
-
     /// The first ``abTableLimit`` rows in a table, the rest in a second one folded under a summary.
     private func abTables(_ report: GateReport) -> String {
-        let ordered = Self.ordered(report.comparisons)
+        let ordered = GateChartData.ordered(report.comparisons)
         let label = Self.labeler(ordered.map(\.key))
         let severalMetrics = Set(ordered.map(\.metric)).count > 1
         let level = "\(Int(report.gate.level * 100)) % CI"
@@ -124,24 +110,17 @@ extension HTMLReport {
         return html
     }
 
-    /// Candidate / baseline of each comparison (changed first) with its interval, on a log axis
-    /// around the band the gate calls noise.
+    /// The gate's chart (``GateChartData``, the one `plot` draws too) as SVG.
     private func forestPlot(_ report: GateReport) -> String {
-        let ordered = Self.ordered(report.comparisons)
-        let label = Self.labeler(ordered.map(\.key))
-        let severalMetrics = Set(ordered.map(\.metric)).count > 1
-        let verdicts: [Verdict] = [.slower, .faster, .undecided, .same]
-        let chartRows = ordered.prefix(60).map { comparison in
-            DotChart.Row(label: label(comparison.key) + (severalMetrics ? " · \(GateReport.metricName(comparison.metric))" : ""),
-                         point: PlotPoint(median: comparison.ratio, low: comparison.ratioLow, high: comparison.ratioHigh),
-                         note: "\(HTMLText.percent(comparison.ratio)) \(comparison.verdict.rawValue)\(comparison.gated ? "" : " (sub-phase)")",
-                         series: [3, 2, 5, 7][verdicts.firstIndex(of: comparison.verdict) ?? 3])
+        let data = GateChartData(report, limit: 60)
+        let chartRows = data.rows.map { row in
+            DotChart.Row(label: row.label, point: row.point,
+                         note: "\(HTMLText.percent(row.point.median)) \(row.verdict.rawValue)\(row.gated ? "" : " (sub-phase)")",
+                         series: [3, 2, 5, 7][GateChartData.verdicts.firstIndex(of: row.verdict) ?? 3])
         }
-        let threshold = report.gate.threshold
-        var html = DotChart(title: "Candidate / baseline with \(Int(report.gate.level * 100)) % intervals; shaded: the ±\(String(format: "%g", threshold * 100)) % band called noise",
-                            axisTitle: "ratio candidate / baseline (log scale); red slower, green faster, orange undecided, grey same", rows: Array(chartRows),
-                            reference: 1, band: (1 / (1 + threshold))...(1 + threshold), visibleRange: 0.25...4).svg
-        if ordered.count > chartRows.count { html += "<p>The chart shows the first \(chartRows.count) of \(ordered.count) comparisons (changed ones first).</p>\n" }
+        var html = DotChart(title: data.title, axisTitle: "ratio candidate / baseline (log scale); red slower, green faster, orange undecided, grey same",
+                            rows: chartRows, reference: 1, band: data.band, visibleRange: 0.25...4).svg
+        if let note = data.truncationNote { html += "<p>The chart shows \(note).</p>\n" }
         return html
     }
 }

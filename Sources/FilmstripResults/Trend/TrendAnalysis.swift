@@ -6,13 +6,13 @@ package struct TrendRun: Sendable, Hashable {
     package var build: BuildRole?
     /// ``RawResultRow/executableCommit`` when recorded, else the checkout's commit.
     package var commit: String
-    /// When the run's first repetition finished.
+    /// When the run's first repetition finished (either build's: ``NewestRun/starts(of:)``).
     package var started: Date
 
-    /// Time first, then commit, then the baseline before the candidate of a two-build run.
+    /// ``NewestRun``'s order, the one every reader uses (the run's start, then its id), then
+    /// the baseline before the candidate of a two-build run.
     static func precedes(_ lhs: TrendRun, _ rhs: TrendRun) -> Bool {
-        (lhs.started, lhs.commit, lhs.runID, lhs.build == .candidate ? 1 : 0)
-            < (rhs.started, rhs.commit, rhs.runID, rhs.build == .candidate ? 1 : 0)
+        (lhs.started, lhs.runID, lhs.build == .candidate ? 1 : 0) < (rhs.started, rhs.runID, rhs.build == .candidate ? 1 : 0)
     }
 }
 
@@ -100,12 +100,13 @@ package struct TrendAnalysis: Sendable {
 
     /// The runs in `rows` (a run id, and in a two-build run each build apart), in order.
     package static func orderedRuns(of rows: [RawResultRow]) -> [TrendRun] {
-        Dictionary(grouping: rows) { RunKey($0) }.map { key, runRows in
+        let starts = NewestRun.starts(of: rows)
+        return Dictionary(grouping: rows) { RunKey($0) }.map { key, runRows in
             let first = runRows.min { $0.timestamp < $1.timestamp }!
             return TrendRun(
                 runID: key.runID, build: key.build,
                 commit: first.executableCommit.isEmpty ? first.run.gitCommit : first.executableCommit,
-                started: first.timestamp)
+                started: starts[key.runID] ?? first.timestamp)
         }.sorted(by: TrendRun.precedes)
     }
 
