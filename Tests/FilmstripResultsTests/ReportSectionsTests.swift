@@ -160,3 +160,25 @@ extension ReportTests {
         #expect(verdict.contains("over 2 gates"), "\(verdict)")
     }
 }
+
+/// The report keeps what `bench` warned of: the wide-spread line it prints, and the summary's sample warnings.
+struct ReportWarningsTests {
+    @Test func theReportRepeatsBenchsWarnings() throws {
+        // One configuration whose wall times spread by ±40 %: bench's wide-spread warning.
+        let spread = [0.10, 0.16, 0.07, 0.13, 0.09, 0.15].enumerated().map { index, wall in
+            Fixtures.row(pipeline: "taskgroup+rowcopy", repetition: index, wall: wall)
+        }
+        // And one measured twice: too few samples to rank.
+        let few = [0.2, 0.21].enumerated().map { Fixtures.row(pipeline: "forward+rowcopy", repetition: $0.offset, wall: $0.element) }
+        let rows = spread + few
+        let page = HTMLReport(sources: ["spread-raw.csv"], rowsByFile: [rows])
+        let section = page.warningsSection
+        let benchLine = try #require(WideSpread.warning(SummaryRow.summarize(rows, metrics: [.wallSeconds])))
+        #expect(section.contains(HTMLText.escape(benchLine.replacingOccurrences(of: "bench: warning: ", with: ""))), "\(section)")
+        #expect(section.contains("few_samples in 1 configuration(s): forward+rowcopy"), "\(section)")
+        #expect(page.sections.map(\.id).prefix(3) == ["verdict", "warnings", "fastest"] || page.sections.map(\.id).contains("warnings"))
+        // A quiet, well-sampled run has no such section.
+        let quiet = (0..<6).map { Fixtures.row(pipeline: "taskgroup+rowcopy", repetition: $0, wall: 0.1 + Double($0) * 0.0005) }
+        #expect(HTMLReport(sources: ["quiet-raw.csv"], rowsByFile: [quiet]).warningsSection.isEmpty)
+    }
+}

@@ -82,7 +82,7 @@ package struct HTMLReport: Sendable {
     var sections: [PageSection] {
         let configurationCount = Set(rows.map(\.configurationKey)).count
         let parts: [(String, String, String)] = [
-            ("hardware", "Hardware", hardwareSection), ("verdict", "Verdict", verdictSection), ("gate", "A/B comparison", gateSection),
+            ("hardware", "Hardware", hardwareSection), ("verdict", "Verdict", verdictSection), ("warnings", "Warnings", warningsSection), ("gate", "A/B comparison", gateSection),
             ("fastest", "Fastest pipelines", fastestSection), ("history", "History", historySection), ("peers", "Peers", peersSection),
             ("interactive", "Interactive", interactiveSection), ("memory", "Memory", memorySection), ("scaling", "Scaling", scalingSection),
             ("runs", "Runs", runsSection), ("suite", "Suite", suiteSection),
