@@ -149,7 +149,20 @@ package struct RegressionGate: Sendable {
             report.comparisons = instructionComparisons(paired, baselineRows: baseline, candidateRows: candidate, profileRoot: profileRoot)
             report.spanChanges = spanChanges(baseline: baseline, candidate: candidate)
         } else {
-            judgePairedTimes(paired, baseline: baseline, candidate: candidate, report: &report)
+            let entries = metrics.flatMap { judged -> [ConfigurationComparison] in
+                let pairs = judged == metric ? paired
+                    : Self.pairs(valuesByRepetition(baseline, metric: judged), valuesByRepetition(candidate, metric: judged))
+                return sequentialEntries(pairs, metric: judged)
+            }
+            let failed = Set(report.failures.map(\.key))
+            let collection = pairCollection ?? PairCollection.of(entries.filter { $0.gated && !failed.contains($0.key) })
+            report.pairCollection = collection
+            // Each configuration's metrics side by side, in the order of ``metrics``.
+            report.comparisons = judgeFamilies(entries, fixed: collection == .fixed).sorted { lhs, rhs in
+                lhs.key != rhs.key ? lhs.key < rhs.key
+                    : metrics.firstIndex(of: lhs.metric)! < metrics.firstIndex(of: rhs.metric)!
+            }
+            report.familySize = report.comparisons.filter(\.gated).count
         }
         report.workChanges = workChanges(baseline: baseline, candidate: candidate, paired: true)
         report.decideOutcome(gateOnWork: true)
@@ -178,26 +191,6 @@ package struct RegressionGate: Sendable {
         report.outcome = .badInput("\(path): no configuration has \(metric.rawValue) in both builds in the same repetition"
             + (instrumented ? " (the file counts instructions under callgrind: compare it with --metric instructions)" : ""))
         return report
-    }
-
-    /// Paired times: every metric of ``metrics`` judged as one family (``judgeFamilies(_:fixed:)``),
-    /// at fixed n or by the anytime-valid evidence as the pairs were collected.
-    private func judgePairedTimes(_ paired: [(ConfigurationKey, [Double], [Double])], baseline: [RawResultRow], candidate: [RawResultRow],
-                                  report: inout GateReport) {
-        let entries = metrics.flatMap { judged -> [ConfigurationComparison] in
-            let pairs = judged == metric ? paired
-                : Self.pairs(valuesByRepetition(baseline, metric: judged), valuesByRepetition(candidate, metric: judged))
-            return sequentialEntries(pairs, metric: judged)
-        }
-        let failed = Set(report.failures.map(\.key))
-        let collection = pairCollection ?? PairCollection.of(entries.filter { $0.gated && !failed.contains($0.key) })
-        report.pairCollection = collection
-        // Each configuration's metrics side by side, in the order of ``metrics``.
-        report.comparisons = judgeFamilies(entries, fixed: collection == .fixed).sorted { lhs, rhs in
-            lhs.key != rhs.key ? lhs.key < rhs.key
-                : metrics.firstIndex(of: lhs.metric)! < metrics.firstIndex(of: rhs.metric)!
-        }
-        report.familySize = report.comparisons.filter(\.gated).count
     }
 
     /// The warning when the two sides' executables were built differently (`debug` against
