@@ -17,11 +17,14 @@ extension GateReport {
     package var document: Document { Document(self) }
 
     /// `compare --format json`'s object: the report's verdicts, settings and every
-    /// configuration's figures, in the units docs/gate.md gives.
+    /// configuration's figures, in the units docs/gate.md gives. Each property is written under
+    /// its snake_case key (``CodingKeys``), the name docs/gate.md's table documents.
     package struct Document: Encodable, Sendable {
+        /// ``GateReport/jsonSchemaVersion``.
         package var schemaVersion = GateReport.jsonSchemaVersion
         /// `passed`, `regressed`, `undecided` or `bad_input`.
         package var outcome: String
+        /// What `compare` exits with: 0, 2, 3 or 1, as ``GateOutcome/exitCode``.
         package var exitStatus: Int
         /// The verdict line the text starts with.
         package var summary: String
@@ -29,19 +32,26 @@ extension GateReport {
         @NullWhenAbsent package var error: String?
         /// `paired`, `separate_runs_same_machine`, `separate_runs_different_machines` or `separate_runs_unnormalised`.
         package var form: String
+        /// The gate's first metric (a raw column name) and every metric it judges.
         package var metric: String
         package var metrics: [String]
+        /// The relative change treated as noise and the confidence level.
         package var threshold: Double
         package var level: Double
+        /// Paired times: the gated entries judged together (``GateReport/familySize``).
         @NullWhenAbsent package var familySize: Int?
+        /// Paired times: `fixed_n` or `added_by_looking` (``PairCollection``).
         @NullWhenAbsent package var pairCollection: String?
+        /// The gated configurations left undecided, by name.
         package var undecided: [String]
         package var normalisedToCalibration: Bool
+        /// The commits the executables were built from (paired form).
         package var baselineCommits: [String]
         package var candidateCommits: [String]
         @NullWhenAbsent package var machines: Machines?
         package var calibration: [Calibration]
         package var warnings: [String]
+        /// Comparisons made, whether or not ``configurations`` lists them all.
         package var configurationsCompared: Int
         package var onlyChanged: Bool
         /// Every comparison, or only the changed ones with `onlyChanged`.
@@ -49,6 +59,7 @@ extension GateReport {
         package var workChanges: [Work]
         package var spanChanges: [Span]
         package var failures: [Failure]
+        /// Configurations one side measured and the other did not, by name.
         package var onlyInBaseline: [String]
         package var onlyInCandidate: [String]
 
@@ -131,7 +142,8 @@ extension GateReport {
 
 extension GateReport.Document {
     /// One configuration and metric: the key's parts, both medians, the ratio with its interval,
-    /// the evidence and p-values behind the verdict.
+    /// the evidence and p-values behind the verdict (``ConfigurationComparison``'s figures under
+    /// the keys docs/gate.md lists for `configurations`).
     package struct Configuration: Encodable, Sendable {
         package var configuration: String
         package var configID: String
@@ -156,6 +168,7 @@ extension GateReport.Document {
         /// of schema 2 know.
         package var decisionLow: Double
         package var decisionHigh: Double
+        /// Pairs, or the smaller run's samples.
         package var n: Int
         package var verdict: String
         package var gated: Bool

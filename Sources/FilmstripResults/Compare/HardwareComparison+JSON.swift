@@ -10,7 +10,8 @@ extension HardwareComparison {
     /// The comparison as `compare --format json` writes it.
     package var document: Document { Document(self) }
 
-    /// `compare --format json`'s object for two machines (docs/gate.md documents its keys).
+    /// `compare --format json`'s object for two machines; each property is written under its
+    /// snake_case key (``CodingKeys``), as docs/gate.md documents them.
     package struct Document: Encodable, Sendable {
         package var schemaVersion = GateReport.jsonSchemaVersion
         /// Always `hardware`: an answer, not a gate's verdict.
@@ -19,7 +20,9 @@ extension HardwareComparison {
         /// The headline's first line.
         package var summary: String
         package var machines: GateReport.Document.Machines
+        /// The intervals' confidence level.
         package var level: Double
+        /// Every configuration both measured, and the single-threaded calibrations apart.
         package var speedUps: [SpeedUpEntry]
         package var calibrations: [SpeedUpEntry]
         package var rankings: [RankingEntry]
@@ -47,12 +50,15 @@ extension HardwareComparison.Document {
     package struct SpeedUpEntry: Encodable, Sendable {
         package var configuration: String
         package var configID: String
+        /// Median wall time on each machine, in seconds.
         package var baselineWallSeconds: Double
         package var candidateWallSeconds: Double
+        /// Baseline / candidate: 4.0 means the candidate machine takes a quarter of the time.
         package var speedUp: Double
         package var speedUpLow: Double
         package var speedUpHigh: Double
         package var coverage: Double
+        /// The smaller machine's repetitions.
         package var n: Int
         /// `faster`, `slower` or `either`.
         package var direction: String

@@ -3,19 +3,24 @@
 package struct HyperfineDocument: Encodable, Sendable {
     package var results: [Result]
 
-    /// One configuration as hyperfine writes one command.
+    /// One configuration as hyperfine writes one command: times in seconds (instructions for
+    /// an instruction run), summarised over the repetitions of its newest run.
     package struct Result: Encodable, Sendable {
+        /// The configuration's export name (``ConfigurationKey/exportName``).
         package var command: String
         package var configID: String
         package var mean: Double
         /// Null when one run gives no spread, as hyperfine writes it.
         @NullWhenAbsent package var stddev: Double?
         package var median: Double
+        /// Mean user and system CPU seconds, where the rows carry them.
         @NullWhenAbsent package var user: Double?
         @NullWhenAbsent package var system: Double?
         package var min: Double
         package var max: Double
+        /// Each repetition's value, in repetition order.
         package var times: [Double]
+        /// One 0 per repetition: only successful repetitions are exported.
         package var exitCodes: [Int]
         package var parameters: Parameters
         /// Not hyperfine's: an instruction run's numbers are instructions, which its shape cannot
@@ -83,6 +88,7 @@ package struct HyperfineDocument: Encodable, Sendable {
 
 /// One measure of one benchmark in Bencher Metric Format: the value with its interval.
 package struct BencherMetric: Encodable, Sendable {
+    /// The median, and its 95 % order-statistic interval.
     package var value: Double
     package var lowerValue: Double
     package var upperValue: Double
@@ -97,6 +103,7 @@ package struct GitHubBenchmarkEntry: Encodable, Sendable {
     package var name: String
     /// `s`, or `instructions` for an instruction run.
     package var unit: String
+    /// The median.
     package var value: Double
     /// `± HALF-WIDTH` of the median's interval, as text (the action shows it as given).
     package var range: String
