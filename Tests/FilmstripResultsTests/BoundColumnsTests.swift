@@ -48,6 +48,9 @@ import ResultsTestSupport
         #expect(bound.startupCPUSeconds == 0.04 && bound.cpuOverCoresSeconds == 1 && bound.workers == 3)
         #expect(abs(bound.boundSeconds - run.boundSeconds) < 1e-12)
         #expect(PhaseBound(statsLine: "{\"extract_s\": 1}") == nil)
+        // A worker count no Int holds is a line not to believe, not a trap in the bench parent.
+        let absurd = line.replacingOccurrences(of: "\"workers\":3", with: "\"workers\":1e300")
+        #expect(absurd != line && PhaseBound(statsLine: absurd) == nil)
     }
 
     @Test func boundsTableShowsOnlyTheDefaultPipelineBesideItsBoundAndTheCLI() throws {

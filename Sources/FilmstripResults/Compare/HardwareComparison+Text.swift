@@ -131,35 +131,3 @@ extension HardwareComparison {
         return lines.joined(separator: "\n") + "\n"
     }
 }
-
-extension HardwareComparison {
-    /// `compare --format json` of two machines: `outcome` is `hardware` (exit 0), with every
-    /// speed-up, ranking and scaling; keys snake_case and sorted, absent values `null`.
-    package var json: String {
-        func speedUp(_ entry: SpeedUp) -> [String: Any] {
-            ["configuration": entry.key.description, "config_id": entry.key.configID, "baseline_wall_s": entry.baselineSeconds,
-             "candidate_wall_s": entry.candidateSeconds, "speed_up": entry.estimate, "speed_up_low": entry.low,
-             "speed_up_high": entry.high, "coverage": entry.coverage, "n": entry.count, "direction": entry.direction]
-        }
-        func side(_ side: Scaling.Side) -> [String: Any] {
-            ["speed_up": side.speedUp, "taskgroup_wall_s": side.seconds, "bound_s": side.boundSeconds as Any? ?? NSNull(),
-             "bound_speed_up": side.boundSpeedUp as Any? ?? NSNull(), "workers": side.workers as Any? ?? NSNull()]
-        }
-        let object: [String: Any] = [
-            "schema_version": GateReport.jsonSchemaVersion, "outcome": "hardware", "exit_status": 0, "summary": headlineLines[0],
-            "machines": ["baseline": baseline.text, "candidate": candidate.text], "level": level,
-            "speed_ups": speedUps.map(speedUp), "calibrations": calibrations.map(speedUp),
-            "rankings": rankings.map { ranking in
-                ["request": ranking.request.byHeight, "changed": ranking.changed, "fastest_changed": ranking.fastestChanged,
-                 "baseline": ranking.baseline.map { ["pipeline": $0.label, "wall_s": $0.seconds] as [String: Any] },
-                 "candidate": ranking.candidate.map { ["pipeline": $0.label, "wall_s": $0.seconds] as [String: Any] }] as [String: Any]
-            },
-            "scalings": scalings.map { ["request": $0.request.byHeight, "composer": $0.composer, "pipeline": $0.pipeline, "reference_pipeline": $0.referencePipeline,
-                                        "baseline": side($0.baseline), "candidate": side($0.candidate)] as [String: Any] },
-        ]
-        guard JSONSerialization.isValidJSONObject(object),
-              let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        else { return #"{"outcome":"hardware","error":"the comparison cannot be written as JSON"}"# }
-        return String(decoding: data, as: UTF8.self)
-    }
-}

@@ -23,7 +23,7 @@ import Foundation
 ///   exactly at `±t` and at least ``instructionFloor`` instructions (``instructionComparisons``).
 /// - **paired times**: anytime-valid betting evidence per configuration (``BettingEvidence``),
 ///   judged for the gated configurations at once by e-Benjamini–Hochberg at `1 − level`
-///   (``sequentialComparisons``), so pairs may be added until each is decided (`UntilDecided`).
+///   (``judgeFamilies(_:fixed:)``), so pairs may be added until each is decided (`UntilDecided`).
 /// - **separate runs**: the null "same code" cannot be told from a day's speed that the
 ///   calibration missed, so `slower` needs the estimate and the whole interval above `1 + t`,
 ///   `same` the whole interval within `±t`.
@@ -93,10 +93,7 @@ package struct RegressionGate: Sendable {
         rows.contains { $0.status == .ok && $0.instructions != nil } ? .instructions : .cpuSeconds
     }
 
-    /// The paired comparison of the two builds in the raw results file at `path`.
-    package func compareFile(path: String) -> GateReport { compareFile(RawResultsFile(path: path)) }
-
-    /// The same for a file already read.
+    /// The paired comparison of the two builds in a raw results file.
     package func compareFile(_ file: RawResultsFile) -> GateReport {
         switch file.measurements {
         case .success(let rows):
@@ -131,22 +128,13 @@ package struct RegressionGate: Sendable {
     package func comparePaired(_ rows: [RawResultRow], path: String = "rows", profileRoot: String? = nil) -> GateReport {
         var report = GateReport(gate: self, outcome: .passed)
         report.form = .paired
-        if let problem = badValue(in: rows, path: path) {
+        let baseline = rows.filter { $0.build == .baseline }, candidate = rows.filter { $0.build == .candidate }
+        if let problem = pairedInputProblem(rows, baseline: baseline, candidate: candidate, path: path) {
             report.outcome = .badInput(problem)
             return report
         }
-        let baseline = rows.filter { $0.build == .baseline }, candidate = rows.filter { $0.build == .candidate }
-        guard !baseline.isEmpty, !candidate.isEmpty else {
-            report.outcome = .badInput("\(path): no rows of both builds (the `build` column); a one-file comparison needs a two-build run (`bench --baseline-binary` or `--baseline-rev`); give two files to compare separate runs")
-            return report
-        }
-        if let failed = Self.everyRunFailed(baseline, side: "baseline", path: path) ?? Self.everyRunFailed(candidate, side: "candidate", path: path) {
-            report.outcome = .badInput(failed)
-            return report
-        }
-        let baselineBuilds = Set(baseline.map(\.run.machine.buildConfiguration)), candidateBuilds = Set(candidate.map(\.run.machine.buildConfiguration))
-        if baselineBuilds != candidateBuilds {
-            report.warnings.append("build configurations differ: baseline \(baselineBuilds.sorted().joined(separator: ",")), candidate \(candidateBuilds.sorted().joined(separator: ",")); the ratios measure the compiler settings too")
+        if let differ = Self.buildConfigurationsDiffer(baseline, candidate) {
+            report.warnings.append(differ + "; the ratios measure the compiler settings too")
         }
         // A failed run of an executable given by path has no commit to record (it never said).
         report.baselineCommits = Set(baseline.map(\.executableCommit)).subtracting([""]).sorted()
@@ -156,17 +144,7 @@ package struct RegressionGate: Sendable {
         report.onlyInCandidate = Set(candidateByKey.keys).subtracting(baselineByKey.keys).sorted()
         report.failures = ConfigurationFailure.between(baseline: baseline, candidate: candidate)
         let paired = Self.pairs(baselineByKey, candidateByKey)
-        guard !paired.isEmpty else {
-            // A failure is a verdict even when it left no pair to time.
-            if report.failures.contains(where: \.gated) {
-                report.decideOutcome(gateOnWork: true)
-                return report
-            }
-            let instrumented = metric != .instructions && rows.contains { $0.instructions != nil }
-            report.outcome = .badInput("\(path): no configuration has \(metric.rawValue) in both builds in the same repetition"
-                + (instrumented ? " (the file counts instructions under callgrind: compare it with --metric instructions)" : ""))
-            return report
-        }
+        guard !paired.isEmpty else { return withoutPairs(report, rows: rows, path: path) }
         if metric == .instructions {
             report.comparisons = instructionComparisons(paired, baselineRows: baseline, candidateRows: candidate, profileRoot: profileRoot)
             report.spanChanges = spanChanges(baseline: baseline, candidate: candidate)
@@ -191,20 +169,36 @@ package struct RegressionGate: Sendable {
         return report
     }
 
-    /// Time metrics, paired: each configuration's anytime-valid evidence (``BettingEvidence``)
-    /// that the candidate grew, shrank, or stayed within the threshold, judged for all
-    /// configurations at once by e-Benjamini–Hochberg, so a gate of unchanged code fails with
-    /// probability at most `1 − level` however many configurations it holds and however the pairs
-    /// were collected (`bench --until-decided` adds pairs until each is decided).
-    ///
-    /// - `slower`: evidence that the ratio is above 1, and the Hodges–Lehmann estimate above `1 + t`;
-    /// - `same`: evidence that the ratio is below `1 + t` and evidence that it is above `1 − t`;
-    /// - `undecided`: neither yet — never read as `same`.
-    /// Only a configuration's top-level phase is gated (`total` of a pipeline, the one phase of
-    /// the others): its sub-phases are judged and shown, but a gate of ~100 keys would otherwise
-    /// wait for sub-millisecond composition phases whose timer noise is larger than any change.
-    func sequentialComparisons(_ paired: [(ConfigurationKey, [Double], [Double])]) -> [ConfigurationComparison] {
-        judgeFamilies(sequentialEntries(paired, metric: metric), fixed: false)
+    /// Why a two-build run's rows cannot be judged pair by pair: a value that cannot be a
+    /// measurement, rows of one build only, or every run of a build failed; nil when they can.
+    private func pairedInputProblem(_ rows: [RawResultRow], baseline: [RawResultRow], candidate: [RawResultRow], path: String) -> String? {
+        if let problem = badValue(in: rows, path: path) { return problem }
+        guard !baseline.isEmpty, !candidate.isEmpty else {
+            return "\(path): no rows of both builds (the `build` column); a one-file comparison needs a two-build run (`bench --baseline-binary` or `--baseline-rev`); give two files to compare separate runs"
+        }
+        return Self.everyRunFailed(baseline, side: "baseline", path: path) ?? Self.everyRunFailed(candidate, side: "candidate", path: path)
+    }
+
+    /// A paired report in which no configuration has the metric in both builds: a failure is a
+    /// verdict even when it left no pair to time; without one, nothing could be judged.
+    private func withoutPairs(_ report: GateReport, rows: [RawResultRow], path: String) -> GateReport {
+        var report = report
+        if report.failures.contains(where: \.gated) {
+            report.decideOutcome(gateOnWork: true)
+            return report
+        }
+        let instrumented = metric != .instructions && rows.contains { $0.instructions != nil }
+        report.outcome = .badInput("\(path): no configuration has \(metric.rawValue) in both builds in the same repetition"
+            + (instrumented ? " (the file counts instructions under callgrind: compare it with --metric instructions)" : ""))
+        return report
+    }
+
+    /// The warning when the two sides' executables were built differently (`debug` against
+    /// `release`); nil when they match.
+    static func buildConfigurationsDiffer(_ baseline: [RawResultRow], _ candidate: [RawResultRow]) -> String? {
+        let baselineBuilds = Set(baseline.map(\.run.machine.buildConfiguration)), candidateBuilds = Set(candidate.map(\.run.machine.buildConfiguration))
+        guard baselineBuilds != candidateBuilds else { return nil }
+        return "build configurations differ: baseline \(baselineBuilds.sorted().joined(separator: ",")), candidate \(candidateBuilds.sorted().joined(separator: ","))"
     }
 
     /// Pairs in the order they were measured (repetition order): the sequential evidence bets on them in turn.
@@ -230,9 +224,6 @@ package struct RegressionGate: Sendable {
                 candidateMedian: Quantile.median(sorted: after.sorted()), count: interval.count,
                 ratio: exp(interval.estimate), ratioLow: exp(interval.low), ratioHigh: exp(interval.high),
                 coverage: interval.coverage, verdict: .undecided)
-            entry.decisionLow = entry.ratioLow
-            entry.decisionHigh = entry.ratioHigh
-            entry.decisionCoverage = interval.coverage
             entry.evidenceGrew = BettingEvidence.eValue(logRatios, shift: 0, direction: 1, floor: up)
             entry.evidenceShrank = BettingEvidence.eValue(logRatios, shift: 0, direction: -1, floor: up)
             entry.evidenceWithin = min(BettingEvidence.eValue(logRatios, shift: up, direction: -1, floor: up),
@@ -253,6 +244,12 @@ package struct RegressionGate: Sendable {
     /// any dependence (CPU and wall time of a pair move together), and with `2m` hypotheses a lone
     /// rejection needs `e ≥ 2m/α`, as a Bonferroni split `α/2` per metric would ask, but several
     /// rejections ask less of each.
+    ///
+    /// - `slower`: evidence that the ratio is above 1, and the Hodges–Lehmann estimate above `1 + t`;
+    /// - `same`: evidence that the ratio is below `1 + t` and evidence that it is above `1 − t`;
+    /// - `undecided`: neither yet — never read as `same`.
+    /// So a gate of unchanged code fails with probability at most `1 − level` however many
+    /// configurations it holds and however the pairs were collected.
     ///
     /// `fixed`: the pairs were all planned (``PairCollection/fixed``), so each family is judged at
     /// this n by the exact signed-rank p-values and Benjamini–Hochberg at `1 − level` instead, the
@@ -291,6 +288,8 @@ package struct RegressionGate: Sendable {
     }
 
     /// The phase a time gate judges: `total` where a configuration has one, else its own phase.
+    /// Sub-phases are judged and shown, but a gate of ~100 keys would otherwise wait for
+    /// sub-millisecond composition phases whose timer noise is larger than any change.
     static func isGated(_ key: ConfigurationKey, among keys: Set<ConfigurationKey>) -> Bool {
         if key.kind.isReference { return false }
         guard key.phase == .extract || key.phase == .compose else { return true }
@@ -313,9 +312,6 @@ package struct RegressionGate: Sendable {
                 key: key, baselineMedian: baselineMedian, candidateMedian: candidateMedian, count: before.count,
                 ratio: ratio, ratioLow: ratio, ratioHigh: ratio, coverage: 1,
                 verdict: !large ? .same : ratio > 1 + threshold ? .slower : ratio < 1 - threshold ? .faster : .same)
-            entry.decisionLow = ratio
-            entry.decisionHigh = ratio
-            entry.decisionCoverage = 1
             entry.gated = !key.kind.isReference
             entry.metric = metric
             if entry.verdict != .same {
@@ -347,43 +343,67 @@ package struct RegressionGate: Sendable {
             report.outcome = .badInput(disjoint)
             return report
         }
-
-        let baselineBuilds = Set(baseline.map(\.run.machine.buildConfiguration))
-        let candidateBuilds = Set(candidate.map(\.run.machine.buildConfiguration))
-        if baselineBuilds != candidateBuilds {
-            report.warnings.append("build configurations differ: baseline \(baselineBuilds.sorted().joined(separator: ",")), candidate \(candidateBuilds.sorted().joined(separator: ","))")
-        }
-        let baselineMachines = Set(baseline.map(\.run.machine.name)), candidateMachines = Set(candidate.map(\.run.machine.name))
-        let sameMachine = Set(baseline.map(\.run.machine.id)) == Set(candidate.map(\.run.machine.id))
+        if let differ = Self.buildConfigurationsDiffer(baseline, candidate) { report.warnings.append(differ) }
         report.machines = (Self.machineText(baseline), Self.machineText(candidate))
+        guard let scale = separateRunsScale(baseline, candidate, report: &report) else { return report }
+        judgeSeparateRuns(baseline, candidate, scale: scale, paths: (baselinePath, candidatePath), report: &report)
+        return report
+    }
 
+    /// What two separate runs' samples are divided by: each repetition's own calibration, or nothing.
+    private enum SeparateRunsScale {
+        case calibrated(baseline: CalibrationTable, candidate: CalibrationTable)
+        /// Raw values: a metric that is not a time, or runs without calibration rows on one machine.
+        case raw
+
+        /// Each run's calibrations, when its samples are divided by them.
+        var calibrations: (baseline: CalibrationTable, candidate: CalibrationTable)? {
+            if case .calibrated(let baseline, let candidate) = self { (baseline, candidate) } else { nil }
+        }
+    }
+
+    /// How two runs are compared: by their calibrations when the metric is a time (or throughput)
+    /// and both runs have calibration rows, else raw, which only the same machine allows. Sets
+    /// the report's form, warnings and calibration change; nil, with the outcome bad input, when
+    /// runs of different machines cannot be calibrated.
+    private func separateRunsScale(_ baseline: [RawResultRow], _ candidate: [RawResultRow], report: inout GateReport) -> SeparateRunsScale? {
+        let baselineMachines = Set(baseline.map(\.run.machine.name)), candidateMachines = Set(candidate.map(\.run.machine.name))
+        let machines = "baseline \(baselineMachines.sorted().joined(separator: ",")), candidate \(candidateMachines.sorted().joined(separator: ","))"
+        let sameMachine = Set(baseline.map(\.run.machine.id)) == Set(candidate.map(\.run.machine.id))
         let normalises = metric.isTime || metric == .thumbnailsPerSecond
         let baselineCalibration = CalibrationTable(baseline, metric: .wallSeconds)
         let candidateCalibration = CalibrationTable(candidate, metric: .wallSeconds)
-        let normalised = normalises && !baselineCalibration.isEmpty && !candidateCalibration.isEmpty
-        if !normalised {
+        guard normalises, !baselineCalibration.isEmpty, !candidateCalibration.isEmpty else {
             guard sameMachine || !normalises else {
-                report.outcome = .badInput("runs come from different machines (baseline \(baselineMachines.sorted().joined(separator: ",")), candidate \(candidateMachines.sorted().joined(separator: ","))) and do not both have calibration rows")
-                return report
+                report.outcome = .badInput("runs come from different machines (\(machines)) and do not both have calibration rows")
+                return nil
             }
             report.warnings.append("separate runs compared without calibration rows: the verdicts include the difference in the machine's speed between the two runs")
-        } else {
-            report.form = .separateRuns(sameMachine: sameMachine)
-            report.warnings.append((sameMachine ? "separate runs on the same machine kind" : "runs from different machines (baseline \(baselineMachines.sorted().joined(separator: ",")), candidate \(candidateMachines.sorted().joined(separator: ",")))")
-                + ": each time is divided by the calibration of its own repetition (decode for extraction, copy for composition); what the calibration does not capture of the day's machine speed is still in the verdicts. A two-build run (`bench --baseline-binary`) compared with `compare FILE` is not exposed to it")
-            report.calibrationChange = calibrationChange(baselineCalibration, candidateCalibration)
+            return .raw
         }
+        report.form = .separateRuns(sameMachine: sameMachine)
+        report.warnings.append((sameMachine ? "separate runs on the same machine kind" : "runs from different machines (\(machines))")
+            + ": each time is divided by the calibration of its own repetition (decode for extraction, copy for composition); what the calibration does not capture of the day's machine speed is still in the verdicts. A two-build run (`bench --baseline-binary`) compared with `compare FILE` is not exposed to it")
+        report.calibrationChange = calibrationChange(baselineCalibration, candidateCalibration)
+        return .calibrated(baseline: baselineCalibration, candidate: candidateCalibration)
+    }
 
-        let baselineSamples = samples(baseline, calibration: normalised ? baselineCalibration : nil)
-        let candidateSamples = samples(candidate, calibration: normalised ? candidateCalibration : nil)
+    /// The configurations two separate runs share, each judged on its interval (``separateComparison``),
+    /// with the failures, work changes and the outcome.
+    private func judgeSeparateRuns(_ baseline: [RawResultRow], _ candidate: [RawResultRow], scale: SeparateRunsScale,
+                                   paths: (baseline: String, candidate: String), report: inout GateReport) {
+        let calibrations = scale.calibrations
+        let normalised = calibrations != nil
+        let baselineSamples = samples(baseline, calibration: calibrations?.baseline)
+        let candidateSamples = samples(candidate, calibration: calibrations?.candidate)
         let shared = Set(baselineSamples.keys).intersection(candidateSamples.keys)
             .filter { !normalised || $0.phase != .calibration }
         report.onlyInBaseline = Set(baselineSamples.keys).subtracting(candidateSamples.keys).sorted()
         report.onlyInCandidate = Set(candidateSamples.keys).subtracting(baselineSamples.keys).sorted()
         report.failures = ConfigurationFailure.between(baseline: baseline, candidate: candidate)
         guard !shared.isEmpty else {
-            report.outcome = .badInput("\(baselinePath) and \(candidatePath): the runs have no configuration with \(metric.rawValue) samples in common")
-            return report
+            report.outcome = .badInput("\(paths.baseline) and \(paths.candidate): the runs have no configuration with \(metric.rawValue) samples in common")
+            return
         }
         for key in shared.sorted() {
             let entry = separateComparison(key, before: baselineSamples[key]!, after: candidateSamples[key]!, normalised: normalised,
@@ -393,7 +413,6 @@ package struct RegressionGate: Sendable {
         report.workChanges = workChanges(baseline: baseline, candidate: candidate, paired: false)
         // Parallel work depends on the number of cores (workers per core), so counters gate only on equal machines.
         report.decideOutcome(gateOnWork: Set(baseline.map(\.run.machine.logicalCores)) == Set(candidate.map(\.run.machine.logicalCores)))
-        return report
     }
 
     /// How each calibration's time changed from the baseline run to the candidate run (ratio
@@ -436,9 +455,6 @@ package struct RegressionGate: Sendable {
             candidateMedian: Quantile.median(sorted: candidate.sorted()), count: interval.count,
             ratio: ratio, ratioLow: low, ratioHigh: high, coverage: interval.coverage,
             verdict: interval.coverage < level ? .undecided : verdict(ratio: ratio, low: low, high: high))
-        result.decisionLow = low
-        result.decisionHigh = high
-        result.decisionCoverage = interval.coverage
         result.metric = metric
         return result
     }
@@ -711,16 +727,13 @@ package struct ConfigurationComparison: Sendable {
     package var count: Int
     /// Estimated candidate / baseline ratio: 1.10 means 10 % larger.
     package var ratio: Double
+    /// The ratio's interval at the gate's level, the one the verdict is decided on (instruction
+    /// counts: the ratio itself, a measurement).
     package var ratioLow: Double
     package var ratioHigh: Double
     /// Exact coverage of the interval.
     package var coverage: Double
     package var verdict: Verdict
-    /// The interval the verdict was decided on: paired, at the Bonferroni level of
-    /// ``GateReport/decisionLevel``; separate runs, the interval above.
-    package var decisionLow = 1.0
-    package var decisionHigh = 1.0
-    package var decisionCoverage = 0.0
     /// The calibration the samples were divided by; nil when not normalised.
     package var normalisedBy: CalibrationKind?
     /// For parallel pipelines in a normalised comparison: the ratio of raw times with its interval.

@@ -98,68 +98,36 @@ package enum ResultsExport {
         }
     }
 
-    static func hyperfine(_ configurations: [ExportedConfiguration]) -> [String: Any] {
-        let results: [[String: Any]] = configurations.map { configuration in
-            let statistics = configuration.statistics
-            let key = configuration.key
-            var result: [String: Any] = [
-                "command": configuration.key.exportName,
-                "config_id": key.configID,
-                "mean": statistics.mean,
-                // hyperfine writes null when one run gives no spread.
-                "stddev": statistics.count > 1 ? statistics.standardDeviation as Any : NSNull(),
-                "median": statistics.median,
-                "user": configuration.meanUserSeconds as Any? ?? NSNull(),
-                "system": configuration.meanSystemSeconds as Any? ?? NSNull(),
-                "min": statistics.min,
-                "max": statistics.max,
-                "times": configuration.values,
-                "exit_codes": configuration.values.map { _ in 0 },
-                "parameters": [
-                    "pipeline": key.pipeline.description, "options": key.options.cell, "video_id": key.videoID,
-                    "frame_count": String(key.thumbnailCount), "thumb_width": String(key.thumbWidth),
-                    "thumb_height": String(key.thumbHeight), "accuracy": key.accuracy.description, "phase": key.phase.rawValue,
-                    "run_id": configuration.runID, "commit": configuration.commit, "machine": configuration.machineName,
-                ],
-            ]
-            // Not hyperfine's: an instruction run's numbers are instructions, which its shape cannot say.
-            if configuration.measure != .wallSeconds { result["unit"] = configuration.measure.unit }
-            return result
-        }
-        return ["results": results]
+    static func hyperfine(_ configurations: [ExportedConfiguration]) -> HyperfineDocument {
+        HyperfineDocument(results: configurations.map(HyperfineDocument.Result.init))
     }
 
-    static func bencherMetricFormat(_ configurations: [ExportedConfiguration]) -> [String: Any] {
-        let nanoseconds = 1e9
-        var benchmarks: [String: Any] = [:]
+    /// Bencher's built-in measures: `latency` in nanoseconds, `instructions` as counted.
+    static func bencherMetricFormat(_ configurations: [ExportedConfiguration]) -> [String: [String: BencherMetric]] {
+        var benchmarks: [String: [String: BencherMetric]] = [:]
         for configuration in configurations {
             let statistics = configuration.statistics
-            // Bencher's built-in measures: `latency` in nanoseconds, `instructions` as counted.
-            let (measure, scale) = configuration.measure == .wallSeconds ? ("latency", nanoseconds) : ("instructions", 1.0)
+            let (measure, scale) = configuration.measure == .wallSeconds ? ("latency", 1e9) : ("instructions", 1.0)
             benchmarks[configuration.key.exportName] = [
-                measure: [
-                    "value": statistics.median * scale,
-                    "lower_value": statistics.medianCI.low * scale,
-                    "upper_value": statistics.medianCI.high * scale,
-                ],
+                measure: BencherMetric(value: statistics.median * scale, lowerValue: statistics.medianCI.low * scale,
+                                       upperValue: statistics.medianCI.high * scale),
             ]
         }
         return benchmarks
     }
 
-    static func githubBenchmark(_ configurations: [ExportedConfiguration]) -> [[String: Any]] {
+    static func githubBenchmark(_ configurations: [ExportedConfiguration]) -> [GitHubBenchmarkEntry] {
         configurations.map { configuration in
             let statistics = configuration.statistics
             let halfWidth = max(statistics.medianCI.high - statistics.median, statistics.median - statistics.medianCI.low)
-            return [
-                "name": configuration.key.exportName,
-                "unit": configuration.measure.unit,
-                "value": statistics.median,
-                "range": "± \(seconds(halfWidth))",
-                "extra": "config_id \(configuration.key.configID); median of \(statistics.count); "
+            return GitHubBenchmarkEntry(
+                name: configuration.key.exportName,
+                unit: configuration.measure.unit,
+                value: statistics.median,
+                range: "± \(seconds(halfWidth))",
+                extra: "config_id \(configuration.key.configID); median of \(statistics.count); "
                     + "95% CI [\(seconds(statistics.medianCI.low)), \(seconds(statistics.medianCI.high))]; "
-                    + "machine \(configuration.machineName); commit \(configuration.commit.prefix(12))",
-            ]
+                    + "machine \(configuration.machineName); commit \(configuration.commit.prefix(12))")
         }
     }
 
@@ -196,10 +164,13 @@ package enum ResultsExport {
         values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
     }
 
-    static func json(_ object: Any) throws -> String {
-        guard JSONSerialization.isValidJSONObject(object) else { throw ExportError.notRepresentable }
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self) + "\n"
+    static func json(_ document: some Encodable) throws(ExportError) -> String {
+        do {
+            return try JSONText.encoded(document) + "\n"
+        } catch {
+            // The encoder's only refusal here: a non-finite number.
+            throw ExportError.notRepresentable
+        }
     }
 }
 

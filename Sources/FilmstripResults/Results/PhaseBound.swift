@@ -34,10 +34,25 @@ package struct PhaseBound: Sendable, Hashable, Codable {
     /// The bound of a whole `filmstrip strip` process from the JSON line its `--stats` prints
     /// (``RunBound/measurements``); nil when the line lacks the fields (an older executable).
     package init?(statsLine: String) {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(statsLine.utf8)) as? [String: Any],
-              let startup = object["startup_cpu_s"] as? Double, let overCores = object["cpu_over_cores_s"] as? Double,
-              let longest = object["longest_worker_s"] as? Double, let workers = object["workers"] as? Double
+        // A count no Int holds is a line not to believe, not a reason to trap.
+        guard let stats = try? JSONDecoder().decode(StatsLine.self, from: Data(statsLine.utf8)),
+              let workers = Int(exactly: stats.workers.rounded(.towardZero))
         else { return nil }
-        self.init(startupCPUSeconds: startup, cpuOverCoresSeconds: overCores, longestWorkerSeconds: longest, workers: Int(workers))
+        self.init(startupCPUSeconds: stats.startupCPUSeconds, cpuOverCoresSeconds: stats.cpuOverCoresSeconds,
+                  longestWorkerSeconds: stats.longestWorkerSeconds, workers: workers)
+    }
+
+    /// The fields of the `--stats` line the bound needs; the line's other measurements are ignored.
+    private struct StatsLine: Decodable {
+        var startupCPUSeconds: Double
+        var cpuOverCoresSeconds: Double
+        var longestWorkerSeconds: Double
+        /// A number like every value of the line (``RunBound/measurements`` is `[String: Double]`).
+        var workers: Double
+
+        enum CodingKeys: String, CodingKey {
+            case startupCPUSeconds = "startup_cpu_s", cpuOverCoresSeconds = "cpu_over_cores_s"
+            case longestWorkerSeconds = "longest_worker_s", workers
+        }
     }
 }
