@@ -38,7 +38,8 @@ struct BenchTerminalTests {
         #expect(estimate.seconds(of: Run(configuration: 1, build: 1)) == 6)
         let round = [Run(configuration: 0, build: 0), Run(configuration: 1, build: 0)]
         // Configuration 1 still to run in this round, then two more rounds of both.
-        #expect(estimate.seconds(thisRound: round.dropFirst(), laterRounds: 2, everyRound: round) == 6 + 2 * 9)
+        let left: Double? = 6 + 2 * 9
+        #expect(estimate.seconds(thisRound: round.dropFirst(), laterRounds: 2, everyRound: round) == left)
         #expect(estimate.seconds(thisRound: [Run](), laterRounds: 0, everyRound: round) == 0)
     }
 
