@@ -43,13 +43,11 @@ struct BenchTerminalTests {
         #expect(estimate.seconds(thisRound: [Run](), laterRounds: 0, everyRound: round) == 0)
     }
 
-    /// Configurations that take 1, 2, 3 and 4 s (and the parent 0.25 s between runs): after the
-    /// first round the estimate is the time the rest of the run takes, to the millisecond.
-    @Test func afterTheFirstRoundTheSessionsEstimateIsTheTimeLeft() throws {
-        let clock = SyntheticClock()
+    /// A session of the four fake configurations, each costing 1, 2, 3 or 4 s (in the order
+    /// they first run) and the parent 0.25 s between runs, on `clock`.
+    static func timedSession(clock: SyntheticClock, repetitions: Int) -> BenchSession {
         let costs = Mutex<[String: Double]>([:])
         let runner = Fake(name: "one", log: .init()) { configuration, _ in
-            // The first configuration to run costs 1 s, the second 2 s, and so on.
             let cost = costs.withLock { table -> Double in
                 if let known = table[configuration.label] { return known }
                 table[configuration.label] = Double(table.count + 1)
@@ -58,9 +56,16 @@ struct BenchTerminalTests {
             clock.advance(by: cost + 0.25)
             return .measured(Fake.measurement(configuration), nil)
         }
-        var session = BenchSessionFakeTests.session(builds: [.init(role: nil, runner: runner)], repetitions: 3)
+        var session = BenchSessionFakeTests.session(builds: [.init(role: nil, runner: runner)], repetitions: repetitions)
         session.load = BenchOutputTests.calm()
         session.clock = { clock.now() }
+        return session
+    }
+
+    /// After the first round the estimate is the time the rest of the run takes, to the millisecond.
+    @Test func afterTheFirstRoundTheSessionsEstimateIsTheTimeLeft() throws {
+        let clock = SyntheticClock()
+        let session = Self.timedSession(clock: clock, repetitions: 3)
         let seen = Mutex<[(done: Int, eta: Double?, at: Double)]>([])
         let transcript = BenchOutputTests.Transcript()
         let progress = BenchProgress(isTerminal: false, onRunning: { running in seen.withLock { $0.append((running.done, running.eta, clock.now())) } },
@@ -77,6 +82,23 @@ struct BenchTerminalTests {
         }
         // The round's milestone says the same: two rounds of 1 + 2 + 3 + 4 s and 4 gaps of 0.25 s.
         #expect(transcript.lines.contains { $0.contains("rep 1/3 done after 0:11, about 0:22 left (estimate)") }, "\(transcript.lines)")
+    }
+
+    /// On a terminal the ETA comes before the label, so a narrow terminal cuts the label and
+    /// keeps the ETA, marked `~` while some configuration has not run yet.
+    @Test func theProgressLineKeepsItsETAAndMarksTheFirstRoundsGuess() throws {
+        let clock = SyntheticClock()
+        let session = Self.timedSession(clock: clock, repetitions: 2)
+        let transcript = BenchOutputTests.Transcript()
+        let progress = BenchProgress(isTerminal: true, columns: 40, write: { piece in transcript.text.withLock { $0 += piece } })
+        _ = try session.run(interruption: Interruption(), progress: progress)
+        let shown = transcript.text.withLock { $0 }.components(separatedBy: "\r\u{1B}[K").filter { $0.hasPrefix("[") }
+        #expect(shown.count == 8, "\(shown)")
+        #expect(shown.allSatisfy { $0.count <= 39 }, "\(shown)")
+        #expect(shown[0].hasPrefix("[0/8] rep 1/2: "), "no estimate before a run has ended: \(shown[0])")
+        #expect(shown[1...3].allSatisfy { $0.contains(", ETA ~") }, "\(shown)")
+        #expect(shown[4...].allSatisfy { $0.contains(", ETA ") && !$0.contains("~") }, "\(shown)")
+        #expect(shown[4].hasPrefix("[4/8] rep 2/2, ETA 0:11: "), "\(shown[4])")
     }
 
     @Test func aTerminalsNotesWrapAtSpacesAndALogKeepsThemWhole() {

@@ -44,13 +44,16 @@ package final class BenchProgress {
         self.write = write
     }
 
-    /// Shows the run about to start: `done` of `total` runs finished, `eta` in seconds when known.
-    func running(_ label: String, round: String, done: Int, total: Int, eta: Double?) {
+    /// Shows the run about to start: `done` of `total` runs finished, `eta` in seconds when known
+    /// (`rough`: a guess for runs of configurations that have not run yet, shown as `~`).
+    func running(_ label: String, round: String, done: Int, total: Int, eta: Double?, rough: Bool = false) {
         onRunning?(Running(label: label, round: round, done: done, total: total, eta: eta))
         guard isTerminal, !quiet else { return }
-        let etaText = eta.map { " ETA \(Self.clock($0))" } ?? ""
-        // The label names the video, which may be a user's file of any name: one line, escaped.
-        var line = FileSystemName.display("[\(done)/\(total)] \(round) \(label)\(etaText)")
+        let etaText = eta.map { ", ETA \(rough ? "~" : "")\(Self.clock($0))" } ?? ""
+        // Counts, round and ETA before the label, where a narrow terminal does not cut them off
+        // and they stay in place from run to run. The label names the video, which may be a
+        // user's file of any name: one line, escaped.
+        var line = FileSystemName.display("[\(done)/\(total)] \(round)\(etaText): \(label)")
         // One row, or the next rewrite would leave the wrapped part behind.
         if let columns, line.count > columns - 1 { line = String(line.prefix(columns - 1)) }
         write("\r\u{1B}[K\(line)")

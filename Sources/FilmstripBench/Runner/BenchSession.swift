@@ -107,7 +107,8 @@ package struct BenchSession {
                                              build: builds[run.build], buildIndex: run.build, round: round, roundName: roundName)
                 let left = tally.secondsLeft(thisRound: runs[index...], laterRounds: laterRounds, configurations: configurations.count,
                                              builds: builds.count)
-                guard try runOnce(scheduled, eta: left, videos: videos, writer: writer, tally: &tally,
+                let eta = left.map { (seconds: $0, rough: tally.estimateIsRough(configurations: configurations.count)) }
+                guard try runOnce(scheduled, eta: eta, videos: videos, writer: writer, tally: &tally,
                                   interruption: interruption, progress: progress)
                 else {
                     progress.clear()
@@ -167,6 +168,12 @@ package struct BenchSession {
 
         var elapsed: Double { clock() - start }
 
+        /// Whether some configuration still in the run has not run yet: the time left is then
+        /// partly a guess (the mean of the others).
+        func estimateIsRough(configurations: Int) -> Bool {
+            (0..<configurations).contains { !dropped.contains($0) && !remaining.hasRun(configuration: $0) }
+        }
+
         /// Seconds left before `thisRound`'s runs (those not dropped) and `laterRounds` more
         /// passes over every configuration still in the run; nil before the first run ends.
         func secondsLeft(thisRound: some Sequence<RemainingTime.Run>, laterRounds: Int, configurations: Int, builds: Int) -> Double? {
@@ -187,9 +194,9 @@ package struct BenchSession {
         var roundName: String
     }
 
-    /// Runs `scheduled` (its progress line first, with `eta`, the seconds left when known) and
-    /// records its rows; false when the run was interrupted.
-    private func runOnce(_ scheduled: ScheduledRun, eta: Double?, videos: [String: PreparedVideo],
+    /// Runs `scheduled` (its progress line first, with `eta`, the seconds left when known and
+    /// whether they are partly a guess) and records its rows; false when the run was interrupted.
+    private func runOnce(_ scheduled: ScheduledRun, eta: (seconds: Double, rough: Bool)?, videos: [String: PreparedVideo],
                          writer: borrowing ResultsFileWriter<RawResultRow>, tally: inout TimeTally,
                          interruption: Interruption, progress: BenchProgress) throws -> Bool {
         let configuration = scheduled.configuration, build = scheduled.build
@@ -197,7 +204,8 @@ package struct BenchSession {
         if let warning = tally.load.between(elapsed: tally.elapsed, ownParallelism: tally.ownParallelism) {
             progress.info(warning)
         }
-        progress.running(label, round: scheduled.roundName, done: tally.doneRuns, total: tally.totalRuns, eta: eta)
+        progress.running(label, round: scheduled.roundName, done: tally.doneRuns, total: tally.totalRuns, eta: eta?.seconds,
+                         rough: eta?.rough ?? false)
         let outcome = build.runner.run(configuration, timeLimit: matrix.timeLimitSeconds, interruption: interruption)
         // Learnt after the rows are recorded, so the parent's share of the run counts too.
         defer { tally.remaining.finished(RemainingTime.Run(configuration: scheduled.position, build: scheduled.buildIndex), at: tally.clock()) }

@@ -54,6 +54,9 @@ package struct RemainingTime: Sendable {
         overall.add(seconds)
     }
 
+    /// Whether `configuration` has run under any build, so its cost is its own, not a guess.
+    package func hasRun(configuration: Int) -> Bool { byConfiguration[configuration] != nil }
+
     /// What one run of `run` is expected to cost; nil before any run has ended.
     package func seconds(of run: Run) -> Double? {
         byRun[run]?.mean ?? byConfiguration[run.configuration]?.mean ?? overall.mean
