@@ -16,6 +16,9 @@ extension FilmstripCommand {
                 largest count; every composer is also timed on 500 synthetic 114x64 thumbnails beside a plain \
                 memcpy; two calibration workloads make machines comparable. Each run is a separate child process; \
                 repetitions are interleaved. Lists are comma-separated; each defaults to the suite's matrix. \
+                On stderr each step is said before it starts (your videos' frames checked against the ffmpeg CLI, \
+                reference videos made), then the plan, then the progress with an ETA learnt from this run's own runs; \
+                on a terminal long lines wrap to its width. The table after the run lists your own videos first. \
                 Exit status: 0 done, 1 bad input (or, with --fail-on-disagreement, strategies disagreed), \
                 130 interrupted by SIGINT, 143 by SIGTERM (rows written so far are kept).
                 """)
@@ -145,7 +148,7 @@ extension FilmstripCommand {
             let files = ResultsFiles(name: out ?? "results/\(lists.suite.rawValue)-\(machine.name)")
             let cache = fixturesDir.map { ReferenceVideoCache(directory: URL(fileURLWithPath: $0, isDirectory: true)) } ?? ReferenceVideoCache()
             let jsonProgress: ((BenchProgress.Running) -> Void)? = reporting.json ? { Self.jsonProgress($0) } : nil
-            let progress = BenchProgress(quiet: reporting.quiet || reporting.json, onRunning: jsonProgress)
+            let progress = BenchProgress(columns: Console.errorColumns, quiet: reporting.quiet || reporting.json, onRunning: jsonProgress)
             let result: BenchSession.Result
             var referenceMismatches = 0
             // Stripped copies of the executables for valgrind, removed at the end.
@@ -168,7 +171,8 @@ extension FilmstripCommand {
             } catch {
                 throw failWithMessage(error)
             }
-            try finish(result, context: context, files: files, referenceMismatches: referenceMismatches)
+            try finish(result, context: context, files: files, referenceMismatches: referenceMismatches,
+                       ownVideos: matrix.videoIDs.filter { matrix.userVideos[$0] != nil })
         }
 
         /// What the session measures, and for a time gate of two builds when it may stop.
@@ -181,14 +185,15 @@ extension FilmstripCommand {
             }
         }
 
-        /// A finished run's outcome, exports and exit status (128 + the signal that interrupted it,
-        /// 1 for disagreements under `--fail-on-disagreement`).
-        func finish(_ result: BenchSession.Result, context: RunContext, files: ResultsFiles, referenceMismatches: Int) throws {
+        /// A finished run's outcome (`ownVideos`: the user's videos, whose tables lead), exports
+        /// and exit status (128 + the signal that interrupted it, 1 for disagreements under
+        /// `--fail-on-disagreement`).
+        func finish(_ result: BenchSession.Result, context: RunContext, files: ResultsFiles, referenceMismatches: Int, ownVideos: [String]) throws {
             if let signal = result.interruptedBy {
                 Console.err("filmstrip: interrupted by signal \(signal); \(result.rows.count) complete row(s) kept in \(FileSystemName.display(files.raw)), no summary written")
                 throw ExitCode(128 + signal)
             }
-            try printOutcome(result, context: context, files: files)
+            try printOutcome(result, context: context, files: files, ownVideos: ownVideos)
             try ExportWriter.writeRequests(exports, rows: result.rows, inputs: [files.raw, files.summary])
             if result.disagreements > 0 {
                 Console.err("filmstrip: \(result.disagreements) disagreement(s) between exact strategies; see the disagreement column")
@@ -209,9 +214,10 @@ extension FilmstripCommand {
             }
         }
 
-        /// The table of the fastest pipelines, where the rows went and what to do next: lines of
-        /// text, with `--json` one object, with `--quiet` nothing.
-        func printOutcome(_ result: BenchSession.Result, context: RunContext, files: ResultsFiles) throws {
+        /// The table of the fastest pipelines (the requests on `ownVideos`, the user's videos in
+        /// the order given, first), where the rows went and what to do next: lines of text, with
+        /// `--json` one object, with `--quiet` nothing.
+        func printOutcome(_ result: BenchSession.Result, context: RunContext, files: ResultsFiles, ownVideos: [String]) throws {
             let twoBuilds = baselineBinary != nil || baselineRevision != nil
             let compare = "filmstrip compare \(files.raw)\(measure == .instructions ? " --metric instructions" : "")"
             if reporting.json {
@@ -226,7 +232,8 @@ extension FilmstripCommand {
             }
             if measure == .time {
                 if context.machine.buildConfiguration == "debug" { try Console.out("note: debug build; timings are not comparable with release builds") }
-                try Console.out(TerminalText.visible(FastestTable.text(result.summary, raw: result.rows)))
+                // The user's own videos are what they came for: their tables come first.
+                try Console.out(TerminalText.visible(FastestTable.text(result.summary, raw: result.rows, leadingVideos: ownVideos)))
                 try Console.out("")
             }
             try Console.out("run \(context.runID): \(result.rows.count) raw row(s) appended to \(FileSystemName.display(files.raw))")
@@ -248,10 +255,12 @@ extension FilmstripCommand {
             let count = matrix.counts.min() ?? 10, height = matrix.heights.first ?? 64
             var mismatches = 0
             for id in ids {
+                // Seconds on a long video, before any run: said first, so the wait has a reason.
+                progress.info("bench: checking \(count) frames of \(id) against the ffmpeg CLI's decode…")
                 let outcome = try await ReferenceDecodeCheck.run(path: matrix.userVideos[id]!, count: count, height: height, ffmpeg: ffmpeg)
                 let worst = String(format: "%.2f", outcome.worstDifference)
                 if outcome.agrees {
-                    if !reporting.quiet && !reporting.json { progress.note("bench: \(id): \(outcome.compared) exact thumbnails match the ffmpeg CLI's decode of the same frames (worst mean difference \(worst) of 255)") }
+                    progress.info("bench: \(id): \(outcome.compared) exact thumbnails match the ffmpeg CLI's decode of the same frames (worst mean difference \(worst) of 255)")
                 } else {
                     mismatches += 1
                     progress.note("filmstrip: MISMATCH: \(id): frame(s) \(outcome.mismatchedFrames.map(String.init).joined(separator: ", ")) differ from the ffmpeg CLI's decode (worst mean difference \(worst) of 255, bound \(Int(ReferenceDecodeCheck.threshold)))")

@@ -32,9 +32,20 @@ enum Console {
     }
 
     /// Writes `text` and a newline to standard error. A failure cannot be reported anywhere,
-    /// so it only makes the exit status non-zero.
+    /// so it only makes the exit status non-zero. On a terminal a long line is wrapped at spaces
+    /// to its width (``wrappedForStandardError(_:terminator:)``).
     static func err(_ text: String, terminator: String = "\n") {
+        let text = wrappedForStandardError(text, terminator: terminator)
         if write(Array((text + terminator).utf8), to: STDERR_FILENO) != nil { standardErrorFailed.withLock { $0 = true } }
+    }
+
+    /// `text` broken at spaces to the terminal's width (continuation lines indented, as
+    /// ``TextWidth/wrapped(_:width:)`` does) when standard error is a terminal, which would
+    /// otherwise break a long message mid-word; as it is for a log or a pipe (one message, one
+    /// line, for grep) and for a line rewritten in place (a progress line: no newline after it).
+    static func wrappedForStandardError(_ text: String, terminator: String) -> String {
+        guard terminator == "\n", let columns = errorColumns, !text.contains("\r") else { return text }
+        return TextWidth.wrapped(lines: text.components(separatedBy: "\n"), width: columns).joined(separator: "\n")
     }
 
     private static func write(_ bytes: [UInt8], to descriptor: Int32) -> SystemError? {
@@ -77,6 +88,16 @@ extension Console {
         var size = winsize()
         if isatty(STDOUT_FILENO) != 0, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         return TextWidth.standard
+    }
+
+    /// The terminal's width when standard error is one (`COLUMNS` when set to a number, else
+    /// what the terminal says); nil for a log, a pipe or a file, whose lines are left whole.
+    static var errorColumns: Int? {
+        guard isatty(STDERR_FILENO) != 0 else { return nil }
+        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let columns = Int(text), columns > 0 { return columns }
+        var size = winsize()
+        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 
     /// `fields` as one line of JSON on standard output (keys sorted, slashes as they are),

@@ -1,11 +1,16 @@
 import Filmstrip
+import FilmstripResults
 import Foundation
 import Glibc
 
 /// The progress line on stderr: rewritten in place with the running configuration and
 /// an ETA when stderr is a terminal; a line per repetition otherwise, so CI logs stay short.
+/// On a terminal of known width, notes are wrapped at spaces to it (a log keeps each note on
+/// one line, for grep).
 package final class BenchProgress {
     private let isTerminal: Bool
+    /// The terminal's width in characters, when stderr is one and its width is known.
+    private let columns: Int?
     /// Only notes (warnings, disagreements): no progress line, no round milestones (`bench --quiet`).
     private let quiet: Bool
     private var lineShown = false
@@ -28,23 +33,29 @@ package final class BenchProgress {
         package let eta: Double?
     }
 
-    /// Progress on stderr (or to `write`); `quiet` leaves only the notes; `onRunning` hears of each run.
-    package init(isTerminal: Bool = isatty(STDERR_FILENO) != 0, quiet: Bool = false, onRunning: ((Running) -> Void)? = nil,
+    /// Progress on stderr (or to `write`); `columns`, the terminal's width, wraps the notes and
+    /// cuts the progress line (nil: neither); `quiet` leaves only the notes; `onRunning` hears of each run.
+    package init(isTerminal: Bool = isatty(STDERR_FILENO) != 0, columns: Int? = nil, quiet: Bool = false, onRunning: ((Running) -> Void)? = nil,
                 write: @escaping (String) -> Void = { try? FileHandle.standardError.write(contentsOf: Data($0.utf8)) }) {
         self.isTerminal = isTerminal
+        self.columns = isTerminal ? columns : nil
         self.quiet = quiet
         self.onRunning = onRunning
         self.write = write
     }
 
-    /// Shows the run about to start: `done` of `total` runs finished, `eta` in seconds when known.
-    func running(_ label: String, round: String, done: Int, total: Int, eta: Double?) {
+    /// Shows the run about to start: `done` of `total` runs finished, `eta` in seconds when known
+    /// (`rough`: a guess for runs of configurations that have not run yet, shown as `~`).
+    func running(_ label: String, round: String, done: Int, total: Int, eta: Double?, rough: Bool = false) {
         onRunning?(Running(label: label, round: round, done: done, total: total, eta: eta))
         guard isTerminal, !quiet else { return }
-        let etaText = eta.map { " ETA \(Self.clock($0))" } ?? ""
-        // The label names the video, which may be a user's file of any name: one line, escaped.
-        var line = FileSystemName.display("[\(done)/\(total)] \(round) \(label)\(etaText)")
-        if let columns = Self.terminalColumns, line.count > columns - 1 { line = String(line.prefix(columns - 1)) }
+        let etaText = eta.map { ", ETA \(rough ? "~" : "")\(Self.clock($0))" } ?? ""
+        // Counts, round and ETA before the label, where a narrow terminal does not cut them off
+        // and they stay in place from run to run. The label names the video, which may be a
+        // user's file of any name: one line, escaped.
+        var line = FileSystemName.display("[\(done)/\(total)] \(round)\(etaText): \(label)")
+        // One row, or the next rewrite would leave the wrapped part behind.
+        if let columns, line.count > columns - 1 { line = String(line.prefix(columns - 1)) }
         write("\r\u{1B}[K\(line)")
         lineShown = true
     }
@@ -52,7 +63,10 @@ package final class BenchProgress {
     /// A line that must stay in the log even with `--quiet` (an error, a disagreement).
     package func note(_ text: String) {
         clear()
-        write("\(FileSystemName.display(text))\n")
+        let line = FileSystemName.display(text)
+        // A terminal would break a long line mid-word; continuation lines are indented.
+        let lines = columns.map { TextWidth.wrapped(line, width: $0) } ?? [line]
+        write(lines.map { $0 + "\n" }.joined())
     }
 
     /// A line for the log that `--quiet` leaves out (the plan, a warning about the machine or the spread).
@@ -76,11 +90,5 @@ package final class BenchProgress {
         let total = Int(seconds.rounded())
         let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
         return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, secs) : String(format: "%d:%02d", minutes, secs)
-    }
-
-    private static var terminalColumns: Int? {
-        var size = winsize()
-        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-        return Int(size.ws_col)
     }
 }

@@ -44,6 +44,9 @@ package struct BenchSession {
     package var untilDecided: UntilDecided?
     /// Warns when other work competes for the cores (the tests give it a fixed reading).
     package var load = MachineLoad(logicalCores: MachineProbe.logicalCores())
+    /// Seconds on a monotonic clock, which times the runs for the estimate of the time left
+    /// and the elapsed times said; the tests give it a synthetic one.
+    package var clock: @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }
 
     package init(matrix: BenchMatrix, context: RunContext, files: ResultsFiles, cache: ReferenceVideoCache, builds: [Build]) {
         self.matrix = matrix
@@ -78,7 +81,7 @@ package struct BenchSession {
         var rounds = (0..<matrix.warmup).map { Round(warmup: true, index: $0, positions: nil) }
             + (0..<matrix.repetitions).map { Round(warmup: false, index: $0, positions: nil) }
         let plannedRounds = rounds.count
-        var tally = TimeTally(load: load, totalRuns: rounds.count * configurations.count * builds.count)
+        var tally = TimeTally(load: load, totalRuns: rounds.count * configurations.count * builds.count, clock: clock)
         progress.info(plannedLine(configurations: configurations.count, totalRuns: tally.totalRuns, earlierRows: earlierRows))
         if let warning = tally.load.atStart() { progress.info(warning) }
 
@@ -90,26 +93,31 @@ package struct BenchSession {
                 : round.positions.map { "pair \(round.index + 1) (\($0.count) of \(configurations.count) open)" } ?? "rep \(round.index + 1)/\(matrix.repetitions)"
             let members = round.positions ?? Array(configurations.indices)
             let order = Self.order(count: members.count, round: roundNumber, rounds: max(plannedRounds, roundNumber + 1)).map { members[$0] }
-            for (slot, position) in order.enumerated() {
+            let runs = order.enumerated().flatMap { slot, position in
                 // Which build goes first alternates from pair to pair and from round to round.
-                let buildOrder = (slot + roundNumber) % 2 == 0 ? Array(builds.indices) : builds.indices.reversed()
-                for buildIndex in buildOrder {
-                    defer { tally.doneRuns += 1 }
-                    guard !tally.dropped.contains(position) else { continue }
-                    let scheduled = ScheduledRun(position: position, configuration: configurations[position], build: builds[buildIndex],
-                                                 round: round, roundName: roundName)
-                    guard try runOnce(scheduled, configurations: configurations.count, videos: videos, writer: writer, tally: &tally,
-                                      interruption: interruption, progress: progress)
-                    else {
-                        progress.clear()
-                        // The child can die of a terminal's SIGINT before our own handler has run.
-                        return Result(rows: tally.rows, summary: [], interruptedBy: interruption.signal ?? SIGINT,
-                                      disagreements: tally.checker.problemCount, failures: tally.failures)
-                    }
+                ((slot + roundNumber) % 2 == 0 ? Array(builds.indices) : builds.indices.reversed())
+                    .map { RemainingTime.Run(configuration: position, build: $0) }
+            }
+            // Planned rounds only: how many pairs `--until-decided` adds is not known before the gate looks.
+            let laterRounds = rounds.count - roundNumber - 1
+            for (index, run) in runs.enumerated() {
+                defer { tally.doneRuns += 1 }
+                guard !tally.dropped.contains(run.configuration) else { continue }
+                let scheduled = ScheduledRun(position: run.configuration, configuration: configurations[run.configuration],
+                                             build: builds[run.build], buildIndex: run.build, round: round, roundName: roundName)
+                let left = tally.secondsLeft(thisRound: runs[index...], laterRounds: laterRounds, configurations: configurations.count,
+                                             builds: builds.count)
+                let eta = left.map { (seconds: $0, rough: tally.estimateIsRough(configurations: configurations.count)) }
+                guard try runOnce(scheduled, eta: eta, videos: videos, writer: writer, tally: &tally,
+                                  interruption: interruption, progress: progress)
+                else {
+                    progress.clear()
+                    // The child can die of a terminal's SIGINT before our own handler has run.
+                    return Result(rows: tally.rows, summary: [], interruptedBy: interruption.signal ?? SIGINT,
+                                  disagreements: tally.checker.problemCount, failures: tally.failures)
                 }
             }
-            let left = Self.eta(lastSeconds: tally.lastSeconds, configurations: configurations.count,
-                                remainingRuns: tally.totalRuns - tally.doneRuns, dropped: tally.dropped)
+            let left = tally.secondsLeft(thisRound: [RemainingTime.Run](), laterRounds: laterRounds, configurations: configurations.count, builds: builds.count)
             // An added pair's line comes with the count still open, after the gate has looked.
             if round.positions == nil {
                 progress.milestone("bench: \(roundName) done after \(BenchProgress.clock(tally.elapsed))"
@@ -137,8 +145,6 @@ package struct BenchSession {
         var failures = 0
         /// Positions of the configurations a failure dropped.
         var dropped = Set<Int>()
-        /// Each configuration's last run time, for the estimate.
-        var lastSeconds: [Int: Double] = [:]
         var load: MachineLoad
         /// Cores the last measured run kept busy, so the load warning leaves the bench's own work out.
         var ownParallelism = 1.0
@@ -146,9 +152,35 @@ package struct BenchSession {
         var totalRuns: Int
         /// Which configuration made each key's rows, for adding pairs to the undecided ones.
         var positionOfKey: [ConfigurationKey: Int] = [:]
-        let start = ContinuousClock.now
+        /// The session's clock (seconds) and its reading when the first run started.
+        let clock: @Sendable () -> Double
+        let start: Double
+        /// Learns each run's cost as the runs end.
+        var remaining: RemainingTime
 
-        var elapsed: Double { (ContinuousClock.now - start).seconds }
+        init(load: MachineLoad, totalRuns: Int, clock: @escaping @Sendable () -> Double) {
+            self.load = load
+            self.totalRuns = totalRuns
+            self.clock = clock
+            start = clock()
+            remaining = RemainingTime(start: start)
+        }
+
+        var elapsed: Double { clock() - start }
+
+        /// Whether some configuration still in the run has not run yet: the time left is then
+        /// partly a guess (the mean of the others).
+        func estimateIsRough(configurations: Int) -> Bool {
+            (0..<configurations).contains { !dropped.contains($0) && !remaining.hasRun(configuration: $0) }
+        }
+
+        /// Seconds left before `thisRound`'s runs (those not dropped) and `laterRounds` more
+        /// passes over every configuration still in the run; nil before the first run ends.
+        func secondsLeft(thisRound: some Sequence<RemainingTime.Run>, laterRounds: Int, configurations: Int, builds: Int) -> Double? {
+            let live = (0..<configurations).filter { !dropped.contains($0) }
+            return remaining.seconds(thisRound: thisRound.filter { !dropped.contains($0.configuration) }, laterRounds: laterRounds,
+                                     everyRound: live.flatMap { position in (0..<builds).map { RemainingTime.Run(configuration: position, build: $0) } })
+        }
     }
 
     /// One configuration under one build in one round.
@@ -156,12 +188,15 @@ package struct BenchSession {
         var position: Int
         var configuration: BenchConfiguration
         var build: Build
+        /// The build's index in the session's builds, which the estimate of the time left tells apart.
+        var buildIndex: Int
         var round: Round
         var roundName: String
     }
 
-    /// Runs `scheduled` (its progress line first) and records its rows; false when the run was interrupted.
-    private func runOnce(_ scheduled: ScheduledRun, configurations: Int, videos: [String: PreparedVideo],
+    /// Runs `scheduled` (its progress line first, with `eta`, the seconds left when known and
+    /// whether they are partly a guess) and records its rows; false when the run was interrupted.
+    private func runOnce(_ scheduled: ScheduledRun, eta: (seconds: Double, rough: Bool)?, videos: [String: PreparedVideo],
                          writer: borrowing ResultsFileWriter<RawResultRow>, tally: inout TimeTally,
                          interruption: Interruption, progress: BenchProgress) throws -> Bool {
         let configuration = scheduled.configuration, build = scheduled.build
@@ -169,12 +204,11 @@ package struct BenchSession {
         if let warning = tally.load.between(elapsed: tally.elapsed, ownParallelism: tally.ownParallelism) {
             progress.info(warning)
         }
-        progress.running(label, round: scheduled.roundName, done: tally.doneRuns, total: tally.totalRuns,
-                         eta: Self.eta(lastSeconds: tally.lastSeconds, configurations: configurations,
-                                       remainingRuns: tally.totalRuns - tally.doneRuns, dropped: tally.dropped))
-        let start = ContinuousClock.now
+        progress.running(label, round: scheduled.roundName, done: tally.doneRuns, total: tally.totalRuns, eta: eta?.seconds,
+                         rough: eta?.rough ?? false)
         let outcome = build.runner.run(configuration, timeLimit: matrix.timeLimitSeconds, interruption: interruption)
-        tally.lastSeconds[scheduled.position] = (ContinuousClock.now - start).seconds
+        // Learnt after the rows are recorded, so the parent's share of the run counts too.
+        defer { tally.remaining.finished(RemainingTime.Run(configuration: scheduled.position, build: scheduled.buildIndex), at: tally.clock()) }
         switch outcome {
         case .interrupted:
             return false
@@ -254,16 +288,6 @@ package struct BenchSession {
         return (0..<count).map { ($0 + shift) % count }
     }
 
-    /// Seconds left: each remaining run costs what its configuration took last time, or the mean so far.
-    static func eta(lastSeconds: [Int: Double], configurations: Int, remainingRuns: Int, dropped: Set<Int>) -> Double? {
-        guard !lastSeconds.isEmpty, configurations > 0 else { return nil }
-        let mean = lastSeconds.values.reduce(0, +) / Double(lastSeconds.count)
-        let live = (0..<configurations).filter { !dropped.contains($0) }
-        guard !live.isEmpty else { return 0 }
-        let perRound = live.map { lastSeconds[$0] ?? mean }.reduce(0, +)
-        return perRound * Double(remainingRuns) / Double(configurations)
-    }
-
     /// How many cores a run kept busy on average: its CPU time over its wall time, at least 1.
     static func parallelism(_ measurement: BenchMeasurement) -> Double {
         let wall = measurement.phases.map(\.wallSeconds).max() ?? 0
@@ -274,6 +298,10 @@ package struct BenchSession {
     /// Generates missing reference videos and probes each once (for its description and thumbnail width).
     private func prepareVideos(interruption: Interruption, progress: BenchProgress) throws -> [String: PreparedVideo] {
         cache.removePartialsOfDeadProcesses()
+        // Making one takes seconds: each is announced before it is made, so the wait has a reason.
+        let missing = matrix.requiredVideoIDs.filter { id in
+            matrix.userVideos[id] == nil && ReferenceSuite.spec(id: id).map { !FileManager.default.fileExists(atPath: cache.url(for: $0).path) } == true
+        }
         var result: [String: PreparedVideo] = [:]
         for id in matrix.requiredVideoIDs {
             // The user's own videos are probed like reference videos; they need no generating.
@@ -284,8 +312,8 @@ package struct BenchSession {
                 continue
             }
             guard let spec = ReferenceSuite.spec(id: id) else { throw BenchError.unknownVideo(id) }
-            if !FileManager.default.fileExists(atPath: cache.url(for: spec).path) {
-                progress.info("bench: generating reference video \(id)…")
+            if let index = missing.firstIndex(of: id) {
+                progress.info("bench: making reference video \(id) (\(index + 1) of \(missing.count), kept in \(cache.directory.path) for later runs)…")
             }
             let url = try interruption.generating(into: cache.directory) { try cache.ensure(spec).url }
             let probe = try VideoProbe(path: url.path)

@@ -14,7 +14,9 @@ package enum FastestTable {
     /// (whole processes: peers and `filmstrip strip`) and the `compose` phase on synthetic
     /// thumbnails; at most `limit` pipelines per request. `raw` (the run's rows) gives each
     /// configuration's maximum, which the summary does not keep; without it the p90 stands in.
-    package static func text(_ summary: [SummaryRow], raw: [RawResultRow] = [], limit: Int = 6) -> String {
+    /// The requests on `leadingVideos` (the user's own, in the order given) come first, the
+    /// others (reference and synthetic) after them in the order of their titles.
+    package static func text(_ summary: [SummaryRow], raw: [RawResultRow] = [], limit: Int = 6, leadingVideos: [String] = []) -> String {
         let rows = rankedRows(summary)
         // Mean user and system CPU time beside the wall time, as hyperfine gives them.
         var cpu: [Metric: [ConfigurationKey: Double]] = [:]
@@ -38,7 +40,9 @@ package enum FastestTable {
         var lines = ["fastest pipelines by median wall time: median (min … max, 95 % interval of the median, n), speed against the fastest;",
                      "below each, the wall time's mean ± standard deviation and the mean user and system CPU time"]
         var fewest = Int.max
-        for title in groups.keys.sorted() {
+        let rank = Dictionary(leadingVideos.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        func leading(_ title: String) -> Int { rank[groups[title]![0].configurationKey.videoID] ?? rank.count }
+        for title in groups.keys.sorted(by: { (leading($0), $0) < (leading($1), $1) }) {
             let ranked = groups[title]!.sorted { $0.median < $1.median }
             let best = ranked[0]
             let width = ranked.map { label($0).count }.max() ?? 0
