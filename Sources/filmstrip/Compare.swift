@@ -69,38 +69,22 @@ extension FilmstripCommand {
             // Each file read once; the judge decides what they answer and with which gate, and
             // this prints its judgement (as `report` and `plot` render theirs).
             let files = [baseline] + (new.map { [$0] } ?? [])
-            let judgement = Judge.compare(files.map(RawResultsFile.init(path:)),
+            var judgement = Judge.compare(files.map(RawResultsFile.init(path:)),
                                           settings: JudgeSettings(metric: metric, threshold: threshold?.fraction, gateAcrossMachines: gate))
-            switch judgement.answer {
-            case .hardware(var comparison):
-                comparison.width = Console.columns
+            judgement.render(onlyChanged: onlyChanged, allPhases: allPhases, width: Console.columns)
+            for warning in judgement.gateReport?.warnings ?? [] { Console.err("filmstrip: warning: \(TerminalText.line(warning))") }
+            if case .badInput = judgement.outcome {
+                // One line naming the file and the reason; a JSON reader still gets its object.
+                Console.err("filmstrip: \(TerminalText.line(judgement.headline))")
+                if format == .json { try Console.out(judgement.json) }
+            } else {
                 switch format {
-                case .text: try Console.out(TerminalText.visible(comparison.text), terminator: "")
-                case .markdown: try Console.out(TerminalText.visible(comparison.markdown), terminator: "")
-                case .json: try Console.out(comparison.json)
+                case .text: try Console.out(TerminalText.visible(judgement.text), terminator: judgement.gateReport == nil ? "" : "\n")
+                case .markdown: try Console.out(TerminalText.visible(judgement.markdown), terminator: judgement.gateReport == nil ? "" : "\n")
+                case .json: try Console.out(judgement.json)
                 }
-            case .gate(var report):
-                report.onlyChanged = onlyChanged
-                report.allPhases = allPhases
-                report.width = Console.columns
-                try printGate(report)
             }
             if judgement.exitCode != 0 { throw ExitCode(judgement.exitCode) }
-        }
-
-        private func printGate(_ report: GateReport) throws {
-            for warning in report.warnings { Console.err("filmstrip: warning: \(TerminalText.line(warning))") }
-            if case .badInput = report.outcome {
-                Console.err("filmstrip: \(TerminalText.line(report.outcomeLine))")
-                // A JSON reader gets its object whatever the outcome; the text forms print nothing.
-                if format == .json { try Console.out(report.json) }
-                return
-            }
-            switch format {
-            case .text: try Console.out(TerminalText.visible(report.text))
-            case .markdown: try Console.out(TerminalText.visible(report.markdown))
-            case .json: try Console.out(report.json)
-            }
         }
     }
 }

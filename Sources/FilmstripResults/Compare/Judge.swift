@@ -205,3 +205,51 @@ package enum Judge {
         }
     }
 }
+
+/// The judgement's forms: `compare` prints one of them, the report and the plot show its headline.
+extension Judgement: Encodable {
+    /// How a gate lists its configurations, and the text's width: rendering choices that
+    /// change no verdict (`--only-changed`, `--all-phases`, the terminal's columns).
+    package mutating func render(onlyChanged: Bool, allPhases: Bool, width: Int) {
+        switch answer {
+        case .gate(var report):
+            (report.onlyChanged, report.allPhases, report.width) = (onlyChanged, allPhases, width)
+            answer = .gate(report)
+        case .hardware(var comparison):
+            comparison.width = width
+            answer = .hardware(comparison)
+        }
+    }
+
+    /// Plain text (`compare`), the verdict first.
+    package var text: String {
+        switch answer {
+        case .gate(let report): report.text
+        case .hardware(let comparison): comparison.text
+        }
+    }
+
+    /// Markdown for a pull request's comment, the verdict first.
+    package var markdown: String {
+        switch answer {
+        case .gate(let report): report.markdown
+        case .hardware(let comparison): comparison.markdown
+        }
+    }
+
+    /// `compare --format json`: the gate's object or the hardware one (docs/gate.md documents both).
+    package var json: String {
+        switch answer {
+        case .gate(let report): report.json
+        case .hardware(let comparison): comparison.json
+        }
+    }
+
+    /// The same object as ``json``, for a caller that embeds the judgement in a document of its own.
+    package func encode(to encoder: any Encoder) throws {
+        switch answer {
+        case .gate(let report): try report.document.encode(to: encoder)
+        case .hardware(let comparison): try comparison.document.encode(to: encoder)
+        }
+    }
+}
