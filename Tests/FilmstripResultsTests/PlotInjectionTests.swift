@@ -8,9 +8,7 @@ import ResultsTestSupport
 /// gnuplot as code, and a chart gnuplot cannot draw leaves no files behind.
 @Suite("Plots from untrusted results")
 struct PlotInjectionTests {
-    private func folder() -> String {
-        URL(fileURLWithPath: Fixtures.temporaryPath("x")).deletingLastPathComponent().appendingPathComponent("plots").path
-    }
+    private func folder() -> String { Fixtures.plotFolder() }
 
     /// `rows` in one raw results file (the shared helper names files after the machine).
     private func write(_ rows: [RawResultRow]) throws -> [String] {

@@ -7,9 +7,7 @@ import ResultsTestSupport
 @Suite("Plots")
 struct PlotTests {
     /// A fresh output folder per test.
-    private func outputFolder() -> String {
-        URL(fileURLWithPath: Fixtures.temporaryPath("x")).deletingLastPathComponent().appendingPathComponent("plots").path
-    }
+    private func outputFolder() -> String { Fixtures.plotFolder() }
 
     private func contents(_ path: String) -> Data {
         FileManager.default.contents(atPath: path) ?? Data()

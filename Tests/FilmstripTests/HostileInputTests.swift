@@ -13,12 +13,10 @@ import Testing
 /// twice it.
 @Suite("Hostile input and faults")
 final class HostileInputTests: Sendable {
-    /// The test's scratch folder: Swift Testing makes an instance of the suite for every test,
-    /// so each test has a fresh one, removed when its instance goes.
-    let folder: URL
+    let scratch: ScratchFolder
+    var folder: URL { scratch.url }
 
-    init() throws { folder = try TestSupport.scratchDirectory() }
-    deinit { try? FileManager.default.removeItem(at: folder) }
+    init() throws { scratch = try ScratchFolder() }
 
     /// An H.264 file of two 320x180 frames, the second `secondFrameMilliseconds` after the first
     /// (a clip whose timestamps jump, or a header that lies about its length).

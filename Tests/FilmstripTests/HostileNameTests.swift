@@ -25,10 +25,10 @@ final class HostileNameTests: Sendable {
         case verdict
     }
 
-    let folder: URL
+    let scratch: ScratchFolder
+    var folder: URL { scratch.url }
 
-    init() throws { folder = try TestSupport.scratchDirectory() }
-    deinit { try? FileManager.default.removeItem(at: folder) }
+    init() throws { scratch = try ScratchFolder() }
 
     /// The path in the scratch folder named by the hostile name and `suffix`.
     func named(_ suffix: String) -> String { folder.appendingPathComponent(Self.hostile + suffix).path }

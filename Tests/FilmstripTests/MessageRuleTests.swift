@@ -6,10 +6,10 @@ import Testing
 /// Issue 45, part 8: a refusal names the rule that refused, not a neighbouring one.
 @Suite("Messages name the rule")
 final class MessageRuleTests: Sendable {
-    let folder: URL
+    let scratch: ScratchFolder
+    var folder: URL { scratch.url }
 
-    init() throws { folder = try TestSupport.scratchDirectory() }
-    deinit { try? FileManager.default.removeItem(at: folder) }
+    init() throws { scratch = try ScratchFolder() }
 
     @Test("--at past 10^9 s or finer than nanoseconds says which limit", arguments: [
         ("4294967296", "'4294967296' is not a time: more than 1000000000 s (10^9 s), the longest time taken"),

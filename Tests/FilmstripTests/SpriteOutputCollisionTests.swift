@@ -7,10 +7,10 @@ import Testing
 /// Issue 45, part 7: outputs of one run, or of two runs, that would land on each other.
 @Suite("Sprite outputs that collide")
 final class SpriteOutputCollisionTests: Sendable {
-    let folder: URL
+    let scratch: ScratchFolder
+    var folder: URL { scratch.url }
 
-    init() throws { folder = try TestSupport.scratchDirectory() }
-    deinit { try? FileManager.default.removeItem(at: folder) }
+    init() throws { scratch = try ScratchFolder() }
 
     /// A 2 s portrait H.264 video, 54x96: heights 10 and 11 give tiles 6 px wide (5.625 and 6.19 rounded).
     func portraitVideo() throws -> String {

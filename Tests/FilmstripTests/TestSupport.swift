@@ -65,3 +65,12 @@ enum TestSupport {
         try drain()
     }
 }
+
+/// A test's scratch folder, removed when its owner goes: a suite holds one, and Swift Testing
+/// makes an instance of the suite for every test, so each test has a fresh folder.
+final class ScratchFolder: Sendable {
+    let url: URL
+
+    init() throws { url = try TestSupport.scratchDirectory() }
+    deinit { try? FileManager.default.removeItem(at: url) }
+}

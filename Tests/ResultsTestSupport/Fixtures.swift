@@ -38,4 +38,9 @@ package enum Fixtures {
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder.appendingPathComponent(name).path
     }
+
+    /// A fresh, not yet made folder for a test's plots (in a new temporary folder).
+    package static func plotFolder() -> String {
+        URL(fileURLWithPath: temporaryPath("x")).deletingLastPathComponent().appendingPathComponent("plots").path
+    }
 }
