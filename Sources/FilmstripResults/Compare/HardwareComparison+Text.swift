@@ -81,24 +81,34 @@ extension HardwareComparison {
         }
     }
 
+    /// The speed-up table, columns aligned; where the configuration would not fit ``width``
+    /// beside the numbers, each configuration on a line of its own above its numbers (a name is
+    /// never cut: two configurations that differ only at the end stay told apart).
+    private func tableLines(_ rows: [[String]]) -> [String] {
+        let header = tableHeader
+        let widths = header.indices.map { column in (rows + [header]).map { $0[column].count }.max()! }
+        let stacked = widths.reduce(0, +) + 2 * (widths.count - 1) > width
+        let render = { (cells: [String]) in
+            zip(cells, widths).dropFirst(stacked ? 1 : 0).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
+                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }
+        let indent = stacked ? "  " : ""
+        var lines = [""] + (stacked ? [header[0]] : []) + [indent + render(header), indent + render(widths.map { String(repeating: "-", count: $0) })]
+        for row in rows {
+            if stacked { lines.append(row[0]) }
+            lines.append(indent + render(row))
+        }
+        return lines
+    }
+
     /// Plain text for stdout: the answer, context, rankings, the task group's scaling, the
-    /// table; no line over ``width`` (a name cut to fit is given in full by `--format json`).
+    /// table; no line over ``width``, no name cut.
     package var text: String {
         var lines = headlineLines + [""] + contextLines + ["", "ranking per request (in-process pipelines both measured, median wall time):"]
         lines += rankingLines.map { "  " + $0 }
         if !scalingLines.isEmpty { lines += ["", "task group scaling (sequential / taskgroup wall time, per machine):"] + scalingLines.map { "  " + $0 } }
         let rows = tableRows
-        if !rows.isEmpty {
-            let header = tableHeader
-            var widths = header.indices.map { column in (rows + [header]).map { $0[column].count }.max()! }
-            widths[0] = Swift.max(12, Swift.min(widths[0], width - widths.dropFirst().reduce(0, +) - 2 * (widths.count - 1)))
-            let render = { (cells: [String]) in
-                zip(cells, widths).map { cell, width in
-                    (cell.count > width ? String(cell.prefix(width - 1)) + "…" : cell).padding(toLength: width, withPad: " ", startingAt: 0)
-                }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
-            }
-            lines += ["", render(header), render(widths.map { String(repeating: "-", count: $0) })] + rows.map(render)
-        }
+        if !rows.isEmpty { lines += tableLines(rows) }
         lines.append(headlineLines[0])
         return TextWidth.wrapped(lines: lines, width: width).joined(separator: "\n") + "\n"
     }

@@ -41,12 +41,18 @@ package enum TextWidth {
         return lines
     }
 
+    /// Units a number is never parted from at a line break (`2 cores`, `12.3 ms`, `45 M`).
+    static let units: Set<Substring> = ["ms", "ms,", "ms;", "ms)", "s", "s,", "s;", "s)", "µs", "µs,", "µs)", "ns",
+                                        "cores)", "cores", "cores,", "core(s)", "k", "M", "G", "MB", "KB", "GB", "MiB", "KiB", "GiB", "kB"]
+
     /// The line's words, a `%` or `…` kept with the word before it (`-17.9 %` never ends a line
-    /// at `-17.9`), so a wrapped change still reads as one.
+    /// at `-17.9`), and a unit with its number (`(2 cores)`, `12.3 ms`), so a wrapped change or
+    /// measurement still reads as one.
     private static func unbroken(_ text: Substring) -> [String] {
         var words: [String] = []
         for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-            if let last = words.last, !last.isEmpty, word.hasPrefix("%") || word == "…" {
+            let afterNumber = words.last.map { $0.last?.isNumber == true } ?? false
+            if let last = words.last, !last.isEmpty, word.hasPrefix("%") || word == "…" || (afterNumber && units.contains(word)) {
                 words[words.count - 1] = last + " " + word
             } else {
                 words.append(String(word))
