@@ -92,8 +92,8 @@ package struct Plotter: Sendable {
             let suffix = machines.count == 1 ? "" : "-\(PlotText.fileStem(machine))"
             outcomes += PeersChart.make(samples.filter { $0.machine == machine }, machine: machine, stem: ChartKind.peers.rawValue + suffix)
             outcomes += InteractiveChart.make(samples.filter { $0.machine == machine }, machine: machine, stem: ChartKind.interactive.rawValue + suffix)
-            outcomes.append(MemoryChart.make(rows.filter { $0.run.machine.name == machine && $0.build != .baseline }, machine: machine,
-                                             stem: ChartKind.memory.rawValue + suffix))
+            outcomes += MemoryChart.make(rows.filter { $0.run.machine.name == machine && $0.build != .baseline }, machine: machine,
+                                         stem: ChartKind.memory.rawValue + suffix)
         }
         outcomes += gateCharts
         return outcomes

@@ -38,7 +38,6 @@ enum TimePerPipelineChart {
             title: "Time per pipeline relative to the fastest on each video: phase \(phase.rawValue), N = \(thumbnailCount), machine \(machine)",
             xLabel: "pipeline (extractor+composer), fastest on average first",
             yLabel: "wall time / fastest median on the video (log scale; 95 % CI)", keyTitle: "video")
-        return .chart(Chart(kind: .timePerPipeline, stem: stem, title: chart.title, data: chart.data, body: chart.body(stem: stem),
-                            width: chart.width, height: chart.height))
+        return .chart(chart.chart(.timePerPipeline, stem: stem))
     }
 }

@@ -189,7 +189,7 @@ package struct HTMLReport: Sendable {
                     let defaultText = place.map { "\($0 + 1) of \(entries.count)" } ?? "not measured"
                     let ratio = place.map { best.point.median > 0 ? HTMLText.ratio(entries[$0].point.median / best.point.median) : "–" } ?? "–"
                     html += "<tr><td>\(HTMLText.escape(machinePrefix(machine) + title))</td><td>\(Self.link(best.key, best.label))</td>"
-                        + "<td class=\"n\">\(HTMLText.seconds(best.point.median))</td><td>\(defaultText)</td><td class=\"n\">\(ratio)</td></tr>\n"
+                        + "<td class=\"n\">\(ReadableSeconds.text(best.point.median))</td><td>\(defaultText)</td><td class=\"n\">\(ratio)</td></tr>\n"
                 }
             }
             html += any ? "</table>\n" : "</table>\n<p>No pipeline rows in these files.</p>\n"
@@ -332,7 +332,7 @@ package struct HTMLReport: Sendable {
                 let isDefault = Self.isDefault(entry.key)
                 rows.append(BoxChart.Row(label: "\(isDefault ? "★ " : "")\(setting): \(entry.label)",
                                          samples: entry.samples.map { $0 / best.point.median },
-                                         note: "\(HTMLText.ratio(entry.point.median / best.point.median))  \(HTMLText.seconds(entry.point.median))",
+                                         note: "\(HTMLText.ratio(entry.point.median / best.point.median))  \(ReadableSeconds.text(entry.point.median))",
                                          series: index, emphasised: isDefault, link: "#" + Self.anchor(entry.key)))
             }
         }
@@ -356,8 +356,8 @@ package struct HTMLReport: Sendable {
             let listed = Array(entries.prefix(Self.tableLimit)) + entries.dropFirst(Self.tableLimit).filter { listsDefault && Self.isDefault($0.key) }
             for entry in listed {
                 let name = Self.link(entry.key, entry.label)
-                html += "<tr><td>\(listsDefault && Self.isDefault(entry.key) ? "<strong>\(name)</strong> (default)" : name)</td><td class=\"n\">\(HTMLText.seconds(entry.point.median))</td>"
-                    + "<td class=\"n\">\(HTMLText.seconds(entry.point.low)) … \(HTMLText.seconds(entry.point.high))</td>"
+                html += "<tr><td>\(listsDefault && Self.isDefault(entry.key) ? "<strong>\(name)</strong> (default)" : name)</td><td class=\"n\">\(ReadableSeconds.text(entry.point.median))</td>"
+                    + "<td class=\"n\">\(ReadableSeconds.text(entry.point.low)) … \(ReadableSeconds.text(entry.point.high))</td>"
                     + "<td class=\"n\">\(best > 0 ? HTMLText.ratio(entry.point.median / best) : "–")</td><td class=\"n\">\(entry.count)</td></tr>\n"
             }
             if listsDefault && !entries.contains(where: { Self.isDefault($0.key) }) {
@@ -384,50 +384,43 @@ package struct HTMLReport: Sendable {
             guard !machineRows.isEmpty else { continue }
             let groups = Self.ranked(machineRows) { key in "\(key.videoID) ×\(key.thumbnailCount) \(key.accuracy)" }
             html += table(groups, prefix: machinePrefix(machine))
-            // Panels per mode and N; rows per video and tool, relative to the video's fastest tool.
-            let panels = Dictionary(grouping: groups) { group in
-                group.1.first.map { "\($0.key.accuracy) ×\($0.key.thumbnailCount)" } ?? ""
-            }
-            for panel in panels.keys.sorted() {
-                let tools = Set(panels[panel]!.flatMap { $0.1.map(\.label) }).sorted()
-                var chartRows: [DotChart.Row] = []
-                for (_, entries) in panels[panel]! {
-                    guard let best = entries.first else { continue }
-                    for entry in entries.sorted(by: { $0.label < $1.label }) {
-                        chartRows.append(DotChart.Row(label: "\(entry.key.videoID) · \(entry.label)", point: entry.point.scaled(by: 1 / best.point.median),
-                                                      note: "\(HTMLText.ratio(entry.point.median / best.point.median))  \(HTMLText.seconds(entry.point.median))",
-                                                      series: tools.firstIndex(of: entry.label) ?? 0))
-                    }
-                }
-                guard chartRows.count > 1 else { continue }
-                charts += DotChart(title: "\(machinePrefix(machine))mode \(panel) thumbnails: each tool's time relative to the fastest on that video",
-                                   axisTitle: "wall time / fastest on the video (log scale), dot median, line 95 % CI", rows: chartRows, reference: 1).svg
-                charts += "<ul class=\"legend\">" + tools.enumerated().map { index, tool in
-                    "<li><svg width=\"14\" height=\"10\"><circle cx=\"7\" cy=\"5\" r=\"4\" fill=\"\(SeriesStyle.colour(index))\"\(SeriesStyle.dash(index))/></svg> \(HTMLText.escape(tool))</li>"
-                }.joined() + "</ul>\n"
+            for panel in PeersChartData.panels(PlotSamples(rows: machineRows)) {
+                charts += Self.relativeChart(panel, title: machinePrefix(machine) + panel.title, axisTitle: "wall time / fastest tool on the video (log scale), dot median, line 95 % CI")
             }
         }
         return html + (charts.isEmpty ? "" : "<h3>Peers chart</h3>\n" + charts)
     }
 
+    /// A panel of relative times (the peers, the slider's sessions: the panels `plot` draws too)
+    /// as a dot chart: a row per category and series, in the panel's order, a colour per series.
+    static func relativeChart(_ panel: RelativeTimes, title: String, axisTitle: String) -> String {
+        guard panel.points.count > 1 else { return "" }
+        let rows = panel.points.map { point in
+            DotChart.Row(label: "\(point.category) · \(point.series)", point: point.ratio,
+                         note: "\(HTMLText.ratio(point.ratio.median))  \(ReadableSeconds.text(point.seconds))",
+                         series: panel.series.firstIndex(of: point.series) ?? 0)
+        }
+        return DotChart(title: title, axisTitle: axisTitle, rows: rows, reference: 1).svg + SeriesStyle.legend(panel.series)
+    }
+
     // MARK: Memory and scaling
 
     var scalingSection: String {
-        var html = ""
-        for machine in machines {
-            let machineRows = currentRows.filter { $0.run.machine.name == machine }
-            let lines = ScalingChart.points(machineRows)
-            guard !lines.isEmpty, let cores = machineRows.first?.run.machine.logicalCores else { continue }
-            let series = lines.keys.sorted().map { line in
-                LineChart.Series(label: line.label, points: lines[line]!.map { (Double($0.workers), $0.speedup) })
-            }
-            let workers = Set(lines.values.flatMap { $0.map(\.workers) }).sorted()
-            let chart = LineChart(title: "\(machinePrefix(machine))speed-up against workers over one worker (\(cores) cores)",
-                                  xTitle: "workers (log scale)", yTitle: "one-worker median / median (95 % CI)", series: series,
-                                  guide: ("ideal: min(workers, \(cores) cores)", workers.map { (Double($0), Double(min($0, cores))) }))
-            html += chart.svg + chart.legend
-        }
+        let html = machines.compactMap { machine in
+            ScalingChartData(currentRows.filter { $0.run.machine.name == machine }).map { Self.scalingChart($0, title: "\(machinePrefix(machine))\($0.title)") }
+        }.joined()
         return html.isEmpty ? "" : "<h2>Scaling with workers</h2>\n" + html
+    }
+
+    /// The scaling chart (``ScalingChartData``, the one `plot` draws too) as SVG: each line with its bound dashed.
+    static func scalingChart(_ data: ScalingChartData, title: String) -> String {
+        let series = data.lines.map { line in
+            LineChart.Series(label: line.label, points: line.points.map { (Double($0.workers), $0.speedup) },
+                             bound: line.points.map { (Double($0.workers), $0.bound) })
+        }
+        let chart = LineChart(title: title, xTitle: "workers (log scale); dashed: \(ScalingChartData.boundLabel)", yTitle: ScalingChartData.speedupAxis,
+                              series: series, guide: (data.idealLabel, data.workerCounts.map { (Double($0), Double(ScalingChart.ideal(workers: $0, cores: data.cores))) }))
+        return chart.svg + chart.legend
     }
 
     /// Writes the page to `path` through a temporary file renamed into place.
