@@ -85,6 +85,7 @@ struct PlotReportTwinsTests {
         let (report, charts) = try Self.drawn("full-peers-epyc-2c-r4-raw.csv", .memory)
         let drawn = charts.flatMap(Self.linePoints)
         #expect(charts.map(\.stem) == ["memory-vs-frame-count-exact", "memory-vs-frame-count-keyframe"])
+        #expect(charts.allSatisfy { $0.body.contains("'\($0.stem).dat'") }, "each panel's script reads its own data")
         #expect(drawn.contains { $0.contains("(default)") })
         #expect(Self.svgPoints(report.memorySection) == drawn)
     }

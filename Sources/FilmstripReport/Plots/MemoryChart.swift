@@ -9,10 +9,10 @@ enum MemoryChart {
         }
         return data.panels.map { panel in
             let labels = panel.lines.map(\.label)
-            let plots = labels.enumerated().map { index, label in
-                "\(index == 0 ? PlotText.scriptString("\(stem).dat") : "''") index \(index) using 1:2:3:4 with yerrorlines lt \(index + 1) lw 2 pt 7 title \(PlotText.scriptString(label))"
-            }
             let panelStem = data.panels.count == 1 ? stem : "\(stem)-\(PlotText.fileStem(panel.accuracy.description))"
+            let plots = labels.enumerated().map { index, label in
+                "\(index == 0 ? PlotText.scriptString("\(panelStem).dat") : "''") index \(index) using 1:2:3:4 with yerrorlines lt \(index + 1) lw 2 pt 7 title \(PlotText.scriptString(label))"
+            }
             let points = Dictionary(uniqueKeysWithValues: panel.lines.map { ($0.label, $0.points) })
             return .chart(CountLines.chart(.memory, stem: panelStem, title: "\(data.title(panel)), phase total, machine \(machine)",
                                            data: CountLines.data(points, labels: labels, columns: "peak RSS median, CI low, CI high in MiB"),

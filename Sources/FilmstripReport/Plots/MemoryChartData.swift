@@ -31,7 +31,9 @@ struct MemoryChartData {
         // Configurations at one count make no line: the video is chosen among those that do.
         let countsPerLine = Dictionary(grouping: measured, by: lineKey).mapValues { Set($0.map(\.thumbnailCount)).count }
         let onLines = measured.filter { countsPerLine[lineKey($0)]! >= 2 }
-        guard let video = CountLines.video(runAtMostCounts: onLines.map { ($0.video.id, $0.thumbnailCount) }) else { return nil }
+        // The video with the most counts, so its lines have the most points; ties to the first by name.
+        let countsByVideo = Dictionary(grouping: onLines, by: \.video.id).mapValues { Set($0.map(\.thumbnailCount)).count }
+        guard let video = countsByVideo.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key else { return nil }
         self.video = video
         let videoRows = measured.filter { $0.video.id == video }
         panels = Set(videoRows.map(\.accuracy)).sorted().compactMap { accuracy in

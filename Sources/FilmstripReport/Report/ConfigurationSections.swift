@@ -26,7 +26,7 @@ extension HTMLReport {
             if byVideo.last?.video == key.videoID { byVideo[byVideo.count - 1].keys.append(key) } else { byVideo.append((key.videoID, [key])) }
         }
         for (video, videoKeys) in byVideo {
-            let label = Self.labeler(videoKeys)
+            let label = ConfigurationLabeler(videoKeys).fullLabel
             html += "<details class=\"video\"><summary>Video \(HTMLText.escape(video.isEmpty ? "(none)" : video)): \(videoKeys.count) configuration(s)</summary>\n"
             for key in videoKeys {
                 html += configurationSection(key, label: label(key), rows: byKey[key]!, allRuns: allRuns, changes: changes.byKey[key] ?? [])

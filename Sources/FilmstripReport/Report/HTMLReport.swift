@@ -272,18 +272,12 @@ package struct HTMLReport: Sendable {
             .mapValues { $0.compactMap(\.wallSeconds) }
         let grouped = Dictionary(grouping: samples.keys, by: group)
         return grouped.keys.sorted().map { title in
-            let label = labeler(grouped[title]!)
+            let label = ConfigurationLabeler(grouped[title]!).fullLabel
             let entries = grouped[title]!.compactMap { key in
                 PlotPoint(samples: samples[key]!).map { Ranked(key: key, label: label(key), point: $0, samples: samples[key]!) }
             }
             return (title, entries.sorted { ($0.point.median, $0.label) < ($1.point.median, $1.label) })
         }
-    }
-
-    /// Labels `keys` by pipeline plus only the parts that vary among them (options that take
-    /// two values, video, count, size, accuracy, phase), so labels stay short.
-    static func labeler(_ keys: [ConfigurationKey]) -> (ConfigurationKey) -> String {
-        ConfigurationLabeler(keys).fullLabel
     }
 
     var machines: [String] {

@@ -9,11 +9,14 @@ enum SeriesStyle {
 
     static func colour(_ index: Int) -> String { colours[index % colours.count] }
 
-    /// The legend of a dot chart's series, as HTML: a dot in each series' colour, then its label.
-    static func legend(_ labels: [String]) -> String {
-        "<ul class=\"legend\">" + labels.enumerated().map { index, label in
-            "<li><svg width=\"14\" height=\"10\"><circle cx=\"7\" cy=\"5\" r=\"4\" fill=\"\(colour(index))\"/></svg> \(HTMLText.escape(label))</li>"
-        }.joined() + "</ul>\n"
+    /// A chart's legend as HTML: each series' colour (a dot, or a line for a line chart) beside
+    /// its label, then the grey `guide` line's label.
+    static func legend(_ labels: [String], lines: Bool = false, guide: String? = nil) -> String {
+        func item(_ swatch: String, _ label: String) -> String { "<li><svg width=\"28\" height=\"10\">\(swatch)</svg> \(HTMLText.escape(label))</li>" }
+        let items = labels.enumerated().map { index, label in
+            item(lines ? "<line x1=\"0\" y1=\"5\" x2=\"28\" y2=\"5\" stroke=\"\(colour(index))\" stroke-width=\"3\"\(dash(index))/>" : "<circle cx=\"7\" cy=\"5\" r=\"4\" fill=\"\(colour(index))\"/>", label)
+        } + (guide.map { [item("<line x1=\"0\" y1=\"5\" x2=\"28\" y2=\"5\" stroke=\"#888\" stroke-width=\"2\"/>", $0)] } ?? [])
+        return "<ul class=\"legend\">\(items.joined())</ul>\n"
     }
 
     /// A dash pattern for series beyond the twelve colours, so no two series look alike.
@@ -274,16 +277,7 @@ struct LineChart {
     }
 
     /// The legend as HTML: a swatch per series, then the guide.
-    var legend: String {
-        var items = series.enumerated().map { index, line in
-            let dash = SeriesStyle.dash(index)
-            return "<li><svg width=\"28\" height=\"10\"><line x1=\"0\" y1=\"5\" x2=\"28\" y2=\"5\" stroke=\"\(SeriesStyle.colour(index))\" stroke-width=\"3\"\(dash)/></svg> \(HTMLText.escape(line.label))</li>"
-        }
-        if let guide {
-            items.append("<li><svg width=\"28\" height=\"10\"><line x1=\"0\" y1=\"5\" x2=\"28\" y2=\"5\" stroke=\"#888\" stroke-width=\"2\"/></svg> \(HTMLText.escape(guide.label))</li>")
-        }
-        return "<ul class=\"legend\">\(items.joined())</ul>\n"
-    }
+    var legend: String { SeriesStyle.legend(series.map(\.label), lines: true, guide: guide?.label) }
 }
 
 /// Labels of row charts: a column as wide as the labels need, within limits, and a label too
