@@ -394,7 +394,8 @@ package struct HTMLReport: Sendable {
                          note: "\(HTMLText.ratio(point.ratio.median))  \(ReadableSeconds.text(point.seconds))",
                          series: panel.series.firstIndex(of: point.series) ?? 0)
         }
-        return DotChart(title: title, axisTitle: axisTitle, rows: rows, reference: 1).svg + SeriesStyle.legend(panel.series)
+        // A cold cache's step can take 1000× the reference: past 20× it is marked at the edge, not drawn to scale.
+        return DotChart(title: title, axisTitle: axisTitle, rows: rows, reference: 1, visibleRange: 0.05...20).svg + SeriesStyle.legend(panel.series)
     }
 
     // MARK: Memory and scaling
