@@ -90,6 +90,21 @@ struct PlotReportTwinsTests {
         #expect(Self.svgPoints(report.memorySection) == drawn)
     }
 
+    @Test("fastest pipelines: per video, every N, the same configurations in the same order with the same ratios")
+    func fastest() throws {
+        let (report, charts) = try Self.drawn("full-peers-epyc-2c-r4-raw.csv", .timePerPipeline)
+        // Each row's median (its one series has numbers) as the box chart's note writes it: `1.23×`.
+        let drawn = charts.flatMap { chart in
+            PlotChartsTests.dataRows(chart).map { "\($0.label): \(HTMLText.ratio($0.numbers.first { !$0.isNaN }!))" }
+        }
+        let section = report.fastestSection.components(separatedBy: "<table").first!
+        // Each box chart row: its label's tooltip, then its note (`1.23×  45.6 ms`).
+        let labels = section.components(separatedBy: "text-anchor=\"end\"").dropFirst().compactMap { $0.components(separatedBy: "<title>").dropFirst().first?.components(separatedBy: "</title>").first }
+        let notes = section.components(separatedBy: "\" class=\"note\">").dropFirst().compactMap { $0.components(separatedBy: "  ").first }
+        #expect(charts.count == 10 && drawn.count > 50, "a chart per video")
+        #expect(zip(labels, notes).map { "\($0.0): \($0.1)" } == drawn)
+    }
+
     @Test("a point beyond the dot chart's visible range ends at the edge with a mark that gives its value")
     func offScaleMark() {
         let rows = [DotChart.Row(label: "far", point: PlotPoint(median: 7.44, low: 6, high: 9), note: "+644 %"),

@@ -294,13 +294,9 @@ package struct HTMLReport: Sendable {
         for machine in machines {
             let total = currentRows.filter { $0.run.machine.name == machine && $0.phase == .total }
             guard !total.isEmpty else { continue }
-            let groups = Self.ranked(total) { key in
-                "\(key.videoID) ×\(key.thumbnailCount) \(key.thumbWidth)x\(key.thumbHeight) \(key.accuracy)"
-            }
-            html += table(groups, prefix: machinePrefix(machine), listsDefault: true)
-            for video in Set(groups.compactMap { $0.1.first?.key.videoID }).sorted() {
-                charts += videoChart(groups.filter { $0.1.first?.key.videoID == video }, title: "\(machinePrefix(machine))\(video)")
-            }
+            let requests = FastestChartData.requests(total)
+            html += table(requests, prefix: machinePrefix(machine), listsDefault: true)
+            charts += FastestChartData(requests).panels.map { Self.fastestChart($0, title: "\(machinePrefix(machine))\($0.video)") }.joined()
         }
         // The charts before the table: the page shows the answer, then pictures, then numbers.
         let pictures = charts.isEmpty ? "" : "<h3>Distribution of each pipeline's times relative to the fastest, per video and N</h3>\n"
@@ -308,33 +304,19 @@ package struct HTMLReport: Sendable {
         return "<h2>Fastest pipelines per video and count</h2>\n" + pictures + html
     }
 
-    /// One video's chart: every count it was measured at (a colour each), every configuration's
-    /// repetitions relative to the fastest median at that count, the default pipeline in bold;
-    /// a note names the counts at which the default was not measured.
-    private func videoChart(_ groups: [(String, [Ranked])], title: String) -> String {
-        let ordered = groups.filter { !$0.1.isEmpty }.sorted { lhs, rhs in
-            (lhs.1[0].key.thumbnailCount, lhs.0) < (rhs.1[0].key.thumbnailCount, rhs.0)
-        }
-        guard ordered.contains(where: { $0.1.count > 1 }) else { return "" }
-        var rows: [BoxChart.Row] = []
-        var missing: [String] = []
-        for (index, (_, entries)) in ordered.enumerated() {
-            let best = entries[0]
-            let setting = "×\(best.key.thumbnailCount) \(best.key.accuracy)"
-            if !entries.contains(where: { Self.isDefault($0.key) }) { missing.append(setting) }
-            for entry in entries {
-                let isDefault = Self.isDefault(entry.key)
-                rows.append(BoxChart.Row(label: "\(isDefault ? "★ " : "")\(setting): \(entry.label)",
-                                         samples: entry.samples.map { $0 / best.point.median },
-                                         note: "\(HTMLText.ratio(entry.point.median / best.point.median))  \(ReadableSeconds.text(entry.point.median))",
-                                         series: index, emphasised: isDefault, link: "#" + Self.anchor(entry.key)))
-            }
+    /// One video's chart (``FastestChartData``, the one `plot` draws too) as box plots of the
+    /// repetitions, a colour per count, the default pipeline in bold; a note names the counts at
+    /// which the default was not measured.
+    static func fastestChart(_ panel: FastestChartData.Panel, title: String) -> String {
+        let rows = panel.rows.map { row in
+            BoxChart.Row(label: row.label, samples: row.ratios, note: "\(HTMLText.ratio(row.ratio.median))  \(ReadableSeconds.text(row.seconds))",
+                         series: row.request, emphasised: row.isDefault, link: "#" + anchor(row.key))
         }
         var html = BoxChart(title: "\(title): each configuration's repetitions relative to the fastest median at its N",
                             axisTitle: "wall time / fastest median at that N (log scale): box quartiles, tick median, whisker range, dots repetitions",
                             rows: rows, reference: 1, width: 1180, labelWidth: 560, noteWidth: 130).svg
-        if !missing.isEmpty {
-            html += "<p class=\"note\">The default pipeline \(HTMLText.escape(Pipeline.default.name)) was not measured on this video at \(HTMLText.escape(missing.joined(separator: ", "))).</p>\n"
+        if !panel.defaultMissing.isEmpty {
+            html += "<p class=\"note\">The default pipeline \(HTMLText.escape(Pipeline.default.name)) was not measured on this video at \(HTMLText.escape(panel.defaultMissing.joined(separator: ", "))).</p>\n"
         }
         return html
     }

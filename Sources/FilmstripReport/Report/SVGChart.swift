@@ -191,13 +191,14 @@ struct DotChart {
             if index % 2 == 1 {
                 svg += "<rect x=\"0\" y=\"\(coordinate(y - Self.rowHeight / 2))\" width=\"\(Int(width))\" height=\"\(coordinate(Self.rowHeight))\" fill=\"#000\" fill-opacity=\"0.035\"/>"
             }
-            svg += "<text x=\"\(coordinate(plotStart - 8))\" y=\"\(coordinate(y + 4))\" text-anchor=\"end\"><title>\(HTMLText.escape(row.label))</title>\(HTMLText.escape(ChartLabel.fitted(row.label, width: labelWidth)))</text>"
+            // Labels and notes keep 16 pixels from the plot: room for the off-scale marks beside a dot at the edge.
+            svg += "<text x=\"\(coordinate(plotStart - 16))\" y=\"\(coordinate(y + 4))\" text-anchor=\"end\"><title>\(HTMLText.escape(row.label))</title>\(HTMLText.escape(ChartLabel.fitted(row.label, width: labelWidth)))</text>"
             svg += "<line x1=\"\(coordinate(axis.position(row.point.low)))\" y1=\"\(coordinate(y))\" x2=\"\(coordinate(axis.position(row.point.high)))\" y2=\"\(coordinate(y))\" stroke=\"\(colour)\" stroke-width=\"2\"\(SeriesStyle.dash(row.series))/>"
             svg += "<circle cx=\"\(coordinate(axis.position(row.point.median)))\" cy=\"\(coordinate(y))\" r=\"4\" fill=\"\(colour)\"><title>\(HTMLText.escape(row.label)): \(row.point.text)</title></circle>"
-            for (beyond, x, anchor, mark) in [(row.point.high > axis.high, plotEnd + 1, "start", "›"), (row.point.low < axis.low, plotStart - 1, "end", "‹")] where beyond {
+            for (beyond, x, anchor, mark) in [(row.point.high > axis.high, plotEnd + 6, "start", "›"), (row.point.low < axis.low, plotStart - 6, "end", "‹")] where beyond {
                 svg += "<text x=\"\(coordinate(x))\" y=\"\(coordinate(y + 5))\" text-anchor=\"\(anchor)\" font-weight=\"bold\" fill=\"\(colour)\" class=\"offscale\"><title>beyond the axis: \(row.point.text)</title>\(mark)</text>"
             }
-            svg += "<text x=\"\(coordinate(plotEnd + 8))\" y=\"\(coordinate(y + 4))\" class=\"note\">\(HTMLText.escape(row.note))</text>\n"
+            svg += "<text x=\"\(coordinate(plotEnd + 16))\" y=\"\(coordinate(y + 4))\" class=\"note\">\(HTMLText.escape(row.note))</text>\n"
         }
         return svg + "</svg>\n"
     }
