@@ -13,9 +13,8 @@ struct FastestChartData {
         var label: String
         /// Index into the panel's ``Panel/requests``.
         var request: Int
-        /// The repetitions over the fastest median of the request.
-        var ratios: [Double]
-        var ratio: PlotPoint
+        /// The repetitions, and their median with its interval, over the fastest median of the request.
+        var ratios: [Double], ratio: PlotPoint
         /// The median wall time, in seconds.
         var seconds: Double
         var isDefault: Bool

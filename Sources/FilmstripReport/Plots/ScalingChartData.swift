@@ -5,16 +5,11 @@ import FilmstripResults
 /// CPU time, and the ideal line. The report draws it as SVG (``LineChart``) and `plot` as a
 /// gnuplot script (``ScalingChart``) from this one data set.
 struct ScalingChartData {
-    struct Line {
-        var label: String
-        var points: [ScalingChart.Point]
-    }
-
     static let boundLabel = "bound: CPU time over the cores"
     static let speedupAxis = "speed-up: one-worker median / median (95 % CI)"
 
     var cores: Int
-    var lines: [Line]
+    var lines: [(label: String, points: [ScalingChart.Point])]
     /// Every worker count measured, in increasing order.
     var workerCounts: [Int]
     var title: String
@@ -24,7 +19,7 @@ struct ScalingChartData {
         let points = ScalingChart.points(rows)
         guard !points.isEmpty, let cores = rows.first?.run.machine.logicalCores else { return nil }
         let label = ConfigurationLabeler(points.keys).fullLabel
-        lines = points.map { Line(label: label($0.key), points: $0.value) }.sorted { $0.label < $1.label }
+        lines = points.map { (label($0.key), $0.value) }.sorted { $0.label < $1.label }
         self.cores = cores
         workerCounts = Set(points.values.flatMap { $0.map(\.workers) }).sorted()
         // One line: what it measured in the title, since its label names the pipeline only.
