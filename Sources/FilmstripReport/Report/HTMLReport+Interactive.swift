@@ -2,11 +2,12 @@ import FilmstripResults
 import Filmstrip
 
 extension HTMLReport {
-    /// The slider's sessions (rows of kind `interactive`, `bench --suite interactive`): per
+    /// The slider's sessions of each machine's latest run, as the other charts and `plot` draw them
+    /// (rows of kind `interactive`, `bench --suite interactive`): per
     /// machine, video and N, a row per configuration with the medians over its sessions of
     /// what the user sees at each step, then the soak's leftovers. Empty without such rows.
     var interactiveSection: String {
-        let interactive = rows.filter { $0.kind == .interactive && $0.status == .ok && $0.build != .baseline }
+        let interactive = currentRows.filter { $0.kind == .interactive && $0.status == .ok && $0.build != .baseline }
         guard !interactive.isEmpty else { return "" }
         var html = """
             <h2>Interactive: the trimming slider's sessions</h2>
