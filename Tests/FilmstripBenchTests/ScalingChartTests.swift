@@ -15,7 +15,7 @@ struct ScalingChartTests {
         let lines = ScalingChart.points(rows)
         #expect(lines.count == 1)
         let (series, points) = try #require(lines.first)
-        #expect(series.pipeline == "taskgroup+fused" && series.video == "h264-1080p-244s" && series.thumbnailCount == 500)
+        #expect(series.pipeline == "taskgroup+fused" && series.videoID == "h264-1080p-244s" && series.thumbnailCount == 500)
         #expect(points.map(\.workers) == [1, 2, 4])
         #expect(points[0].speedup.median == 1)
         // 24.15 s at one worker, 13.05 s at two, 6.71 s at four (medians of three).

@@ -33,7 +33,8 @@ struct PlotTests {
         // The sample rows have no worker sweep, peers or second build: those charts have their
         // own tests (ScalingChartTests, PlotChartsTests).
         #expect(report.skipped.map(\.kind) == [.scaling, .scaling, .peers, .peers, .gate], "\(report.skipped)")
-        #expect(report.drawn.count == 3 * 2 + 1 + 2)
+        // Time per pipeline: a chart per machine and video; the next two kinds one per machine.
+        #expect(report.drawn.count == 2 * SampleResults.videos.count + 2 * 2 + 1 + 2)
         #expect(Set(report.drawn.map(\.kind)) == Set(ChartKind.allCases).subtracting([.scaling, .peers, .gate, .interactive]))
         for drawn in report.drawn {
             #expect(drawn.files.map { URL(fileURLWithPath: $0).pathExtension } == ["dat", "gp", "svg", "png"])
@@ -51,12 +52,12 @@ struct PlotTests {
         let folder = outputFolder()
         let report = try Plotter(outputDirectory: folder).plot(files: paths)
 
-        #expect(report.drawn.map(\.kind) == [.timePerPipeline, .timeVersusFrameCount, .compositionThroughput, .memory])
+        #expect(report.drawn.map(\.kind) == Array(repeating: .timePerPipeline, count: SampleResults.videos.count) + [.timeVersusFrameCount, .compositionThroughput, .memory])
         report.drawn.forEach(expectValidImages)
         #expect(report.skipped.map(\.kind) == [.scaling, .machineComparison, .peers, .gate])
         #expect(report.skipped.first { $0.kind == .machineComparison }?.reason.contains("one machine") == true)
         #expect(report.lines.contains { $0.hasPrefix("skipped machine-comparison: ") })
-        #expect(FileManager.default.fileExists(atPath: "\(folder)/time-per-pipeline.svg"))
+        #expect(FileManager.default.fileExists(atPath: "\(folder)/time-per-pipeline-\(PlotText.fileStem(SampleResults.videos[0].id)).svg"))
         #expect(!FileManager.default.fileExists(atPath: "\(folder)/machine-comparison.svg"))
     }
 
@@ -105,7 +106,7 @@ struct PlotTests {
             return
         }
         #expect(chart.title.contains("phase extract"))
-        #expect(chart.title.contains("N = 500"))
+        #expect(chart.body.contains("title '×500 exact'"), "every N of the video drawn, 500 among them")
     }
 
     @Test("machine comparison: wall time as a log-scale dot plot, one panel per video, labels horizontal")
@@ -166,10 +167,11 @@ struct PlotTests {
         let paths = try SampleResults.writeFiles(SampleResults.rows(machines: [SampleResults.fastMachine]))
         let folder = outputFolder()
         _ = try Plotter(outputDirectory: folder).plot(files: paths)
-        let svg = "\(folder)/time-per-pipeline.svg"
+        let stem = "time-per-pipeline-\(PlotText.fileStem(SampleResults.videos[0].id))"
+        let svg = "\(folder)/\(stem).svg"
         try FileManager.default.removeItem(atPath: svg)
         let gnuplot = try Gnuplot(path: nil)
-        try gnuplot.draw(script: "time-per-pipeline.gp", variables: [], in: URL(fileURLWithPath: folder))
+        try gnuplot.draw(script: "\(stem).gp", variables: [], in: URL(fileURLWithPath: folder))
         #expect(!contents(svg).isEmpty)
     }
 

@@ -153,6 +153,6 @@ extension ReportTests {
         // A narrow log axis still gets three ticks or more.
         let axis = LogAxis(covering: [1.31, 1.36], start: 0, end: 500, minimumDecades: 0.05)
         #expect((axis?.ticks.count ?? 0) >= 3, "\(axis?.ticks ?? [])")
-        #expect(HTMLText.seconds(9.5e-05) == "95.0 µs" && HTMLText.seconds(0.0003915) == "392 µs" && HTMLText.seconds(1.2345) == "1.23 s")
+        #expect(ReadableSeconds.text(9.5e-05) == "95.0 µs" && ReadableSeconds.text(0.0003915) == "392 µs" && ReadableSeconds.text(1.2345) == "1.23 s")
     }
 }

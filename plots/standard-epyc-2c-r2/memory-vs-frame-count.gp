@@ -1,4 +1,4 @@
-# Peak resident memory against thumbnail count: video av1-360p-5s, phase total, machine epyc-2c
+# Peak resident memory against thumbnail count: video av1-360p-5s, exact, phase total, machine epyc-2c
 # Made by `filmstrip plot` from: results/standard-epyc-2c-r2-raw.csv
 # Re-plot from this folder: gnuplot memory-vs-frame-count.gp   (SVG)
 #                           gnuplot -e "fmt='png'" memory-vs-frame-count.gp   (PNG)
@@ -55,8 +55,8 @@ set linetype cycle 36
 set logscale x
 set yrange [0:*]
 set grid xtics ytics
-set key below left Left reverse title "pipeline"
-set title 'Peak resident memory against thumbnail count: video av1-360p-5s, phase total, machine epyc-2c'
+set key below left Left reverse title 'pipeline'
+set title 'Peak resident memory against thumbnail count: video av1-360p-5s, exact, phase total, machine epyc-2c'
 set xlabel "thumbnails per strip, N (log scale)"
 set ylabel "peak RSS of the process (MiB), median and 95 % CI"
 plot 'memory-vs-frame-count.dat' index 0 using 1:2:3:4 with yerrorlines lt 1 lw 2 pt 7 title 'forward+rowcopy', \

@@ -1,4 +1,4 @@
-# Wall-clock time against thumbnail count: video av1-360p-5s, phase total, machine epyc-2c
+# Wall-clock time against thumbnail count: 7 videos, phase total, machine epyc-2c
 # Made by `filmstrip plot` from: results/standard-epyc-2c-r2-raw.csv
 # Re-plot from this folder: gnuplot time-vs-frame-count.gp   (SVG)
 #                           gnuplot -e "fmt='png'" time-vs-frame-count.gp   (PNG)
@@ -6,11 +6,11 @@ if (!exists("fmt")) fmt = "svg"
 if (!exists("out")) out = "time-vs-frame-count." . fmt
 if (!exists("pngterm")) pngterm = "pngcairo"
 if (fmt eq "svg") {
-    set terminal svg size 1100,540 dynamic noenhanced font "sans,12" background "#ffffff"
+    set terminal svg size 1100,780 dynamic noenhanced font "sans,12" background "#ffffff"
 } else { if (pngterm eq "pngcairo") {
-    set terminal pngcairo size 1100,540 noenhanced font "sans,11" background "#ffffff"
+    set terminal pngcairo size 1100,780 noenhanced font "sans,11" background "#ffffff"
 } else {
-    set terminal png size 1100,540 noenhanced font "sans,11" background "#ffffff"
+    set terminal png size 1100,780 noenhanced font "sans,11" background "#ffffff"
 } }
 set output out
 set encoding utf8
@@ -54,13 +54,37 @@ set linetype cycle 36
 
 set logscale xy
 set grid xtics ytics mxtics mytics
-set key below left Left reverse title "pipeline"
-set title 'Wall-clock time against thumbnail count: video av1-360p-5s, phase total, machine epyc-2c'
+set key below left Left reverse title 'video: pipeline'
+set title 'Wall-clock time against thumbnail count: 7 videos, phase total, machine epyc-2c'
 set xlabel "thumbnails per strip, N (log scale)"
-set ylabel "wall-clock time, median and 95 % CI (ms, log scale)"
-plot 'time-vs-frame-count.dat' index 0 using 1:2:3:4 with yerrorlines lw 2 pt 7 title 'forward+rowcopy', \
-     "" index 1 using 1:2:3:4 with yerrorlines lw 2 pt 7 title 'scan+rowcopy', \
-     "" index 2 using 1:2:3:4 with yerrorlines lw 2 pt 7 title 'sequential+rowcopy', \
-     "" index 3 using 1:2:3:4 with yerrorlines lw 2 pt 7 title 'taskgroup+rowcopy'
+set ylabel "wall-clock time, median and 95 % CI (s, log scale)"
+plot 'time-vs-frame-count.dat' index 0 using 1:2:3:4 with yerrorlines lt 1 dt 1 lw 2 pt 7 title 'av1-360p-5s: forward+rowcopy', \
+     "" index 1 using 1:2:3:4 with yerrorlines lt 1 dt 2 lw 2 pt 5 title 'av1-360p-5s: scan+rowcopy', \
+     "" index 2 using 1:2:3:4 with yerrorlines lt 1 dt 3 lw 2 pt 13 title 'av1-360p-5s: sequential+rowcopy', \
+     "" index 3 using 1:2:3:4 with yerrorlines lt 1 dt 4 lw 2 pt 9 title 'av1-360p-5s: taskgroup+rowcopy', \
+     "" index 4 using 1:2:3:4 with yerrorlines lt 2 dt 1 lw 2 pt 7 title 'h264-360p-244s: forward+rowcopy', \
+     "" index 5 using 1:2:3:4 with yerrorlines lt 2 dt 2 lw 2 pt 5 title 'h264-360p-244s: scan+rowcopy', \
+     "" index 6 using 1:2:3:4 with yerrorlines lt 2 dt 3 lw 2 pt 13 title 'h264-360p-244s: sequential+rowcopy', \
+     "" index 7 using 1:2:3:4 with yerrorlines lt 2 dt 4 lw 2 pt 9 title 'h264-360p-244s: taskgroup+rowcopy', \
+     "" index 8 using 1:2:3:4 with yerrorlines lt 3 dt 1 lw 2 pt 7 title 'h264-360p-5s: forward+rowcopy', \
+     "" index 9 using 1:2:3:4 with yerrorlines lt 3 dt 2 lw 2 pt 5 title 'h264-360p-5s: scan+rowcopy', \
+     "" index 10 using 1:2:3:4 with yerrorlines lt 3 dt 3 lw 2 pt 13 title 'h264-360p-5s: sequential+rowcopy', \
+     "" index 11 using 1:2:3:4 with yerrorlines lt 3 dt 4 lw 2 pt 9 title 'h264-360p-5s: taskgroup+rowcopy', \
+     "" index 12 using 1:2:3:4 with yerrorlines lt 4 dt 1 lw 2 pt 7 title 'h264-720p-60s: forward+rowcopy', \
+     "" index 13 using 1:2:3:4 with yerrorlines lt 4 dt 2 lw 2 pt 5 title 'h264-720p-60s: scan+rowcopy', \
+     "" index 14 using 1:2:3:4 with yerrorlines lt 4 dt 3 lw 2 pt 13 title 'h264-720p-60s: sequential+rowcopy', \
+     "" index 15 using 1:2:3:4 with yerrorlines lt 4 dt 4 lw 2 pt 9 title 'h264-720p-60s: taskgroup+rowcopy', \
+     "" index 16 using 1:2:3:4 with yerrorlines lt 5 dt 1 lw 2 pt 7 title 'hevc-360p-5s: forward+rowcopy', \
+     "" index 17 using 1:2:3:4 with yerrorlines lt 5 dt 2 lw 2 pt 5 title 'hevc-360p-5s: scan+rowcopy', \
+     "" index 18 using 1:2:3:4 with yerrorlines lt 5 dt 3 lw 2 pt 13 title 'hevc-360p-5s: sequential+rowcopy', \
+     "" index 19 using 1:2:3:4 with yerrorlines lt 5 dt 4 lw 2 pt 9 title 'hevc-360p-5s: taskgroup+rowcopy', \
+     "" index 20 using 1:2:3:4 with yerrorlines lt 6 dt 1 lw 2 pt 7 title 'mpeg4-360p-5s: forward+rowcopy', \
+     "" index 21 using 1:2:3:4 with yerrorlines lt 6 dt 2 lw 2 pt 5 title 'mpeg4-360p-5s: scan+rowcopy', \
+     "" index 22 using 1:2:3:4 with yerrorlines lt 6 dt 3 lw 2 pt 13 title 'mpeg4-360p-5s: sequential+rowcopy', \
+     "" index 23 using 1:2:3:4 with yerrorlines lt 6 dt 4 lw 2 pt 9 title 'mpeg4-360p-5s: taskgroup+rowcopy', \
+     "" index 24 using 1:2:3:4 with yerrorlines lt 7 dt 1 lw 2 pt 7 title 'vp9-360p-5s: forward+rowcopy', \
+     "" index 25 using 1:2:3:4 with yerrorlines lt 7 dt 2 lw 2 pt 5 title 'vp9-360p-5s: scan+rowcopy', \
+     "" index 26 using 1:2:3:4 with yerrorlines lt 7 dt 3 lw 2 pt 13 title 'vp9-360p-5s: sequential+rowcopy', \
+     "" index 27 using 1:2:3:4 with yerrorlines lt 7 dt 4 lw 2 pt 9 title 'vp9-360p-5s: taskgroup+rowcopy'
 
 unset output

@@ -28,6 +28,11 @@ struct CategoryPoints {
         return text
     }
 
+    /// The chart of `kind`, drawn from `STEM.dat`.
+    func chart(_ kind: ChartKind, stem: String) -> Chart {
+        Chart(kind: kind, stem: stem, title: title, data: data, body: body(stem: stem), width: width, height: height)
+    }
+
     func body(stem: String) -> String {
         let spread = min(0.7, 0.12 * Double(series.count))
         let plots = series.enumerated().map { index, name in

@@ -1,17 +1,7 @@
 import FilmstripResults
-/// What the charts and report panels against the thumbnail count share: the video to draw
-/// (the one run at the most counts), the line a configuration belongs to (itself without its
-/// count), and the gnuplot data and script of lines on a log count axis.
+/// What the charts against the thumbnail count share: the line a configuration belongs to
+/// (itself without its count), and the gnuplot data and script of lines on a log count axis.
 enum CountLines {
-    /// The video of `runs` (video id, thumbnail count) run at the most distinct counts, so its
-    /// lines have the most points; ties go to the alphabetically first, so the choice is stable
-    /// across runs. nil when no video was run at two counts or more: there is no line to draw.
-    static func video(runAtMostCounts runs: [(video: String, count: Int)]) -> String? {
-        let countsByVideo = Dictionary(grouping: runs, by: \.video).mapValues { Set($0.map(\.count)).count }
-        guard let (video, counts) = countsByVideo.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), counts >= 2 else { return nil }
-        return video
-    }
-
     /// `key` without its count: what the points of one line share.
     static func lineKey(_ key: ConfigurationKey) -> ConfigurationKey {
         var key = key

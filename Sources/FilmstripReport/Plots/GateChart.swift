@@ -29,7 +29,6 @@ enum GateChart {
             title: "Regression gate: \(data.title). \(data.outcomeLine)",
             xLabel: "configuration (changed first\(data.truncationNote.map { "; \($0)" } ?? ""))",
             yLabel: "candidate / baseline (log scale)", keyTitle: "verdict", extra: band)
-        return .chart(Chart(kind: .gate, stem: stem, title: chart.title, data: chart.data, body: chart.body(stem: stem),
-                            width: chart.width, height: chart.height))
+        return .chart(chart.chart(.gate, stem: stem))
     }
 }

@@ -26,6 +26,9 @@ struct PlotPoint: Sendable, Hashable {
         PlotPoint(median: median * factor, low: low * factor, high: high * factor)
     }
 
+    /// The point in words with three significant figures, `1.23 (1.2 … 1.26)`: the SVG charts' tooltips.
+    var text: String { String(format: "%.3g (%.3g … %.3g)", median, low, high) }
+
     /// The three numbers as gnuplot data columns.
     var columns: String { "\(PlotText.number(median)) \(PlotText.number(low)) \(PlotText.number(high))" }
 

@@ -71,12 +71,15 @@ package struct Plotter: Sendable {
         guard !machines.isEmpty else {
             return ChartKind.allCases.filter { $0 != .gate }.map { .skipped($0, reason: "no rows with status ok and a wall time") } + gateCharts
         }
+        var outcomes: [ChartOutcome] = []
+        for machine in machines {
+            let stem = machines.count == 1 ? ChartKind.timePerPipeline.rawValue : "\(ChartKind.timePerPipeline.rawValue)-\(PlotText.fileStem(machine))"
+            outcomes += TimePerPipelineChart.make(rows.filter { $0.run.machine.name == machine }, machine: machine, stem: stem)
+        }
         let perMachine: [(ChartKind, (PlotSamples, String, String) -> ChartOutcome)] = [
-            (.timePerPipeline, TimePerPipelineChart.make),
             (.timeVersusFrameCount, TimeVersusFrameCountChart.make),
             (.compositionThroughput, CompositionThroughputChart.make),
         ]
-        var outcomes: [ChartOutcome] = []
         for (kind, make) in perMachine {
             for machine in machines {
                 let stem = machines.count == 1 ? kind.rawValue : "\(kind.rawValue)-\(PlotText.fileStem(machine))"
@@ -92,8 +95,8 @@ package struct Plotter: Sendable {
             let suffix = machines.count == 1 ? "" : "-\(PlotText.fileStem(machine))"
             outcomes += PeersChart.make(samples.filter { $0.machine == machine }, machine: machine, stem: ChartKind.peers.rawValue + suffix)
             outcomes += InteractiveChart.make(samples.filter { $0.machine == machine }, machine: machine, stem: ChartKind.interactive.rawValue + suffix)
-            outcomes.append(MemoryChart.make(rows.filter { $0.run.machine.name == machine && $0.build != .baseline }, machine: machine,
-                                             stem: ChartKind.memory.rawValue + suffix))
+            outcomes += MemoryChart.make(rows.filter { $0.run.machine.name == machine && $0.build != .baseline }, machine: machine,
+                                         stem: ChartKind.memory.rawValue + suffix)
         }
         outcomes += gateCharts
         return outcomes

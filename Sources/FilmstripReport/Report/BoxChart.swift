@@ -29,7 +29,7 @@ struct BoxChart {
     /// The widest label column; narrower when the labels are shorter (``ChartLabel``).
     var labelWidth = 390.0
     var noteWidth = 170.0
-    /// Writes the axis' tick values (`tickLabel` for ratios, `HTMLText.seconds` for times).
+    /// Writes the axis' tick values (`tickLabel` for ratios, `ReadableSeconds.text` for times).
     var tickFormat: (Double) -> String = tickLabel
     /// The axis' least span in decades (``LogAxis``).
     var minimumDecades = 0.3
@@ -57,11 +57,11 @@ struct BoxChart {
         let plotStart = labelColumn, plotEnd = width - noteWidth
         let height = Self.top + Self.rowHeight * Double(rows.count) + Self.bottom
         let plotBottom = Self.top + Self.rowHeight * Double(rows.count)
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(HTMLText.escape(title))\" font-family=\"sans-serif\" font-size=\"12\">\n"
-        svg += "<text x=\"8\" y=\"20\" class=\"title\" font-weight=\"bold\">\(HTMLText.escape(title))</text>\n"
+        let frame = SVGFrame(width: width, height: height, title: title)
+        var svg = frame.opening
         let values = rows.flatMap(\.samples) + (reference.map { [$0] } ?? [])
         guard let axis = LogAxis(covering: values, start: plotStart, end: plotEnd, minimumDecades: minimumDecades) else {
-            return svg + "<text x=\"8\" y=\"44\">no data</text></svg>\n"
+            return frame.empty
         }
         svg += axis.rowChartGrid(top: Self.top, bottom: plotBottom, reference: reference, title: axisTitle, format: tickFormat)
         for (index, row) in rows.enumerated() {

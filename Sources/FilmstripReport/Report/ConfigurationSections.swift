@@ -26,7 +26,7 @@ extension HTMLReport {
             if byVideo.last?.video == key.videoID { byVideo[byVideo.count - 1].keys.append(key) } else { byVideo.append((key.videoID, [key])) }
         }
         for (video, videoKeys) in byVideo {
-            let label = Self.labeler(videoKeys)
+            let label = ConfigurationLabeler(videoKeys).fullLabel
             html += "<details class=\"video\"><summary>Video \(HTMLText.escape(video.isEmpty ? "(none)" : video)): \(videoKeys.count) configuration(s)</summary>\n"
             for key in videoKeys {
                 html += configurationSection(key, label: label(key), rows: byKey[key]!, allRuns: allRuns, changes: changes.byKey[key] ?? [])
@@ -64,10 +64,10 @@ extension HTMLReport {
             let boxRows = perRun.map { run, samples in
                 let machine = manyMachines ? keyRows.first { TrendAnalysis.RunKey($0) == TrendAnalysis.RunKey(run) }.map { "\($0.run.machine.name): " } ?? "" : ""
                 return BoxChart.Row(label: machine + Self.runLabel(run), samples: samples,
-                                    note: "median \(HTMLText.seconds(Quantile.median(samples))), n \(samples.count)")
+                                    note: "median \(ReadableSeconds.text(Quantile.median(samples))), n \(samples.count)")
             }
             html += BoxChart(title: "Wall time of each repetition, per run", axisTitle: "wall time (log scale)", rows: boxRows,
-                             width: 760, labelWidth: 230, noteWidth: 170, tickFormat: HTMLText.seconds, minimumDecades: 0.05).svg
+                             width: 760, labelWidth: 230, noteWidth: 170, tickFormat: ReadableSeconds.text, minimumDecades: 0.05).svg
         }
         var facts: [String] = []
         let latestRun = runs.last.map(TrendAnalysis.RunKey.init)
@@ -75,8 +75,8 @@ extension HTMLReport {
         let succeeded = latest.filter { $0.status == .ok }
         let runText = runs.count > 1 ? "latest run (\(HTMLText.escape(runs.last.map(Self.runLabel) ?? "")))" : "run"
         if let point = PlotPoint(samples: succeeded.compactMap(\.wallSeconds)) {
-            facts.append("\(runText): median \(HTMLText.seconds(point.median)), 95 % CI \(HTMLText.seconds(point.low)) … \(HTMLText.seconds(point.high)), n = \(succeeded.count)")
-            summary += " · median \(HTMLText.seconds(point.median)), n \(succeeded.count)"
+            facts.append("\(runText): median \(ReadableSeconds.text(point.median)), 95 % CI \(ReadableSeconds.text(point.low)) … \(ReadableSeconds.text(point.high)), n = \(succeeded.count)")
+            summary += " · median \(ReadableSeconds.text(point.median)), n \(succeeded.count)"
         } else {
             facts.append("\(runText): no successful repetition")
         }
@@ -87,7 +87,7 @@ extension HTMLReport {
         let cpu = succeeded.compactMap { row in row.cpuUserSeconds.map { $0 + (row.cpuSysSeconds ?? 0) } }
         let memory = succeeded.compactMap(\.peakRSSBytes).map(Double.init)
         if !cpu.isEmpty || !memory.isEmpty {
-            facts.append([cpu.isEmpty ? nil : "CPU time (user + system) median \(HTMLText.seconds(Quantile.median(cpu)))",
+            facts.append([cpu.isEmpty ? nil : "CPU time (user + system) median \(ReadableSeconds.text(Quantile.median(cpu)))",
                           memory.isEmpty ? nil : "peak RSS median \(HTMLText.mebibytes(Quantile.median(memory)))"].compactMap { $0 }.joined(separator: "; "))
         }
         if let counters = Self.counterText(succeeded) { facts.append("work counters: \(counters)") }

@@ -78,7 +78,7 @@ extension HTMLReport {
     /// The first ``abTableLimit`` rows in a table, the rest in a second one folded under a summary.
     private func abTables(_ report: GateReport) -> String {
         let ordered = GateChartData.ordered(report.comparisons)
-        let label = Self.labeler(ordered.map(\.key))
+        let label = ConfigurationLabeler(ordered.map(\.key)).fullLabel
         let severalMetrics = Set(ordered.map(\.metric)).count > 1
         let level = "\(Int(report.gate.level * 100)) % CI"
         let header = "<table class=\"ab\"><tr><th>configuration</th>" + (severalMetrics ? "<th>metric</th>" : "")

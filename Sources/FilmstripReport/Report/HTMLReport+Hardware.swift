@@ -19,7 +19,7 @@ extension HTMLReport {
         html += "<h3>Ranking per request (fastest first)</h3>\n<table><tr><th>request</th><th>\(HTMLText.escape(comparison.baseline.name))</th><th>\(HTMLText.escape(comparison.candidate.name))</th><th>changed</th></tr>\n"
         for ranking in comparison.rankings {
             let order = { (entries: [(label: String, seconds: Double)]) in
-                entries.enumerated().map { "\($0.offset + 1). \(HTMLText.escape($0.element.label)) \(HTMLText.seconds($0.element.seconds))" }.joined(separator: "<br>")
+                entries.enumerated().map { "\($0.offset + 1). \(HTMLText.escape($0.element.label)) \(ReadableSeconds.text($0.element.seconds))" }.joined(separator: "<br>")
             }
             html += "<tr><td>\(HTMLText.escape(ranking.request.byHeight))</td><td>\(order(ranking.baseline))</td><td>\(order(ranking.candidate))</td>"
                 + "<td>\(ranking.fastestChanged ? "fastest" : ranking.changed ? "order" : "")</td></tr>\n"

@@ -2,11 +2,12 @@ import FilmstripResults
 import Filmstrip
 
 extension HTMLReport {
-    /// The slider's sessions (rows of kind `interactive`, `bench --suite interactive`): per
+    /// The slider's sessions of each machine's latest run, as the other charts and `plot` draw them
+    /// (rows of kind `interactive`, `bench --suite interactive`): per
     /// machine, video and N, a row per configuration with the medians over its sessions of
     /// what the user sees at each step, then the soak's leftovers. Empty without such rows.
     var interactiveSection: String {
-        let interactive = rows.filter { $0.kind == .interactive && $0.status == .ok && $0.build != .baseline }
+        let interactive = currentRows.filter { $0.kind == .interactive && $0.status == .ok && $0.build != .baseline }
         guard !interactive.isEmpty else { return "" }
         var html = """
             <h2>Interactive: the trimming slider's sessions</h2>
@@ -16,20 +17,23 @@ extension HTMLReport {
 
             """
         func median(_ values: [Double]) -> Double? { values.isEmpty ? nil : Quantile.median(values) }
-        func cell(_ value: Double?, _ format: (Double) -> String = HTMLText.seconds) -> String {
+        func cell(_ value: Double?, _ format: (Double) -> String = ReadableSeconds.text) -> String {
             "<td class=\"n\">\(value.map(format) ?? "—")</td>"
         }
         let severalMachines = Set(interactive.map(\.run.machine.name)).count > 1
-        let groups = Dictionary(grouping: interactive) { "\($0.run.machine.name)\u{0}\($0.video.id)\u{0}\($0.thumbnailCount)" }
-        for group in groups.keys.sorted() {
-            let groupRows = groups[group]!
+        // Ordered as the chart's panels (``InteractiveChartData``): by machine, video, then N.
+        let groups = Dictionary(grouping: interactive) { "\($0.run.machine.name)\u{0}\($0.video.id)\u{0}\($0.thumbnailCount)" }.values
+            .sorted { ($0[0].run.machine.name, $0[0].video.id, $0[0].thumbnailCount) < ($1[0].run.machine.name, $1[0].video.id, $1[0].thumbnailCount) }
+        for groupRows in groups {
             let first = groupRows[0]
             html += "<h3>\(severalMachines ? HTMLText.escape(first.run.machine.name) + ": " : "")\(HTMLText.escape(first.video.id)), N = \(first.thumbnailCount)</h3>\n"
             html += "<table><tr><th>configuration</th><th>open: first image</th><th>open: all</th><th>zoom-in: all</th>"
                 + "<th>drag: p95 latency</th><th>cold single</th><th>drag p95 / cold</th><th>drag: wasted frames</th>"
                 + "<th>zoom-back: all</th><th>zoom-back: cache hits</th></tr>\n"
             let sessions = groupRows.filter { $0.phase != .soak }
-            let configurations = Dictionary(grouping: sessions) { "\($0.pipeline) [\($0.options)]" }
+            // Named as the chart names them (``InteractiveChartData``).
+            let labeler = ConfigurationLabeler(sessions.map(\.configurationKey))
+            let configurations = Dictionary(grouping: sessions) { labeler.label($0.pipeline, for: $0.configurationKey) }
             for name in configurations.keys.sorted() {
                 let steps = Dictionary(grouping: configurations[name]!, by: \.phase)
                 func values(_ phase: Phase, _ value: (InteractiveMeasures) -> Double?) -> Double? {
@@ -43,7 +47,9 @@ extension HTMLReport {
                     + cell(values(.zoomBack) { $0.allThumbnailsSeconds })
                     + cell(values(.zoomBack) { $0.cacheHits.map(Double.init) }) { String(format: "%.0f", $0) } + "</tr>\n"
             }
-            html += "</table>\n" + stepChart(configurations)
+            html += "</table>\n" + InteractiveChartData.panels(PlotSamples(rows: groupRows)).map {
+                Self.relativeChart($0, title: $0.title, axisTitle: "step wall time / the reference's (log scale), dot median, line 95 % CI")
+            }.joined()
             for soak in groupRows.filter({ $0.phase == .soak }).prefix(1) {
                 let soaks = groupRows.filter { $0.phase == .soak }.compactMap(\.interactive)
                 let growth = soaks.compactMap(\.residentGrowthBytes).map(Double.init)
@@ -53,27 +59,5 @@ extension HTMLReport {
             }
         }
         return html
-    }
-
-    /// Each configuration's step times (wall_s) against the standard strategy's with the
-    /// generator's defaults, one colour per step; nothing without that reference.
-    private func stepChart(_ configurations: [String: [RawResultRow]]) -> String {
-        guard let reference = configurations.values.first(where: { $0.first?.configurationKey.isInteractiveReference == true }) else { return "" }
-        let steps = Phase.sessionSteps.filter { $0 != .zoomBack }
-        var chartRows: [DotChart.Row] = []
-        for name in configurations.keys.sorted() {
-            for (index, step) in steps.enumerated() {
-                let baseline = reference.filter { $0.phase == step }.compactMap(\.wallSeconds)
-                guard let point = PlotPoint(samples: configurations[name]!.filter { $0.phase == step }.compactMap(\.wallSeconds)),
-                      let base = PlotPoint(samples: baseline), base.median > 0 else { continue }
-                chartRows.append(DotChart.Row(label: "\(name) · \(step.rawValue)", point: point.scaled(by: 1 / base.median),
-                                              note: "\(HTMLText.ratio(point.median / base.median))  \(HTMLText.seconds(point.median))",
-                                              series: index))
-            }
-        }
-        guard chartRows.count > 1 else { return "" }
-        return DotChart(title: "each step's time relative to the standard strategy's (\(steps.map(\.rawValue).joined(separator: ", ")))",
-                        axisTitle: "step wall time / the standard strategy's (log scale), dot median, line 95 % CI",
-                        rows: chartRows, reference: 1).svg
     }
 }

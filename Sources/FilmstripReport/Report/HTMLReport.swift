@@ -189,7 +189,7 @@ package struct HTMLReport: Sendable {
                     let defaultText = place.map { "\($0 + 1) of \(entries.count)" } ?? "not measured"
                     let ratio = place.map { best.point.median > 0 ? HTMLText.ratio(entries[$0].point.median / best.point.median) : "–" } ?? "–"
                     html += "<tr><td>\(HTMLText.escape(machinePrefix(machine) + title))</td><td>\(Self.link(best.key, best.label))</td>"
-                        + "<td class=\"n\">\(HTMLText.seconds(best.point.median))</td><td>\(defaultText)</td><td class=\"n\">\(ratio)</td></tr>\n"
+                        + "<td class=\"n\">\(ReadableSeconds.text(best.point.median))</td><td>\(defaultText)</td><td class=\"n\">\(ratio)</td></tr>\n"
                 }
             }
             html += any ? "</table>\n" : "</table>\n<p>No pipeline rows in these files.</p>\n"
@@ -272,18 +272,12 @@ package struct HTMLReport: Sendable {
             .mapValues { $0.compactMap(\.wallSeconds) }
         let grouped = Dictionary(grouping: samples.keys, by: group)
         return grouped.keys.sorted().map { title in
-            let label = labeler(grouped[title]!)
+            let label = ConfigurationLabeler(grouped[title]!).fullLabel
             let entries = grouped[title]!.compactMap { key in
                 PlotPoint(samples: samples[key]!).map { Ranked(key: key, label: label(key), point: $0, samples: samples[key]!) }
             }
             return (title, entries.sorted { ($0.point.median, $0.label) < ($1.point.median, $1.label) })
         }
-    }
-
-    /// Labels `keys` by pipeline plus only the parts that vary among them (options that take
-    /// two values, video, count, size, accuracy, phase), so labels stay short.
-    static func labeler(_ keys: [ConfigurationKey]) -> (ConfigurationKey) -> String {
-        ConfigurationLabeler(keys).fullLabel
     }
 
     var machines: [String] {
@@ -300,13 +294,9 @@ package struct HTMLReport: Sendable {
         for machine in machines {
             let total = currentRows.filter { $0.run.machine.name == machine && $0.phase == .total }
             guard !total.isEmpty else { continue }
-            let groups = Self.ranked(total) { key in
-                "\(key.videoID) ×\(key.thumbnailCount) \(key.thumbWidth)x\(key.thumbHeight) \(key.accuracy)"
-            }
-            html += table(groups, prefix: machinePrefix(machine), listsDefault: true)
-            for video in Set(groups.compactMap { $0.1.first?.key.videoID }).sorted() {
-                charts += videoChart(groups.filter { $0.1.first?.key.videoID == video }, title: "\(machinePrefix(machine))\(video)")
-            }
+            let requests = FastestChartData.requests(total)
+            html += table(requests, prefix: machinePrefix(machine), listsDefault: true)
+            charts += FastestChartData(requests).panels.map { Self.fastestChart($0, title: "\(machinePrefix(machine))\($0.video)") }.joined()
         }
         // The charts before the table: the page shows the answer, then pictures, then numbers.
         let pictures = charts.isEmpty ? "" : "<h3>Distribution of each pipeline's times relative to the fastest, per video and N</h3>\n"
@@ -314,33 +304,19 @@ package struct HTMLReport: Sendable {
         return "<h2>Fastest pipelines per video and count</h2>\n" + pictures + html
     }
 
-    /// One video's chart: every count it was measured at (a colour each), every configuration's
-    /// repetitions relative to the fastest median at that count, the default pipeline in bold;
-    /// a note names the counts at which the default was not measured.
-    private func videoChart(_ groups: [(String, [Ranked])], title: String) -> String {
-        let ordered = groups.filter { !$0.1.isEmpty }.sorted { lhs, rhs in
-            (lhs.1[0].key.thumbnailCount, lhs.0) < (rhs.1[0].key.thumbnailCount, rhs.0)
-        }
-        guard ordered.contains(where: { $0.1.count > 1 }) else { return "" }
-        var rows: [BoxChart.Row] = []
-        var missing: [String] = []
-        for (index, (_, entries)) in ordered.enumerated() {
-            let best = entries[0]
-            let setting = "×\(best.key.thumbnailCount) \(best.key.accuracy)"
-            if !entries.contains(where: { Self.isDefault($0.key) }) { missing.append(setting) }
-            for entry in entries {
-                let isDefault = Self.isDefault(entry.key)
-                rows.append(BoxChart.Row(label: "\(isDefault ? "★ " : "")\(setting): \(entry.label)",
-                                         samples: entry.samples.map { $0 / best.point.median },
-                                         note: "\(HTMLText.ratio(entry.point.median / best.point.median))  \(HTMLText.seconds(entry.point.median))",
-                                         series: index, emphasised: isDefault, link: "#" + Self.anchor(entry.key)))
-            }
+    /// One video's chart (``FastestChartData``, the one `plot` draws too) as box plots of the
+    /// repetitions, a colour per count, the default pipeline in bold; a note names the counts at
+    /// which the default was not measured.
+    static func fastestChart(_ panel: FastestChartData.Panel, title: String) -> String {
+        let rows = panel.rows.map { row in
+            BoxChart.Row(label: row.label, samples: row.ratios, note: "\(HTMLText.ratio(row.ratio.median))  \(ReadableSeconds.text(row.seconds))",
+                         series: row.request, emphasised: row.isDefault, link: "#" + anchor(row.key))
         }
         var html = BoxChart(title: "\(title): each configuration's repetitions relative to the fastest median at its N",
                             axisTitle: "wall time / fastest median at that N (log scale): box quartiles, tick median, whisker range, dots repetitions",
                             rows: rows, reference: 1, width: 1180, labelWidth: 560, noteWidth: 130).svg
-        if !missing.isEmpty {
-            html += "<p class=\"note\">The default pipeline \(HTMLText.escape(Pipeline.default.name)) was not measured on this video at \(HTMLText.escape(missing.joined(separator: ", "))).</p>\n"
+        if !panel.defaultMissing.isEmpty {
+            html += "<p class=\"note\">The default pipeline \(HTMLText.escape(Pipeline.default.name)) was not measured on this video at \(HTMLText.escape(panel.defaultMissing.joined(separator: ", "))).</p>\n"
         }
         return html
     }
@@ -356,8 +332,8 @@ package struct HTMLReport: Sendable {
             let listed = Array(entries.prefix(Self.tableLimit)) + entries.dropFirst(Self.tableLimit).filter { listsDefault && Self.isDefault($0.key) }
             for entry in listed {
                 let name = Self.link(entry.key, entry.label)
-                html += "<tr><td>\(listsDefault && Self.isDefault(entry.key) ? "<strong>\(name)</strong> (default)" : name)</td><td class=\"n\">\(HTMLText.seconds(entry.point.median))</td>"
-                    + "<td class=\"n\">\(HTMLText.seconds(entry.point.low)) … \(HTMLText.seconds(entry.point.high))</td>"
+                html += "<tr><td>\(listsDefault && Self.isDefault(entry.key) ? "<strong>\(name)</strong> (default)" : name)</td><td class=\"n\">\(ReadableSeconds.text(entry.point.median))</td>"
+                    + "<td class=\"n\">\(ReadableSeconds.text(entry.point.low)) … \(ReadableSeconds.text(entry.point.high))</td>"
                     + "<td class=\"n\">\(best > 0 ? HTMLText.ratio(entry.point.median / best) : "–")</td><td class=\"n\">\(entry.count)</td></tr>\n"
             }
             if listsDefault && !entries.contains(where: { Self.isDefault($0.key) }) {
@@ -384,50 +360,44 @@ package struct HTMLReport: Sendable {
             guard !machineRows.isEmpty else { continue }
             let groups = Self.ranked(machineRows) { key in "\(key.videoID) ×\(key.thumbnailCount) \(key.accuracy)" }
             html += table(groups, prefix: machinePrefix(machine))
-            // Panels per mode and N; rows per video and tool, relative to the video's fastest tool.
-            let panels = Dictionary(grouping: groups) { group in
-                group.1.first.map { "\($0.key.accuracy) ×\($0.key.thumbnailCount)" } ?? ""
-            }
-            for panel in panels.keys.sorted() {
-                let tools = Set(panels[panel]!.flatMap { $0.1.map(\.label) }).sorted()
-                var chartRows: [DotChart.Row] = []
-                for (_, entries) in panels[panel]! {
-                    guard let best = entries.first else { continue }
-                    for entry in entries.sorted(by: { $0.label < $1.label }) {
-                        chartRows.append(DotChart.Row(label: "\(entry.key.videoID) · \(entry.label)", point: entry.point.scaled(by: 1 / best.point.median),
-                                                      note: "\(HTMLText.ratio(entry.point.median / best.point.median))  \(HTMLText.seconds(entry.point.median))",
-                                                      series: tools.firstIndex(of: entry.label) ?? 0))
-                    }
-                }
-                guard chartRows.count > 1 else { continue }
-                charts += DotChart(title: "\(machinePrefix(machine))mode \(panel) thumbnails: each tool's time relative to the fastest on that video",
-                                   axisTitle: "wall time / fastest on the video (log scale), dot median, line 95 % CI", rows: chartRows, reference: 1).svg
-                charts += "<ul class=\"legend\">" + tools.enumerated().map { index, tool in
-                    "<li><svg width=\"14\" height=\"10\"><circle cx=\"7\" cy=\"5\" r=\"4\" fill=\"\(SeriesStyle.colour(index))\"\(SeriesStyle.dash(index))/></svg> \(HTMLText.escape(tool))</li>"
-                }.joined() + "</ul>\n"
+            for panel in PeersChartData.panels(PlotSamples(rows: machineRows)) {
+                charts += Self.relativeChart(panel, title: machinePrefix(machine) + panel.title, axisTitle: "wall time / fastest tool on the video (log scale), dot median, line 95 % CI")
             }
         }
         return html + (charts.isEmpty ? "" : "<h3>Peers chart</h3>\n" + charts)
     }
 
+    /// A panel of relative times (the peers, the slider's sessions: the panels `plot` draws too)
+    /// as a dot chart: a row per category and series, in the panel's order, a colour per series.
+    static func relativeChart(_ panel: RelativeTimes, title: String, axisTitle: String) -> String {
+        guard panel.points.count > 1 else { return "" }
+        let rows = panel.points.map { point in
+            DotChart.Row(label: "\(point.category) · \(point.series)", point: point.ratio,
+                         note: "\(HTMLText.ratio(point.ratio.median))  \(ReadableSeconds.text(point.seconds))",
+                         series: panel.series.firstIndex(of: point.series) ?? 0)
+        }
+        // A cold cache's step can take 1000× the reference: past 20× it is marked at the edge, not drawn to scale.
+        return DotChart(title: title, axisTitle: axisTitle, rows: rows, reference: 1, visibleRange: 0.05...20).svg + SeriesStyle.legend(panel.series)
+    }
+
     // MARK: Memory and scaling
 
     var scalingSection: String {
-        var html = ""
-        for machine in machines {
-            let machineRows = currentRows.filter { $0.run.machine.name == machine }
-            let lines = ScalingChart.points(machineRows)
-            guard !lines.isEmpty, let cores = machineRows.first?.run.machine.logicalCores else { continue }
-            let series = lines.keys.sorted().map { line in
-                LineChart.Series(label: line.label, points: lines[line]!.map { (Double($0.workers), $0.speedup) })
-            }
-            let workers = Set(lines.values.flatMap { $0.map(\.workers) }).sorted()
-            let chart = LineChart(title: "\(machinePrefix(machine))speed-up against workers over one worker (\(cores) cores)",
-                                  xTitle: "workers (log scale)", yTitle: "one-worker median / median (95 % CI)", series: series,
-                                  guide: ("ideal: min(workers, \(cores) cores)", workers.map { (Double($0), Double(min($0, cores))) }))
-            html += chart.svg + chart.legend
-        }
+        let html = machines.compactMap { machine in
+            ScalingChartData(currentRows.filter { $0.run.machine.name == machine }).map { Self.scalingChart($0, title: "\(machinePrefix(machine))\($0.title)") }
+        }.joined()
         return html.isEmpty ? "" : "<h2>Scaling with workers</h2>\n" + html
+    }
+
+    /// The scaling chart (``ScalingChartData``, the one `plot` draws too) as SVG: each line with its bound dashed.
+    static func scalingChart(_ data: ScalingChartData, title: String) -> String {
+        let series = data.lines.map { line in
+            LineChart.Series(label: line.label, points: line.points.map { (Double($0.workers), $0.speedup) },
+                             bound: line.points.map { (Double($0.workers), $0.bound) })
+        }
+        let chart = LineChart(title: title, xTitle: "workers (log scale); dashed: \(ScalingChartData.boundLabel)", yTitle: ScalingChartData.speedupAxis,
+                              series: series, guide: (data.idealLabel, data.workerCounts.map { (Double($0), Double(ScalingChart.ideal(workers: $0, cores: data.cores))) }))
+        return chart.svg + chart.legend
     }
 
     /// Writes the page to `path` through a temporary file renamed into place.

@@ -34,10 +34,6 @@ enum HTMLText {
         text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
     }
 
-    /// Seconds in µs, ms or s with three significant figures (`95.0 µs`, `12.3 ms`, `1.23 s`),
-    /// as `compare` writes them.
-    static func seconds(_ value: Double) -> String { ReadableSeconds.text(value) }
-
     static func mebibytes(_ bytes: Double) -> String { String(format: "%.1f MiB", bytes / 1_048_576) }
 
     static func ratio(_ value: Double) -> String { String(format: "%.2f×", value) }

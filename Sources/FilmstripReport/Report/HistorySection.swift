@@ -118,7 +118,7 @@ extension HTMLReport {
         }
         let listed = Array(moved.prefix(12)) + moved.dropFirst(12).filter { Self.isDefault($0.key) && $0.key.phase == .total }
         guard !listed.isEmpty else { return html }
-        let label = Self.labeler(listed.map(\.key))
+        let label = ConfigurationLabeler(listed.map(\.key)).fullLabel
         html += "<table><tr><th>configuration</th><th>change</th><th>\(Int(gate.level * 100)) % CI</th><th>n</th><th>verdict</th></tr>\n"
         for comparison in listed {
             let verdict = comparison.verdict.rawValue

@@ -21,19 +21,19 @@ struct RunMedianChart {
     private static let left = 74.0, right = 70.0, top = 26.0, bottom = 40.0
 
     var svg: String {
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart small\" width=\"\(Int(Self.width))\" height=\"\(Int(Self.height))\" viewBox=\"0 0 \(Int(Self.width)) \(Int(Self.height))\" role=\"img\" aria-label=\"\(HTMLText.escape(title))\" font-family=\"sans-serif\" font-size=\"11\">\n"
-        svg += "<text x=\"4\" y=\"16\" class=\"title\" font-weight=\"bold\">\(HTMLText.escape(HTMLText.shortened(title, to: 64)))</text>\n"
+        let frame = SVGFrame(width: Self.width, height: Self.height, title: title, small: true)
+        var svg = frame.opening
         let values = points.flatMap { [$0.point.low, $0.point.median, $0.point.high] }
         let plotBottom = Self.height - Self.bottom
         guard !points.isEmpty, let axis = LogAxis(covering: values, start: plotBottom, end: Self.top) else {
-            return svg + "<text x=\"4\" y=\"40\">no data</text></svg>\n"
+            return frame.empty
         }
         let spacing = (Self.width - Self.left - Self.right) / Double(max(points.count - 1, 1))
         func x(_ index: Int) -> Double { Self.left + spacing * Double(index) }
         for tick in axis.ticks {
             let y = axis.position(tick)
             svg += "<line x1=\"\(coordinate(Self.left))\" y1=\"\(coordinate(y))\" x2=\"\(coordinate(Self.width - Self.right))\" y2=\"\(coordinate(y))\" stroke=\"#ddd\"/>"
-            svg += "<text x=\"\(coordinate(Self.left - 4))\" y=\"\(coordinate(y + 4))\" text-anchor=\"end\" class=\"tick\">\(HTMLText.seconds(tick))</text>\n"
+            svg += "<text x=\"\(coordinate(Self.left - 4))\" y=\"\(coordinate(y + 4))\" text-anchor=\"end\" class=\"tick\">\(ReadableSeconds.text(tick))</text>\n"
         }
         for step in steps where points.indices.contains(step.index) && step.index > 0 {
             let between = (x(step.index - 1) + x(step.index)) / 2
@@ -51,7 +51,7 @@ struct RunMedianChart {
             svg += "<circle cx=\"\(coordinate(x(index)))\" cy=\"\(coordinate(axis.position(item.point.median)))\" r=\"3\" fill=\"\(SeriesStyle.colour(0))\"/>"
         }
         if let last = points.last {
-            svg += "<text x=\"\(coordinate(x(points.count - 1) + 6))\" y=\"\(coordinate(axis.position(last.point.median) + 4))\" class=\"note\">\(HTMLText.seconds(last.point.median))</text>"
+            svg += "<text x=\"\(coordinate(x(points.count - 1) + 6))\" y=\"\(coordinate(axis.position(last.point.median) + 4))\" class=\"note\">\(ReadableSeconds.text(last.point.median))</text>"
         }
         return svg + "\n</svg>\n"
     }

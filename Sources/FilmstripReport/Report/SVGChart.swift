@@ -9,6 +9,16 @@ enum SeriesStyle {
 
     static func colour(_ index: Int) -> String { colours[index % colours.count] }
 
+    /// A chart's legend as HTML: each series' colour (a dot, or a line for a line chart) beside
+    /// its label, then the grey `guide` line's label.
+    static func legend(_ labels: [String], lines: Bool = false, guide: String? = nil) -> String {
+        func item(_ swatch: String, _ label: String) -> String { "<li><svg width=\"28\" height=\"10\">\(swatch)</svg> \(HTMLText.escape(label))</li>" }
+        let items = labels.enumerated().map { index, label in
+            item(lines ? "<line x1=\"0\" y1=\"5\" x2=\"28\" y2=\"5\" stroke=\"\(colour(index))\" stroke-width=\"3\"\(dash(index))/>" : "<circle cx=\"7\" cy=\"5\" r=\"4\" fill=\"\(colour(index))\"/>", label)
+        } + (guide.map { [item("<line x1=\"0\" y1=\"5\" x2=\"28\" y2=\"5\" stroke=\"#888\" stroke-width=\"2\"/>", $0)] } ?? [])
+        return "<ul class=\"legend\">\(items.joined())</ul>\n"
+    }
+
     /// A dash pattern for series beyond the twelve colours, so no two series look alike.
     static func dash(_ index: Int) -> String {
         switch index / colours.count {
@@ -17,6 +27,23 @@ enum SeriesStyle {
         default: " stroke-dasharray=\"2 2\""
         }
     }
+}
+
+/// The start of every chart: the `<svg>` element, sized and named for screen readers, and its
+/// title in bold; a small chart (a configuration's history) has a smaller font and its title cut to fit.
+struct SVGFrame {
+    var width: Double
+    var height: Double
+    var title: String
+    var small = false
+
+    var opening: String {
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\(small ? " small" : "")\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(HTMLText.escape(title))\" font-family=\"sans-serif\" font-size=\"\(small ? 11 : 12)\">\n"
+            + "<text x=\"\(small ? 4 : 8)\" y=\"\(small ? 16 : 20)\" class=\"title\" font-weight=\"bold\">\(HTMLText.escape(small ? HTMLText.shortened(title, to: 64) : title))</text>\n"
+    }
+
+    /// The whole chart when there is nothing to draw.
+    var empty: String { opening + "<text x=\"\(small ? 4 : 8)\" y=\"\(small ? 40 : 44)\">no data</text></svg>\n" }
 }
 
 /// A logarithmic axis from `low` to `high` mapped onto `start…end` pixels, with 1-2-5 ticks.
@@ -130,7 +157,8 @@ struct DotChart {
     /// A shaded band, e.g. the gate's threshold 0.95…1.05.
     var band: ClosedRange<Double>?
     /// The axis never extends past this range: one 1000× outlier must not squash the other
-    /// rows to a point. Rows outside it sit at the edge; their note gives the value.
+    /// rows to a point. Rows outside it sit at the edge with a `›` or `‹` past it, whose
+    /// tooltip (and the row's note) gives the value.
     var visibleRange: ClosedRange<Double>?
 
     private static let plotWidth = 440.0, noteWidth = 210.0, rowHeight = 18.0, top = 34.0, bottom = 40.0
@@ -146,10 +174,10 @@ struct DotChart {
         if let reference { values.append(reference) }
         if let band { values += [band.lowerBound, band.upperBound] }
         if let visibleRange { values = values.map { min(max($0, visibleRange.lowerBound), visibleRange.upperBound) } }
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(HTMLText.escape(title))\" font-family=\"sans-serif\" font-size=\"12\">\n"
-        svg += "<text x=\"8\" y=\"20\" class=\"title\" font-weight=\"bold\">\(HTMLText.escape(title))</text>\n"
+        let frame = SVGFrame(width: width, height: height, title: title)
+        var svg = frame.opening
         guard let axis = LogAxis(covering: values, start: plotStart, end: plotEnd) else {
-            return svg + "<text x=\"8\" y=\"44\">no data</text></svg>\n"
+            return frame.empty
         }
         let plotBottom = Self.top + Self.rowHeight * Double(rows.count)
         if let band {
@@ -163,10 +191,14 @@ struct DotChart {
             if index % 2 == 1 {
                 svg += "<rect x=\"0\" y=\"\(coordinate(y - Self.rowHeight / 2))\" width=\"\(Int(width))\" height=\"\(coordinate(Self.rowHeight))\" fill=\"#000\" fill-opacity=\"0.035\"/>"
             }
-            svg += "<text x=\"\(coordinate(plotStart - 8))\" y=\"\(coordinate(y + 4))\" text-anchor=\"end\"><title>\(HTMLText.escape(row.label))</title>\(HTMLText.escape(ChartLabel.fitted(row.label, width: labelWidth)))</text>"
+            // Labels and notes keep 16 pixels from the plot: room for the off-scale marks beside a dot at the edge.
+            svg += "<text x=\"\(coordinate(plotStart - 16))\" y=\"\(coordinate(y + 4))\" text-anchor=\"end\"><title>\(HTMLText.escape(row.label))</title>\(HTMLText.escape(ChartLabel.fitted(row.label, width: labelWidth)))</text>"
             svg += "<line x1=\"\(coordinate(axis.position(row.point.low)))\" y1=\"\(coordinate(y))\" x2=\"\(coordinate(axis.position(row.point.high)))\" y2=\"\(coordinate(y))\" stroke=\"\(colour)\" stroke-width=\"2\"\(SeriesStyle.dash(row.series))/>"
-            svg += "<circle cx=\"\(coordinate(axis.position(row.point.median)))\" cy=\"\(coordinate(y))\" r=\"4\" fill=\"\(colour)\"/>"
-            svg += "<text x=\"\(coordinate(plotEnd + 8))\" y=\"\(coordinate(y + 4))\" class=\"note\">\(HTMLText.escape(row.note))</text>\n"
+            svg += "<circle cx=\"\(coordinate(axis.position(row.point.median)))\" cy=\"\(coordinate(y))\" r=\"4\" fill=\"\(colour)\"><title>\(HTMLText.escape(row.label)): \(row.point.text)</title></circle>"
+            for (beyond, x, anchor, mark) in [(row.point.high > axis.high, plotEnd + 6, "start", "›"), (row.point.low < axis.low, plotStart - 6, "end", "‹")] where beyond {
+                svg += "<text x=\"\(coordinate(x))\" y=\"\(coordinate(y + 5))\" text-anchor=\"\(anchor)\" font-weight=\"bold\" fill=\"\(colour)\" class=\"offscale\"><title>beyond the axis: \(row.point.text)</title>\(mark)</text>"
+            }
+            svg += "<text x=\"\(coordinate(plotEnd + 16))\" y=\"\(coordinate(y + 4))\" class=\"note\">\(HTMLText.escape(row.note))</text>\n"
         }
         return svg + "</svg>\n"
     }
@@ -179,7 +211,8 @@ struct LineChart {
         var label: String
         /// x, then the point at x.
         var points: [(Double, PlotPoint)]
-        var dashed = false
+        /// A dashed line in the series' colour: the bound the series is measured against (x, y).
+        var bound: [(Double, Double)] = []
     }
 
     var title: String
@@ -199,12 +232,12 @@ struct LineChart {
     private static let left = 80.0, right = 30.0, top = 34.0, bottom = 50.0
 
     var svg: String {
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"\(Int(Self.width))\" height=\"\(Int(Self.height))\" viewBox=\"0 0 \(Int(Self.width)) \(Int(Self.height))\" role=\"img\" aria-label=\"\(HTMLText.escape(title))\" font-family=\"sans-serif\" font-size=\"12\">\n"
-        svg += "<text x=\"8\" y=\"20\" class=\"title\" font-weight=\"bold\">\(HTMLText.escape(title))</text>\n"
+        let frame = SVGFrame(width: Self.width, height: Self.height, title: title)
+        var svg = frame.opening
         let xs = series.flatMap { $0.points.map(\.0) } + (guide?.points.map(\.0) ?? [])
-        let highest = (series.flatMap { $0.points.map(\.1.high) } + (guide?.points.map(\.1) ?? [])).max() ?? 0
+        let highest = (series.flatMap { $0.points.map(\.1.high) + $0.bound.map(\.1) } + (guide?.points.map(\.1) ?? [])).max() ?? 0
         guard let xAxis = LogAxis(covering: xs, start: Self.left, end: Self.width - Self.right), highest > 0 else {
-            return svg + "<text x=\"8\" y=\"44\">no data</text></svg>\n"
+            return frame.empty
         }
         let lowest = startsAtZero ? 0 : max(0, (series.flatMap { $0.points.map(\.1.low) } + (guide?.points.map(\.1) ?? [])).min() ?? 0)
         let yAxis = LinearAxis(from: lowest * (startsAtZero ? 1 : 0.97), upTo: highest * (startsAtZero ? 1.05 : 1.03), start: Self.height - Self.bottom, end: Self.top)
@@ -226,14 +259,18 @@ struct LineChart {
         }
         for (index, line) in series.enumerated() {
             let colour = SeriesStyle.colour(index)
-            let dash = line.dashed ? " stroke-dasharray=\"5 3\"" : SeriesStyle.dash(index)
+            let dash = SeriesStyle.dash(index)
             let shift = dodge * (Double(index) - Double(series.count - 1) / 2)
+            if !line.bound.isEmpty {
+                let bound = line.bound.map { "\(coordinate(xAxis.position($0.0) + shift)),\(coordinate(yAxis.position($0.1)))" }.joined(separator: " ")
+                svg += "<polyline points=\"\(bound)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"1\" stroke-dasharray=\"5 3\"/>"
+            }
             let path = line.points.map { "\(coordinate(xAxis.position($0.0) + shift)),\(coordinate(yAxis.position($0.1.median)))" }.joined(separator: " ")
             svg += "<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"\(dash)><title>\(HTMLText.escape(line.label))</title></polyline>"
             for (x, point) in line.points {
                 let px = xAxis.position(x) + shift
                 svg += "<line x1=\"\(coordinate(px))\" y1=\"\(coordinate(yAxis.position(point.low)))\" x2=\"\(coordinate(px))\" y2=\"\(coordinate(yAxis.position(point.high)))\" stroke=\"\(colour)\"/>"
-                svg += "<circle cx=\"\(coordinate(px))\" cy=\"\(coordinate(yAxis.position(point.median)))\" r=\"3\" fill=\"\(colour)\"/>"
+                svg += "<circle cx=\"\(coordinate(px))\" cy=\"\(coordinate(yAxis.position(point.median)))\" r=\"3\" fill=\"\(colour)\"><title>\(HTMLText.escape(line.label)), \(tickLabel(x)): \(point.text)</title></circle>"
             }
             svg += "\n"
         }
@@ -241,16 +278,7 @@ struct LineChart {
     }
 
     /// The legend as HTML: a swatch per series, then the guide.
-    var legend: String {
-        var items = series.enumerated().map { index, line in
-            let dash = line.dashed ? " stroke-dasharray=\"5 3\"" : SeriesStyle.dash(index)
-            return "<li><svg width=\"28\" height=\"10\"><line x1=\"0\" y1=\"5\" x2=\"28\" y2=\"5\" stroke=\"\(SeriesStyle.colour(index))\" stroke-width=\"3\"\(dash)/></svg> \(HTMLText.escape(line.label))</li>"
-        }
-        if let guide {
-            items.append("<li><svg width=\"28\" height=\"10\"><line x1=\"0\" y1=\"5\" x2=\"28\" y2=\"5\" stroke=\"#888\" stroke-width=\"2\"/></svg> \(HTMLText.escape(guide.label))</li>")
-        }
-        return "<ul class=\"legend\">\(items.joined())</ul>\n"
-    }
+    var legend: String { SeriesStyle.legend(series.map(\.label), lines: true, guide: guide?.label) }
 }
 
 /// Labels of row charts: a column as wide as the labels need, within limits, and a label too

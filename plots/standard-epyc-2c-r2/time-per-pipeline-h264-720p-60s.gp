@@ -1,16 +1,16 @@
-# Time per pipeline relative to the fastest on each video: phase total, N = 100, machine epyc-2c
+# Wall time over the fastest at each N: video h264-720p-60s, phase total, machine epyc-2c
 # Made by `filmstrip plot` from: results/standard-epyc-2c-r2-raw.csv
-# Re-plot from this folder: gnuplot time-per-pipeline.gp   (SVG)
-#                           gnuplot -e "fmt='png'" time-per-pipeline.gp   (PNG)
+# Re-plot from this folder: gnuplot time-per-pipeline-h264-720p-60s.gp   (SVG)
+#                           gnuplot -e "fmt='png'" time-per-pipeline-h264-720p-60s.gp   (PNG)
 if (!exists("fmt")) fmt = "svg"
-if (!exists("out")) out = "time-per-pipeline." . fmt
+if (!exists("out")) out = "time-per-pipeline-h264-720p-60s." . fmt
 if (!exists("pngterm")) pngterm = "pngcairo"
 if (fmt eq "svg") {
-    set terminal svg size 1002,628 dynamic noenhanced font "sans,12" background "#ffffff"
+    set terminal svg size 900,700 dynamic noenhanced font "sans,12" background "#ffffff"
 } else { if (pngterm eq "pngcairo") {
-    set terminal pngcairo size 1002,628 noenhanced font "sans,11" background "#ffffff"
+    set terminal pngcairo size 900,700 noenhanced font "sans,11" background "#ffffff"
 } else {
-    set terminal png size 1002,628 noenhanced font "sans,11" background "#ffffff"
+    set terminal png size 900,700 noenhanced font "sans,11" background "#ffffff"
 } }
 set output out
 set encoding utf8
@@ -56,22 +56,17 @@ set logscale y
 set autoscale yfix
 set offsets 0, 0, graph 0.05, graph 0.05
 set format y "%.3g"
-set ytics (1, 2, 5, 10, 20)
+set ytics (1, 2, 5, 10)
 set grid ytics
-set xrange [-0.6:10.6]
+set xrange [-0.6:7.6]
 set xtics rotate by -35 left nomirror
-set key outside right top title 'video'
-set title 'Time per pipeline relative to the fastest on each video: phase total, N = 100, machine epyc-2c'
-set xlabel 'pipeline (extractor+composer), fastest on average first'
-set ylabel 'wall time / fastest median on the video (log scale; 95 % CI)'
+set key outside right top title 'N, mode'
+set title 'Wall time over the fastest at each N: video h264-720p-60s, phase total, machine epyc-2c'
+set xlabel 'configuration, fastest first at each N (★ the default pipeline)'
+set ylabel 'wall time / fastest median at that N (log scale; 95 % CI)'
 set arrow from graph 0, first 1 to graph 1, first 1 nohead lc rgb "#444444" lw 1.5 back
 
-plot 'time-per-pipeline.dat' using ($0 + -0.35):2:3:4:xtic(1) with yerrorbars lt 1 pt 7 ps 0.9 lw 1.5 title 'av1-360p-5s', \
-     '' using ($0 + -0.233333):5:6:7 with yerrorbars lt 2 pt 7 ps 0.9 lw 1.5 title 'h264-360p-244s', \
-     '' using ($0 + -0.116667):8:9:10 with yerrorbars lt 3 pt 7 ps 0.9 lw 1.5 title 'h264-360p-5s', \
-     '' using ($0 + -5.55112e-17):11:12:13 with yerrorbars lt 4 pt 7 ps 0.9 lw 1.5 title 'h264-720p-60s', \
-     '' using ($0 + 0.116667):14:15:16 with yerrorbars lt 5 pt 7 ps 0.9 lw 1.5 title 'hevc-360p-5s', \
-     '' using ($0 + 0.233333):17:18:19 with yerrorbars lt 6 pt 7 ps 0.9 lw 1.5 title 'mpeg4-360p-5s', \
-     '' using ($0 + 0.35):20:21:22 with yerrorbars lt 7 pt 7 ps 0.9 lw 1.5 title 'vp9-360p-5s'
+plot 'time-per-pipeline-h264-720p-60s.dat' using ($0 + -0.12):2:3:4:xtic(1) with yerrorbars lt 1 pt 7 ps 0.9 lw 1.5 title '×10 exact', \
+     '' using ($0 + 0.12):5:6:7 with yerrorbars lt 2 pt 7 ps 0.9 lw 1.5 title '×100 exact'
 
 unset output
