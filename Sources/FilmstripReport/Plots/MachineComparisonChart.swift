@@ -42,24 +42,7 @@ enum MachineComparisonChart {
         let panelHeight = tallest * rowHeight + panelPadding
         let height = panelRows * panelHeight + 60
         let axis = TimeAxis(fitting: points.values.flatMap(\.values).flatMap { [$0.low, $0.high] }.map { $0 * unit.factor })
-        var panels: [String] = []
-        for (index, (video, keys)) in videos.enumerated() {
-            // Each machine's dots a little above or below the row's line, so intervals do not hide each other.
-            let plots = machines.enumerated().map { machineIndex, machine in
-                let first = 2 + 3 * machineIndex
-                let offset = (Double(machineIndex) - Double(machines.count - 1) / 2) * 0.22
-                let source = machineIndex == 0 ? PlotText.scriptString("\(stem).dat") : "''"
-                let tics = machineIndex == 0 ? ":ytic(1)" : ""
-                return "\(source) index \(index) using \(first):($0+\(PlotText.number(offset))):\(first + 1):\(first + 2)\(tics) with xerrorbars ls \(machineIndex + 1) title \(index == 0 ? PlotText.scriptString(machine) : "''")"
-            }
-            // The key once, in the first panel (an empty box would show in the others).
-            panels.append("""
-                \(index == 0 ? "set key top right vertical opaque box" : "unset key")
-                set title \(PlotText.scriptString(video))
-                set yrange [-0.7:\(keys.count)-0.3]
-                plot \(plots.joined(separator: ", \\\n     "))
-                """)
-        }
+        let panels = videos.enumerated().map { index, video in panel(index: index, video: video.key, rows: video.value.count, machines: machines, stem: stem) }
         let title = "Machine against machine: phase \(phase.rawValue), median wall time with 95 % interval\(axis.isLog ? " (log scale)" : ""), one panel per video"
         let styles = machines.indices.map { index in
             "set style line \(index + 1) lc rgb \(PlotText.scriptString(palette[index % palette.count])) pt \([7, 5, 9, 13][index % 4]) ps 0.9 lw 1.5"
@@ -77,6 +60,25 @@ enum MachineComparisonChart {
             unset multiplot
             """
         return .chart(Chart(kind: .machineComparison, stem: stem, title: title, data: data, body: body, width: 1400, height: max(500, height)))
+    }
+
+    /// The gnuplot commands of one video's panel: each machine's dots a little above or below the
+    /// row's line, so intervals do not hide each other; the key once, in the first panel (an
+    /// empty box would show in the others).
+    static func panel(index: Int, video: String, rows: Int, machines: [String], stem: String) -> String {
+        let plots = machines.enumerated().map { machineIndex, machine in
+            let first = 2 + 3 * machineIndex
+            let offset = (Double(machineIndex) - Double(machines.count - 1) / 2) * 0.22
+            let source = machineIndex == 0 ? PlotText.scriptString("\(stem).dat") : "''"
+            let tics = machineIndex == 0 ? ":ytic(1)" : ""
+            return "\(source) index \(index) using \(first):($0+\(PlotText.number(offset))):\(first + 1):\(first + 2)\(tics) with xerrorbars ls \(machineIndex + 1) title \(index == 0 ? PlotText.scriptString(machine) : "''")"
+        }
+        return """
+            \(index == 0 ? "set key top right vertical opaque box" : "unset key")
+            set title \(PlotText.scriptString(video))
+            set yrange [-0.7:\(rows)-0.3]
+            plot \(plots.joined(separator: ", \\\n     "))
+            """
     }
 
     /// One data block per video (gnuplot's `index`): label, then median, low, high per machine.
