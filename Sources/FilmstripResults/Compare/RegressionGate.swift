@@ -34,12 +34,12 @@ import Foundation
 /// reported as "work changed", and more work fails the gate, whatever the noise.
 package struct RegressionGate: Sendable {
     package var metric: Metric
-    /// A second time judged beside ``metric`` in the paired form, configuration by configuration
-    /// (the default time gate: wall time beside CPU time). A configuration is slower when either
-    /// is decided slower, `same` only when both are; the two metrics' e-values form one
-    /// e-Benjamini–Hochberg family, so the gate's level holds for both together (docs/gate.md).
+    /// Times judged beside ``metric`` in the paired form, configuration by configuration (the
+    /// default time gate: wall time beside CPU time). A configuration is slower when any is
+    /// decided slower, `same` only when all are; the metrics' e-values form one
+    /// e-Benjamini–Hochberg family, so the gate's level holds for all together (docs/gate.md).
     /// Separate runs are judged on each metric by its own interval (``compareRuns(baseline:candidate:baselinePath:candidatePath:)``).
-    package var secondMetric: Metric?
+    package var otherMetrics: [Metric]
     /// Relative change treated as noise, e.g. 0.05 for 5 %.
     package var threshold: Double
     /// Confidence level of the interval of the ratio, in `0..<1`.
@@ -49,21 +49,23 @@ package struct RegressionGate: Sendable {
     /// a gate from its record (``GateSettings``) say ``PairCollection/addedByLooking``.
     package var pairCollection: PairCollection?
 
-    package init(metric: Metric = .cpuSeconds, threshold: Double? = nil, level: Double = 0.95, secondMetric: Metric? = nil) {
+    package init(metric: Metric = .cpuSeconds, threshold: Double? = nil, level: Double = 0.95, otherMetrics: [Metric] = []) {
         self.metric = metric
-        self.secondMetric = secondMetric == metric ? nil : secondMetric
+        self.otherMetrics = otherMetrics.reduce(into: []) { kept, other in
+            if other != metric && !kept.contains(other) { kept.append(other) }
+        }
         self.threshold = threshold ?? Self.defaultThreshold(for: metric)
         self.level = level
     }
 
     /// The metrics judged, ``metric`` first.
-    package var metrics: [Metric] { [metric] + (secondMetric.map { [$0] } ?? []) }
+    package var metrics: [Metric] { [metric] + otherMetrics }
 
     /// The time gate at its defaults: CPU time (what the code did, the steadier on a busy
     /// machine) and wall time (what a user waits for: the only one that sees a worker waiting on
     /// a lock, a lost task group, a serial section).
     package static func elapsedAndCPU(threshold: Double? = nil, level: Double = 0.95) -> RegressionGate {
-        RegressionGate(metric: .cpuSeconds, threshold: threshold, level: level, secondMetric: .wallSeconds)
+        RegressionGate(metric: .cpuSeconds, threshold: threshold, level: level, otherMetrics: [.wallSeconds])
     }
 
     /// The gate used when no metric is named: instruction counts exactly for a callgrind file,
@@ -701,7 +703,7 @@ package struct WorkChange: Sendable, Hashable {
 /// The change of one configuration between baseline and candidate.
 package struct ConfigurationComparison: Sendable {
     package var key: ConfigurationKey
-    /// What was compared: the gate's metric, or its second (``RegressionGate/secondMetric``).
+    /// What was compared: the gate's metric, or one of the others (``RegressionGate/otherMetrics``).
     package var metric: Metric = .cpuSeconds
     /// Median of the baseline samples, in the metric's unit or, normalised, in calibrations.
     package var baselineMedian: Double

@@ -49,6 +49,9 @@ package enum Metric: String, Sendable, Hashable, Codable, CaseIterable {
     /// Instructions counted under callgrind (`bench --measure instructions`): the same on
     /// every run of the same work, whatever the machine's load.
     case instructions
+    /// Time the phase's threads were blocked (``WaitingTimes/blockedSeconds``): the program's own
+    /// waiting, which a lock that costs parallelism grows and other tenants' load hardly moves.
+    case blockedSeconds = "blocked_s"
 
     /// `false` for throughput, where a larger value is the better one.
     package var lowerIsBetter: Bool { self != .thumbnailsPerSecond }
@@ -67,6 +70,7 @@ package enum Metric: String, Sendable, Hashable, Codable, CaseIterable {
         case .framesDecoded: row.framesDecoded.map(Double.init)
         case .thumbnailsPerSecond: row.thumbnailsPerSecond
         case .instructions: row.instructions.map(Double.init)
+        case .blockedSeconds: row.waiting?.blockedSeconds
         }
     }
 }

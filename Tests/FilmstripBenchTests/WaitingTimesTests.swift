@@ -1,0 +1,101 @@
+import Filmstrip
+import FilmstripProcess
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+
+/// Waiting by kind (issue 47): each thread's on-CPU, run-queue and blocked time over a stretch,
+/// threads that end inside it included. No test asserts a duration of its own: a thread that
+/// sleeps is blocked at least as long as it asked to sleep (the kernel's guarantee), and a thread
+/// that only computes is never blocked, however loaded the machine.
+struct WaitingTimesTests {
+    private func sample(_ tid: Int32, tracked: Bool = true, created: Int64 = 0, at: Int64, cpu: Int64, wait: Int64) -> ThreadTimes.Sample {
+        ThreadTimes.Sample(tid: tid, tracked: tracked, createdNanoseconds: created, atNanoseconds: at,
+                           onCPUNanoseconds: cpu, runWaitNanoseconds: wait)
+    }
+
+    /// Threads living through the stretch, starting in it, ending in it, or both, and one that
+    /// ended before it: each counted for its own part of the stretch only.
+    @Test func eachThreadCountsItsPartOfTheStretch() {
+        let start = ThreadTimes.Snapshot(beganNanoseconds: 1_000, endedNanoseconds: 1_100, live: [
+            sample(1, tracked: false, at: 1_010, cpu: 500, wait: 100),            // main thread, parked throughout
+            sample(2, tracked: false, at: 1_020, cpu: 700, wait: 50),             // a pool thread that works
+            sample(3, created: 900, at: 1_030, cpu: 40, wait: 10),                // a worker that ends inside
+        ])
+        let end = ThreadTimes.Snapshot(beganNanoseconds: 2_000, endedNanoseconds: 2_100, live: [
+            sample(1, tracked: false, at: 2_010, cpu: 500, wait: 100),
+            sample(2, tracked: false, at: 2_020, cpu: 1_000, wait: 250),
+            sample(5, created: 1_500, at: 2_040, cpu: 100, wait: 300),           // started inside, still running
+        ])
+        let records = [
+            sample(3, created: 900, at: 1_800, cpu: 340, wait: 110),             // ended inside
+            sample(4, created: 1_200, at: 1_700, cpu: 200, wait: 100),           // started and ended inside
+            sample(6, created: 100, at: 800, cpu: 50, wait: 5),                  // ended before the stretch
+            sample(5, created: 1_500, at: 0, cpu: 0, wait: 0),                   // still running: its live sample counts
+        ]
+        let totals = ThreadTimes.between(start, end, records: records)
+        // On-CPU: 300 (pool) + 100 (5) + 300 (3) + 200 (4); the main thread ran 0.
+        #expect(totals.onCPUSeconds == 900e-9)
+        #expect(totals.runQueueWaitSeconds == (200 + 300 + 100 + 100) * 1e-9)
+        // Blocked, threads that ran: pool 1000 − 300 − 200, thread 5 540 − 100 − 300,
+        // thread 3 770 − 300 − 100, thread 4 500 − 200 − 100; the parked main thread not at all.
+        #expect(totals.blockedSeconds == (500 + 140 + 370 + 200) * 1e-9)
+        #expect(totals.threadsThatRan == 4)
+    }
+
+    /// A thread the process did not track that ends (or appears) inside the stretch took (or
+    /// brought) times nobody read: blocked time is then unknown, not a guess.
+    @Test func untrackedThreadEndingInsideLeavesBlockedUnknown() {
+        let start = ThreadTimes.Snapshot(beganNanoseconds: 0, endedNanoseconds: 10, live: [
+            sample(1, tracked: false, at: 5, cpu: 10, wait: 0), sample(2, tracked: false, at: 6, cpu: 10, wait: 0),
+        ])
+        let end = ThreadTimes.Snapshot(beganNanoseconds: 100, endedNanoseconds: 110, live: [sample(1, tracked: false, at: 105, cpu: 50, wait: 0)])
+        #expect(ThreadTimes.between(start, end, records: []).blockedSeconds == nil)
+        let appeared = ThreadTimes.Snapshot(beganNanoseconds: 100, endedNanoseconds: 110, live: [
+            sample(1, tracked: false, at: 105, cpu: 50, wait: 0), sample(2, tracked: false, at: 106, cpu: 20, wait: 0),
+            sample(9, tracked: false, at: 107, cpu: 20, wait: 0),
+        ])
+        #expect(ThreadTimes.between(start, appeared, records: []).blockedSeconds == nil)
+        let same = ThreadTimes.Snapshot(beganNanoseconds: 100, endedNanoseconds: 110, live: Array(appeared.live.prefix(2)))
+        #expect(ThreadTimes.between(start, same, records: []).blockedSeconds != nil)
+    }
+
+    /// Real threads that end before the stretch does, read from their own records: one sleeps
+    /// (blocked at least its sleep, on a CPU hardly at all), one computes until its own CPU clock
+    /// has counted 20 ms (on a CPU that long, blocked hardly at all, whatever else runs).
+    @Test func sleepingThreadIsBlockedAndComputingThreadIsNot() throws {
+        ThreadTimes.startAccounting()
+        let tids = Mutex<[String: Int32]>([:])
+        let start = try #require(ThreadTimes.take().flatMap(ThreadTimes.snapshot))
+        let sleeper = try JoinableThread(stackSize: 1 << 20) {
+            tids.withLock { $0["sleeper"] = ThreadTimes.currentThreadID }
+            usleep(30_000)
+        }
+        let computer = try JoinableThread(stackSize: 1 << 20) {
+            tids.withLock { $0["computer"] = ThreadTimes.currentThreadID }
+            var own = timespec(), sum = 0.0
+            repeat {
+                for step in 0..<10_000 { sum += sqrt(Double(step)) }
+                clock_gettime(CLOCK_THREAD_CPUTIME_ID, &own)
+            } while Double(own.tv_sec) + Double(own.tv_nsec) / 1e9 < 0.020 && sum > 0
+        }
+        sleeper.join()
+        computer.join()
+        let end = try #require(ThreadTimes.take().flatMap(ThreadTimes.snapshot))
+        let shares = ThreadTimes.shares(start, end, records: try #require(ThreadTimes.records())).shares
+        let named = tids.withLock { $0 }
+        let slept = try #require(shares.first { $0.tid == named["sleeper"] })
+        let computed = try #require(shares.first { $0.tid == named["computer"] })
+        // A sleep lasts at least what it asked for; the reads' own error is microseconds.
+        #expect(slept.blockedNanoseconds >= 29_000_000, "\(slept)")
+        #expect(slept.onCPUNanoseconds < slept.blockedNanoseconds / 10, "\(slept)")
+        // schedstat counts the same CPU time as the thread's own clock.
+        #expect(computed.onCPUNanoseconds >= 19_000_000, "\(computed)")
+        #expect(computed.blockedNanoseconds < computed.onCPUNanoseconds / 4, "\(computed)")
+        // Each thread's life covers its on-CPU, run-queue and blocked time, none negative.
+        for share in [slept, computed] {
+            #expect(share.runWaitNanoseconds >= 0 && share.blockedNanoseconds > -1_000_000, "\(share)")
+        }
+    }
+}
