@@ -44,7 +44,8 @@ cc -O2 -shared -fPIC -o "$out/lock.so" scripts/lock-shim.c -ldl -lpthread
 chmod +x "$out/lock.sh"
 gate_threshold=()
 [ -z "$threshold" ] || gate_threshold=(--threshold "$threshold")
-tag=$($load && echo loaded || echo quiet)
+# Without --load the machine carries whatever else runs on it: each line records the load average.
+tag=$($load && echo loaded || echo noload)
 pid_file=$out/background-load.pids
 
 # The neighbours run for the whole script, not per gate: a gate sees a machine already loaded.
@@ -63,6 +64,9 @@ rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["phase"] == "total" an
 def value(row, metric):
     if metric == "cpu_s":
         return float(row["cpu_user_s"]) + float(row["cpu_sys_s"])
+    if metric == "cpu_blocked_s":
+        blocked = value(row, "blocked_s")
+        return value(row, "cpu_s") + blocked if blocked is not None else None
     if metric.endswith("*speed"):
         # The metric at the machine's full speed: times the share of runnable time spent on a CPU.
         base, on_cpu, wait = value(row, metric[:-6]), value(row, "on_cpu_s"), value(row, "run_queue_wait_s")
@@ -71,7 +75,7 @@ def value(row, metric):
 def quantile(values, p):
     values = sorted(values); h = (len(values) - 1) * p; low = int(h)
     return values[low] + (values[min(low + 1, len(values) - 1)] - values[low]) * (h - low)
-for metric in ["wall_s", "cpu_s", "blocked_s", "run_queue_wait_s", "on_cpu_s", "blocked_s*speed", "wall_s*speed"]:
+for metric in ["wall_s", "cpu_s", "blocked_s", "cpu_blocked_s", "run_queue_wait_s", "on_cpu_s", "wall_s*speed"]:
     sides = {}
     for row in rows:
         sides.setdefault(row["repetition"], {})[row["build"]] = value(row, metric)
@@ -118,8 +122,9 @@ for experiment in "${experiments[@]}"; do
                 took=$((SECONDS - began))
                 durations+="${durations:+ }$took"
                 count[$status]=$(( ${count[$status]:-0} + 1 ))
-                joined "$name-compare.txt" | grep -q "^slower: .* blocked +" && named=$((named + 1))
-                echo "$experiment $tag $index: exit $status in $took s (load $load_before → $(cut -d' ' -f1 /proc/loadavg)): $(head -1 "$name-compare.txt" | cut -c1-160)"
+                joined "$name-compare.txt" | grep -q "^slower: .*blocked +" && named=$((named + 1))
+                verdict=$(joined "$name-compare.txt" | grep -v "^filmstrip: warning" | grep -m1 -E "^(slower|undecided|failed):" || joined "$name-compare.txt" | grep -v "^filmstrip: warning" | head -1)
+                echo "$experiment $tag $index: exit $status in $took s (load $load_before → $(cut -d' ' -f1 /proc/loadavg)): ${verdict:0:200}"
             done
             summary=""
             for status in "${!count[@]}"; do summary+=" exit $status: ${count[$status]};"; done

@@ -17,7 +17,7 @@ package enum ThreadTimes {
         /// recorded. An untracked thread (the main thread, the runtime's first pool threads) is
         /// counted only while it lives through the whole stretch.
         package var tracked: Bool
-        /// `CLOCK_MONOTONIC` nanoseconds of its `pthread_create` call (0 untracked).
+        /// `CLOCK_MONOTONIC` nanoseconds when the kernel first queued it (0 untracked).
         package var createdNanoseconds: Int64
         /// When the times were read (an ended thread's record: its end; 0 while it lives).
         package var atNanoseconds: Int64
@@ -64,6 +64,9 @@ package enum ThreadTimes {
         package var runWaitNanoseconds: Int64
         /// Its life within the stretch (from its start when it started inside, to its end when it ended inside).
         package var lifeNanoseconds: Int64
+        /// Started inside the stretch: one of the stretch's own threads (a decoding worker, a codec
+        /// thread), not one that was there before and waits for them (the main thread, a pool thread).
+        package var startedInside: Bool
         /// Life less on-CPU and run-queue time.
         package var blockedNanoseconds: Int64 { lifeNanoseconds - onCPUNanoseconds - runWaitNanoseconds }
     }
@@ -74,13 +77,15 @@ package enum ThreadTimes {
         package var onCPUSeconds: Double
         /// Time runnable but waiting for a CPU, every thread.
         package var runQueueWaitSeconds: Double
-        /// Life in the stretch less on-CPU and run-queue time, summed over the threads that ran in
-        /// it (a thread that never ran there, an idle pool thread or the parked main thread, is
-        /// left out: its whole stretch would count and say nothing about the work); nil when a
-        /// thread this process did not track started or ended inside the stretch (its share is unknown).
+        /// Life less on-CPU and run-queue time, summed over the threads started inside the stretch
+        /// (decoding workers, FFmpeg's codec threads, pool threads the runtime adds). Threads that
+        /// were there before (the main thread, the runtime's pool) wait for those: their blocked time
+        /// is the stretch's wall time again, other tenants' delays of the workers included, so it
+        /// would carry the machine's load into the program's waiting. nil when a thread this
+        /// process did not track started or ended inside the stretch (its share is unknown).
         package var blockedSeconds: Double?
-        /// Threads that ran in the stretch.
-        package var threadsThatRan: Int
+        /// Threads started inside the stretch.
+        package var threadsStarted: Int
     }
 
     /// From now on every thread started with `pthread_create` records its times as it ends.
@@ -122,17 +127,17 @@ package enum ThreadTimes {
     /// Per thread: its times at `end` (or at its own end, when it ended first) less those at
     /// `start` (or none, when it started after), and its life between the same instants. Each
     /// thread's times and its instant are read together, so the error of one thread's blocked time
-    /// is the time one `schedstat` read takes (a few µs) plus, for a thread started inside the
-    /// stretch, its creator's time in `pthread_create` before the kernel made it (counted as its
-    /// life: tens of µs); a thread's exit after it read its times (thread-specific data, the
-    /// stack's release) counts nowhere.
+    /// is the time one `schedstat` read takes (a few µs); a thread started inside the stretch
+    /// starts its life when the kernel first queued it (its first instant less its times so far),
+    /// so its creator's own wait inside `pthread_create` is not lent to it; a thread's exit after
+    /// it read its times (thread-specific data, the stack's release) counts nowhere.
     package static func between(_ start: Snapshot, _ end: Snapshot, records: [Sample]) -> Totals {
         let (shares, complete) = shares(start, end, records: records)
-        let ran = shares.filter { $0.onCPUNanoseconds > 0 }
+        let started = shares.filter(\.startedInside)
         return Totals(onCPUSeconds: Double(shares.reduce(0) { $0 + $1.onCPUNanoseconds }) / 1e9,
                       runQueueWaitSeconds: Double(shares.reduce(0) { $0 + $1.runWaitNanoseconds }) / 1e9,
-                      blockedSeconds: complete ? max(0, Double(ran.reduce(0) { $0 + $1.blockedNanoseconds }) / 1e9) : nil,
-                      threadsThatRan: ran.count)
+                      blockedSeconds: complete ? max(0, Double(started.reduce(0) { $0 + $1.blockedNanoseconds }) / 1e9) : nil,
+                      threadsStarted: started.count)
     }
 
     /// Each thread's share of the stretch between `start` and `end` (``between(_:_:records:)``),
@@ -143,7 +148,8 @@ package enum ThreadTimes {
         func add(_ last: Sample, since first: Sample?) {
             shares.append(Share(tid: last.tid, onCPUNanoseconds: last.onCPUNanoseconds - (first?.onCPUNanoseconds ?? 0),
                                 runWaitNanoseconds: last.runWaitNanoseconds - (first?.runWaitNanoseconds ?? 0),
-                                lifeNanoseconds: last.atNanoseconds - (first?.atNanoseconds ?? last.createdNanoseconds)))
+                                lifeNanoseconds: last.atNanoseconds - (first?.atNanoseconds ?? last.createdNanoseconds),
+                                startedInside: first == nil))
         }
         let before = Dictionary(start.live.map { ($0.tid, $0) }, uniquingKeysWith: { first, _ in first })
         for sample in end.live {

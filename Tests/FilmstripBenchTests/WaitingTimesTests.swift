@@ -1,7 +1,9 @@
 import Filmstrip
 import FilmstripProcess
+@testable import FilmstripResults
 import Foundation
 import Glibc
+import ResultsTestSupport
 import Synchronization
 import Testing
 
@@ -38,10 +40,11 @@ struct WaitingTimesTests {
         // On-CPU: 300 (pool) + 100 (5) + 300 (3) + 200 (4); the main thread ran 0.
         #expect(totals.onCPUSeconds == 900e-9)
         #expect(totals.runQueueWaitSeconds == (200 + 300 + 100 + 100) * 1e-9)
-        // Blocked, threads that ran: pool 1000 − 300 − 200, thread 5 540 − 100 − 300,
-        // thread 3 770 − 300 − 100, thread 4 500 − 200 − 100; the parked main thread not at all.
-        #expect(totals.blockedSeconds == (500 + 140 + 370 + 200) * 1e-9)
-        #expect(totals.threadsThatRan == 4)
+        // Blocked, threads started inside: thread 5 540 − 100 − 300, thread 4 500 − 200 − 100;
+        // not those that were there before (the pool thread's 1000 − 300 − 200 = 500, the worker
+        // that ended inside: 770 − 300 − 100), which wait for the work rather than do it.
+        #expect(totals.blockedSeconds == (140 + 200) * 1e-9)
+        #expect(totals.threadsStarted == 2)
     }
 
     /// A thread the process did not track that ends (or appears) inside the stretch took (or
@@ -97,5 +100,81 @@ struct WaitingTimesTests {
         for share in [slept, computed] {
             #expect(share.runWaitNanoseconds >= 0 && share.blockedNanoseconds > -1_000_000, "\(share)")
         }
+    }
+
+    // MARK: The columns and the gate
+
+    /// The waiting columns are written and read back; a file written before them reads as no waiting.
+    @Test func waitingColumnsRoundTripAndOlderFilesReadWithout() throws {
+        var row = Fixtures.row()
+        row.waiting = WaitingTimes(onCPUSeconds: 0.02, runQueueWaitSeconds: 0.03, blockedSeconds: 0.004, voluntarySwitches: 7, involuntarySwitches: 9)
+        let path = Fixtures.temporaryPath("waiting-raw.csv")
+        try ResultsFileWriter<RawResultRow>(path: path).append(row)
+        #expect(try ResultsFileReader.read(RawResultRow.self, from: path).first?.waiting == row.waiting)
+        #expect(Metric.cpuAndBlockedSeconds.value(in: row) == (row.cpuUserSeconds ?? 0) + (row.cpuSysSeconds ?? 0) + 0.004)
+        // The same file as an older build wrote it: the five columns gone.
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let lines = text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let kept = lines[0].indices.filter { !["on_cpu_s", "run_queue_wait_s", "blocked_s", "voluntary_switches", "involuntary_switches"].contains(String(lines[0][$0])) }
+        #expect(kept.count == lines[0].count - 5)
+        let older = Fixtures.temporaryPath("older-raw.csv")
+        try lines.map { line in kept.map { String(line[$0]) }.joined(separator: ",") }.joined(separator: "\n").appending("\n")
+            .write(toFile: older, atomically: true, encoding: .utf8)
+        let read = try ResultsFileReader.read(RawResultRow.self, from: older)
+        #expect(read.count == 1 && read[0].waiting == nil && Metric.cpuAndBlockedSeconds.value(in: read[0]) == nil)
+    }
+
+    /// A two-build run of one configuration: CPU time with noise `cpuSD`, the workers' blocked
+    /// time a few hundred µs with noise of a half, plus `lockShare` of the CPU time in the
+    /// candidate (a lock); run-queue wait `runQueueShare` of the CPU time, and wall time with
+    /// the noise `wallSD` of other tenants.
+    private func waitingRows(pairs: Int, lockShare: Double, runQueueShare: Double, cpuSD: Double = 0.03, wallSD: Double = 0.3) -> [RawResultRow] {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func uniform() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        func noise(_ sd: Double) -> Double { sd * (uniform() + uniform() + uniform() - 1.5) * 2 }
+        return (0..<pairs).flatMap { repetition in
+            [BuildRole.baseline, .candidate].map { build in
+                let cpu = 0.02 * exp(noise(cpuSD))
+                let blocked = 0.0003 * exp(noise(0.5)) + (build == .candidate ? lockShare * cpu : 0)
+                var row = Fixtures.row(pipeline: "taskgroup+rowcopy", repetition: repetition, wall: (cpu / 2 + blocked) * (1 + runQueueShare) * exp(noise(wallSD)))
+                row.cpuUserSeconds = cpu
+                row.cpuSysSeconds = 0
+                row.build = build
+                row.waiting = WaitingTimes(onCPUSeconds: cpu, runQueueWaitSeconds: cpu * runQueueShare, blockedSeconds: blocked,
+                                           voluntarySwitches: 4, involuntarySwitches: 8)
+                return row
+            }
+        }
+    }
+
+    /// Under load (run-queue wait 3× the CPU time, wall time's pairs ±30 %): a lock that makes the
+    /// workers wait as long as they decode fails the default time gate on CPU plus blocked time,
+    /// and identical builds pass, wall time not judged (a warning says so).
+    @Test func underLoadTheProgramsWaitingGatesAndWallTimeDoesNot() {
+        let locked = RegressionGate.elapsedAndCPU().comparePaired(waitingRows(pairs: 20, lockShare: 1, runQueueShare: 3))
+        #expect(locked.outcome == .regressed, "\(locked.text)")
+        let headline = WrappedText.joined(locked.text).filter { $0.hasPrefix("slower: ") }
+        #expect(headline.count == 1 && headline[0].contains("cpu+blocked +"), "\(locked.text)")
+        #expect(!locked.comparisons.contains { $0.metric == .wallSeconds })
+        #expect(locked.warnings.contains { $0.hasPrefix("wall time not judged for 1 configuration") }, "\(locked.warnings)")
+        let same = RegressionGate.elapsedAndCPU().comparePaired(waitingRows(pairs: 60, lockShare: 0, runQueueShare: 3))
+        #expect(same.outcome == .passed, "\(same.text)")
+    }
+
+    /// On a quiet machine wall time is judged beside them, as before; without the waiting columns
+    /// (an older file, a baseline built before them) too.
+    @Test func onAQuietMachineWallTimeIsJudged() {
+        let quiet = RegressionGate.elapsedAndCPU().comparePaired(waitingRows(pairs: 20, lockShare: 0, runQueueShare: 0.02, wallSD: 0.02))
+        #expect(Set(quiet.comparisons.filter(\.gated).map(\.metric)) == [.cpuSeconds, .cpuAndBlockedSeconds, .wallSeconds], "\(quiet.text)")
+        #expect(quiet.warnings.isEmpty)
+        let older = waitingRows(pairs: 20, lockShare: 0, runQueueShare: 3, wallSD: 0.02).map { row in
+            var row = row
+            row.waiting = nil
+            return row
+        }
+        #expect(Set(RegressionGate.elapsedAndCPU().comparePaired(older).comparisons.map(\.metric)) == [.cpuSeconds, .wallSeconds])
     }
 }

@@ -12,7 +12,9 @@ struct filmstrip_thread_sample {
     /// `created_ns` is known and its end is recorded; 0 for a thread started before (the main
     /// thread, pools the runtime started first), whose end cannot be seen.
     int32_t tracked;
-    /// CLOCK_MONOTONIC nanoseconds when the thread was asked for (`pthread_create`); 0 untracked.
+    /// CLOCK_MONOTONIC nanoseconds when the kernel first queued the thread (its first instant
+    /// less its times so far, read as it starts); before it starts, its `pthread_create` call.
+    /// 0 untracked.
     int64_t created_ns;
     /// CLOCK_MONOTONIC nanoseconds when the times below were read (for an ended thread: its end).
     int64_t at_ns;

@@ -320,6 +320,12 @@ struct ResourceSnapshot {
         guard let first = start.threadTimes.flatMap(ThreadTimes.snapshot), let last = threadTimes.flatMap(ThreadTimes.snapshot) else { return nil }
         let records = ThreadTimes.records()
         let totals = ThreadTimes.between(first, last, records: records ?? [])
+        if ProcessInfo.processInfo.environment["DEBUG_WAITING"] != nil {
+            for share in ThreadTimes.shares(first, last, records: records ?? []).shares {
+                FileHandle.standardError.write("tid \(share.tid) cpu \(share.onCPUNanoseconds / 1000) wait \(share.runWaitNanoseconds / 1000) life \(share.lifeNanoseconds / 1000) blocked \(share.blockedNanoseconds / 1000)\n".data(using: .utf8)!)
+            }
+            FileHandle.standardError.write("--\n".data(using: .utf8)!)
+        }
         return WaitingTimes(onCPUSeconds: totals.onCPUSeconds, runQueueWaitSeconds: totals.runQueueWaitSeconds,
                             // Without the records an ended thread's times are missing.
                             blockedSeconds: records == nil ? nil : totals.blockedSeconds,

@@ -8,7 +8,8 @@ package struct WaitingTimes: Sendable, Hashable, Codable {
     package var onCPUSeconds: Double
     /// Seconds runnable but not running, all threads.
     package var runQueueWaitSeconds: Double
-    /// Seconds blocked, summed over the threads that ran in the phase: each one's life in the
+    /// Seconds blocked, summed over the threads started inside the phase (the workers and codec
+    /// threads doing its work, not the pool threads waiting for them): each one's life in the
     /// phase less its on-CPU and run-queue time. nil when a thread the child did not start
     /// began or ended inside the phase (its share cannot be known).
     package var blockedSeconds: Double?
