@@ -38,12 +38,12 @@ struct WaitingTimesTests {
         ]
         let totals = ThreadTimes.between(start, end, records: records)
         // On-CPU: 300 (pool) + 100 (5) + 300 (3) + 200 (4); the main thread ran 0.
-        #expect(totals.onCPUSeconds == 900e-9)
-        #expect(totals.runQueueWaitSeconds == (200 + 300 + 100 + 100) * 1e-9)
+        #expect(totals.onCPUSeconds == Double(900) / 1e9)
+        #expect(totals.runQueueWaitSeconds == Double(200 + 300 + 100 + 100) / 1e9)
         // Blocked, threads started inside: thread 5 540 − 100 − 300, thread 4 500 − 200 − 100;
         // not those that were there before (the pool thread's 1000 − 300 − 200 = 500, the worker
         // that ended inside: 770 − 300 − 100), which wait for the work rather than do it.
-        #expect(totals.blockedSeconds == (140 + 200) * 1e-9)
+        #expect(totals.blockedSeconds == Double(140 + 200) / 1e9)
         #expect(totals.threadsStarted == 2)
     }
 
