@@ -23,7 +23,7 @@ extension HTMLReport {
         // Two machines' runs answer the hardware question instead (`hardwareSection`), unless they are one machine's.
         if reports.isEmpty && rowsByFile.count == 2 && !HardwareComparison.differentMachines(rowsByFile[0], rowsByFile[1]) {
             let report = gate.compareRuns(baseline: rowsByFile[0], candidate: rowsByFile[1], baselinePath: sources[0], candidatePath: sources[1])
-            reports.append(("\(metricsTitle(gate)), \(sources[1]) against \(sources[0])", report))
+            reports.append(("\(metricsTitle(report.gate)), \(sources[1]) against \(sources[0])", report))
         }
         return reports
     }
@@ -38,6 +38,7 @@ extension HTMLReport {
         let name = switch metric {
         case .wallSeconds: "wall time"
         case .cpuSeconds: "CPU time"
+        case .cpuAndBlockedSeconds: "CPU plus blocked time"
         case .cpuUserSeconds: "user CPU time"
         case .cpuSysSeconds: "system CPU time"
         case .instructions: "instructions"
