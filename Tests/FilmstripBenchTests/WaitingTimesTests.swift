@@ -1,3 +1,4 @@
+import CLITestSupport
 import Filmstrip
 import FilmstripProcess
 @testable import FilmstripResults
@@ -176,5 +177,27 @@ struct WaitingTimesTests {
             return row
         }
         #expect(Set(RegressionGate.elapsedAndCPU().comparePaired(older).comparisons.map(\.metric)) == [.cpuSeconds, .wallSeconds])
+    }
+
+    /// The real child: `bench-run` children of a two-worker task group, whose workers end inside
+    /// `extract`. Their CPU time must be in `on_cpu_s` (the kernel's own sum, `getrusage`, keeps
+    /// ended threads' CPU time: the two agree to within the threads' exits), and every phase has
+    /// its blocked time.
+    @Test func benchRowsCountTheThreadsThatEndedInsideThePhase() throws {
+        let folder = try CLISupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let name = folder.appendingPathComponent("waiting").path
+        let result = try CLISupport.run(["bench", "--videos", "h264-180p-3s", "--extractors", "taskgroup", "--composers", "rowcopy",
+                                         "--counts", "10", "--workers", "2", "--threads", "1", "--repetitions", "3", "--warmup", "0",
+                                         "--pipelines-only", "--out", name, "--fixtures-dir", CLISupport.fixturesDirectory, "-q"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let rows = try ResultsFileReader.read(RawResultRow.self, from: name + "-raw.csv")
+        #expect(rows.count == 9 && rows.allSatisfy { $0.waiting?.blockedSeconds != nil }, "\(rows.map(\.waiting))")
+        for row in rows where row.phase == .extract {
+            let waiting = try #require(row.waiting)
+            let cpu = (row.cpuUserSeconds ?? 0) + (row.cpuSysSeconds ?? 0)
+            #expect(abs(waiting.onCPUSeconds - cpu) <= 0.1 * cpu + 0.002, "on-CPU \(waiting.onCPUSeconds) s against getrusage's \(cpu) s")
+            #expect(waiting.voluntarySwitches > 0 && waiting.runQueueWaitSeconds >= 0)
+        }
     }
 }
