@@ -80,12 +80,14 @@ for metric in ["wall_s", "cpu_s", "blocked_s", "cpu_blocked_s", "run_queue_wait_
     for row in rows:
         sides.setdefault(row["repetition"], {})[row["build"]] = value(row, metric)
     ratio = [s["candidate"] / s["baseline"] for s in sides.values()
-             if s.get("candidate") and s.get("baseline") and s["baseline"] > 0]
-    base = [s["baseline"] for s in sides.values() if s.get("baseline")]
+             if s.get("candidate") is not None and s.get("baseline") and s["baseline"] > 0]
+    base = [s["baseline"] for s in sides.values() if s.get("baseline") is not None]
     if not ratio:
         print(f"  {metric}: no pairs"); continue
     print(f"  {metric}: median ratio {quantile(ratio, 0.5):.3f} (10th–90th {quantile(ratio, 0.1):.3f}–{quantile(ratio, 0.9):.3f}), "
-          f"baseline median {quantile(base, 0.5) * 1000:.2f} ms, {len(ratio)} pairs")
+          f"baseline median {quantile(base, 0.5) * 1000:.2f} ms, {len(ratio)} pairs"
+          + (f", runs over 5 ms: {sum(v > 0.005 for v in base + [s['candidate'] for s in sides.values() if s.get('candidate') is not None])}"
+             if metric == "blocked_s" else ""))
 PYTHON
 }
 
