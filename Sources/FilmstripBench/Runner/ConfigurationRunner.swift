@@ -288,7 +288,7 @@ struct ResourceSnapshot {
     let ownReadBytes: Int
     /// Heap allocations so far.
     let heapAllocations: Int
-    /// The slot of this instant's reading of every thread's times (``ThreadTimes/take()``); nil
+    /// The ticket of this instant's reading of every thread's times (``ThreadTimes/take()``); nil
     /// when waiting is not measured (instruction runs) or could not be read.
     let threadTimes: Int64?
     /// Voluntary and involuntary context switches so far, all threads, ended ones included.
@@ -320,12 +320,6 @@ struct ResourceSnapshot {
         guard let first = start.threadTimes.flatMap(ThreadTimes.snapshot), let last = threadTimes.flatMap(ThreadTimes.snapshot) else { return nil }
         let records = ThreadTimes.records()
         let totals = ThreadTimes.between(first, last, records: records ?? [])
-        if ProcessInfo.processInfo.environment["DEBUG_WAITING"] != nil {
-            for share in ThreadTimes.shares(first, last, records: records ?? []).shares {
-                FileHandle.standardError.write("tid \(share.tid) cpu \(share.onCPUNanoseconds / 1000) wait \(share.runWaitNanoseconds / 1000) life \(share.lifeNanoseconds / 1000) blocked \(share.blockedNanoseconds / 1000)\n".data(using: .utf8)!)
-            }
-            FileHandle.standardError.write("--\n".data(using: .utf8)!)
-        }
         return WaitingTimes(onCPUSeconds: totals.onCPUSeconds, runQueueWaitSeconds: totals.runQueueWaitSeconds,
                             // Without the records an ended thread's times are missing.
                             blockedSeconds: records == nil ? nil : totals.blockedSeconds,
