@@ -12,6 +12,7 @@ import CThreadTimes
 package enum ThreadTimes {
     /// One thread's times at one instant, or at its end (``ThreadTimes/records()``).
     package struct Sample: Sendable, Hashable {
+        /// The kernel's thread id.
         package var tid: Int32
         /// Started by `pthread_create` after ``startAccounting()``: its start is known and its end
         /// recorded. An untracked thread (the main thread, the runtime's first pool threads) is
@@ -21,9 +22,12 @@ package enum ThreadTimes {
         package var createdNanoseconds: Int64
         /// When the times were read (an ended thread's record: its end; 0 while it lives).
         package var atNanoseconds: Int64
+        /// On a CPU so far (schedstat's first field).
         package var onCPUNanoseconds: Int64
+        /// Runnable but waiting for a CPU so far (schedstat's second field).
         package var runWaitNanoseconds: Int64
 
+        /// A sample as the C side reads one (the tests build their own).
         package init(tid: Int32, tracked: Bool, createdNanoseconds: Int64, atNanoseconds: Int64,
                      onCPUNanoseconds: Int64, runWaitNanoseconds: Int64) {
             self.tid = tid
@@ -48,8 +52,10 @@ package enum ThreadTimes {
         /// `CLOCK_MONOTONIC` nanoseconds when the reading began and ended.
         package var beganNanoseconds: Int64
         package var endedNanoseconds: Int64
+        /// Every thread alive while it was read.
         package var live: [Sample]
 
+        /// A snapshot of `live` read between the two instants.
         package init(beganNanoseconds: Int64, endedNanoseconds: Int64, live: [Sample]) {
             self.beganNanoseconds = beganNanoseconds
             self.endedNanoseconds = endedNanoseconds
@@ -59,8 +65,11 @@ package enum ThreadTimes {
 
     /// One thread's times within a stretch, in nanoseconds.
     package struct Share: Sendable, Hashable {
+        /// The kernel's thread id.
         package var tid: Int32
+        /// On a CPU within the stretch.
         package var onCPUNanoseconds: Int64
+        /// Runnable but waiting for a CPU within the stretch.
         package var runWaitNanoseconds: Int64
         /// Its life within the stretch (from its start when it started inside, to its end when it ended inside).
         package var lifeNanoseconds: Int64

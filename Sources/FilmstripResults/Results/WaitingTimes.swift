@@ -16,8 +16,10 @@ package struct WaitingTimes: Sendable, Hashable, Codable {
     /// Context switches of the process in the phase, all threads, ended ones included
     /// (`getrusage`): voluntary (the thread blocked) and involuntary (the scheduler took the CPU).
     package var voluntarySwitches: Int
+    /// Involuntary switches of the phase (`ru_nivcsw`).
     package var involuntarySwitches: Int
 
+    /// A phase's waiting, in seconds and switches.
     package init(onCPUSeconds: Double, runQueueWaitSeconds: Double, blockedSeconds: Double?,
                  voluntarySwitches: Int, involuntarySwitches: Int) {
         self.onCPUSeconds = onCPUSeconds
