@@ -64,7 +64,11 @@ let package = Package(
         ),
         // The harness's system side, kept out of the `Filmstrip` product (as NIOPosix beside NIOCore):
         // the one child-process launcher (posix_spawn, process groups, kill at a time limit).
-        .target(name: "FilmstripProcess", dependencies: ["Filmstrip"]),
+        .target(name: "FilmstripProcess", dependencies: ["Filmstrip", "CThreadTimes"]),
+        // Each thread's on-CPU, run-queue and blocked time, threads that end early included: replaces
+        // pthread_create (forwarding to glibc's) so a thread records its times as it ends; off until
+        // a `bench-run` child turns it on.
+        .target(name: "CThreadTimes"),
         // The synthetic reference videos (painted, encoded, cached) that the tests and the bench
         // decode; no app needs them. Optimised like the library: tests paint thousands of frames.
         .target(name: "FilmstripFixtures", dependencies: ["Filmstrip"], swiftSettings: optimizedDebugSwift),

@@ -67,7 +67,7 @@ extension FilmstripCommand {
         @Option(name: .customLong("max-pairs"), help: "With --until-decided: the most pairs of one configuration (the budget is --max-minutes; this bounds a configuration that will never be decided).")
         var maxPairs = UntilDecided.defaultMaxPairs
 
-        @Option(name: .customLong("gate-metric"), help: "The one metric --until-decided decides on (default: cpu_s and wall_s, both decided). Recorded in NAME-gate.json beside the raw file, which `compare` reads.")
+        @Option(name: .customLong("gate-metric"), help: "The one metric --until-decided decides on (default: cpu_s, cpu_blocked_s and wall_s, all decided; wall_s only for configurations measured on a quiet machine). Recorded in NAME-gate.json beside the raw file, which `compare` reads.")
         var gateMetric: Metric?
 
         @Option(help: "The threshold --until-decided decides on, e.g. 5% (recorded with the metrics for `compare`).")

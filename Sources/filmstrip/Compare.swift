@@ -43,7 +43,7 @@ extension FilmstripCommand {
         @Option(help: "Relative change treated as noise, e.g. 5% or 0.05, below 100% (default: the one `bench --until-decided` recorded, else 5% for times, 0.5% for instructions).")
         var threshold: GateThreshold?
 
-        @Option(help: "Metric compared: \(Metric.allCases.map(\.rawValue).joined(separator: ", ")) (default: the ones `bench --until-decided` recorded; else instructions for a file measured with `bench --measure instructions`, else cpu_s and wall_s together).")
+        @Option(help: "Metric compared: \(Metric.allCases.map(\.rawValue).joined(separator: ", ")) (default: the ones `bench --until-decided` recorded; else instructions for a file measured with `bench --measure instructions`, else cpu_s, cpu_blocked_s and wall_s together, wall_s only where the machine was quiet).")
         var metric: Metric?
 
         @Option(help: "Report format: text, markdown (pull-request comments) or json (the README documents its keys).")

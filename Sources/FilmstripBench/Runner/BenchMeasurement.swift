@@ -31,6 +31,8 @@ package struct BenchMeasurement: Sendable, Hashable, Codable {
         package var interactive: InteractiveMeasures?
         /// Sprite runs: how far the tiles lie from their cues (nil elsewhere).
         package var spriteTiles: SpriteTileCheck?
+        /// The phase's waiting by kind (in-process phases; nil from children built before it was measured).
+        package var waiting: WaitingTimes?
 
     }
 

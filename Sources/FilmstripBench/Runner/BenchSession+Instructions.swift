@@ -143,6 +143,7 @@ extension BenchSession {
             result[index].cpuUserSeconds = nil
             result[index].cpuSysSeconds = nil
             result[index].thumbnailsPerSecond = nil
+            result[index].waiting = nil
             result[index].peakRSSBytes = nil
             result[index].bound = nil
             // `rchar` under valgrind counts valgrind's own reading of the libraries' symbol tables.

@@ -391,6 +391,7 @@ package struct BenchSession {
             row.bound = cost.bound
             row.interactive = cost.interactive
             row.spriteTiles = cost.spriteTiles
+            row.waiting = cost.waiting
             if configuration.kind != .calibrationCopy, configuration.kind != .interactive, cost.wallSeconds > 0 {
                 row.thumbnailsPerSecond = Double(row.thumbnailCount) / cost.wallSeconds
             }

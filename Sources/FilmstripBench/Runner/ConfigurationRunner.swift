@@ -4,6 +4,7 @@ import FilmstripResults
 import Foundation
 import CAllocationCounter
 import CInstructionMarks
+import FilmstripProcess
 import Glibc
 
 /// Runs one ``BenchConfiguration`` once in this process and measures it: the body
@@ -16,7 +17,8 @@ package enum ConfigurationRunner {
     }
 
     package static func run(_ configuration: BenchConfiguration) async throws -> BenchMeasurement {
-        switch configuration {
+        if ResourceSnapshot.measuresWaiting { ThreadTimes.startAccounting() }
+        return switch configuration {
         case .pipeline(let run): try await runPipeline(run)
         case .calibrationDecode(let run): try await runCalibrationDecode(run)
         case let .composeSynthetic(composer, count, height):
@@ -286,17 +288,43 @@ struct ResourceSnapshot {
     let ownReadBytes: Int
     /// Heap allocations so far.
     let heapAllocations: Int
+    /// The ticket of this instant's reading of every thread's times (``ThreadTimes/take()``); nil
+    /// when waiting is not measured (instruction runs) or could not be read.
+    let threadTimes: Int64?
+    /// Voluntary and involuntary context switches so far, all threads, ended ones included.
+    let voluntarySwitches: Int
+    let involuntarySwitches: Int
+
+    /// Whether snapshots read the threads' times: not in an instruction run's child, where the
+    /// times mean nothing and the reading would count as the phases' instructions (a fused
+    /// compose phase is ~1,400 of them; one reading of ten threads, tens of thousands).
+    static let measuresWaiting = !Callgrind.dealsFixedWorkerShares
 
     static func now() -> ResourceSnapshot {
         // Counters first and the clock last, so their own cost falls outside the next phase's time.
         let allocations = Int(filmstrip_heap_allocations())
         let (bytesRead, ioBytes) = procField("/proc/self/io", "rchar:")
         let (highWaterKiB, statusBytes) = procField("/proc/self/status", "VmHWM:")
+        let threadTimes = measuresWaiting ? ThreadTimes.take() : nil
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         return ResourceSnapshot(instant: .now, user: seconds(usage.ru_utime), system: seconds(usage.ru_stime),
                                 peakRSSBytes: (highWaterKiB ?? usage.ru_maxrss) * 1024, bytesRead: bytesRead,
-                                ownReadBytes: ioBytes + statusBytes, heapAllocations: allocations)
+                                ownReadBytes: ioBytes + statusBytes, heapAllocations: allocations, threadTimes: threadTimes,
+                                voluntarySwitches: usage.ru_nvcsw, involuntarySwitches: usage.ru_nivcsw)
+    }
+
+    /// The waiting by kind between `start` and this snapshot; read after the measurement (it
+    /// allocates), nil when either instant's threads were not read.
+    func waiting(since start: ResourceSnapshot) -> WaitingTimes? {
+        guard let first = start.threadTimes.flatMap(ThreadTimes.snapshot), let last = threadTimes.flatMap(ThreadTimes.snapshot) else { return nil }
+        let records = ThreadTimes.records()
+        let totals = ThreadTimes.between(first, last, records: records ?? [])
+        return WaitingTimes(onCPUSeconds: totals.onCPUSeconds, runQueueWaitSeconds: totals.runQueueWaitSeconds,
+                            // Without the records an ended thread's times are missing.
+                            blockedSeconds: records == nil ? nil : totals.blockedSeconds,
+                            voluntarySwitches: voluntarySwitches - start.voluntarySwitches,
+                            involuntarySwitches: involuntarySwitches - start.involuntarySwitches)
     }
 
     func cost(since start: ResourceSnapshot, phase: Phase, counters: DecodeCounters?) -> BenchMeasurement.PhaseCost {
@@ -308,6 +336,7 @@ struct ResourceSnapshot {
         cost.seeks = counters?.seeks
         if let bytesRead, let before = start.bytesRead { cost.bytesRead = bytesRead - before - start.ownReadBytes }
         cost.heapAllocations = heapAllocations - start.heapAllocations
+        cost.waiting = waiting(since: start)
         return cost
     }
 

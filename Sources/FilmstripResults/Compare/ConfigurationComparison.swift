@@ -3,7 +3,7 @@ import Foundation
 /// The change of one configuration between baseline and candidate.
 package struct ConfigurationComparison: Sendable {
     package var key: ConfigurationKey
-    /// What was compared: the gate's metric, or its second (``RegressionGate/secondMetric``).
+    /// What was compared: the gate's metric, or one of the others (``RegressionGate/otherMetrics``).
     package var metric: Metric = .cpuSeconds
     /// Median of the baseline samples, in the metric's unit or, normalised, in calibrations.
     package var baselineMedian: Double

@@ -113,6 +113,8 @@ package struct GateReport: Sendable {
         switch metric {
         case .wallSeconds: "wall"
         case .cpuSeconds: "cpu"
+        case .blockedSeconds: "blocked"
+        case .cpuAndBlockedSeconds: "cpu+blocked"
         default: metric.rawValue
         }
     }
@@ -353,7 +355,7 @@ package struct GateReport: Sendable {
             : String(format: "%.0f", value)
     }
 
-    private static let secondsMetrics: Set<Metric> = [.wallSeconds, .cpuSeconds, .cpuUserSeconds, .cpuSysSeconds]
+    private static let secondsMetrics: Set<Metric> = [.wallSeconds, .cpuSeconds, .cpuUserSeconds, .cpuSysSeconds, .blockedSeconds, .cpuAndBlockedSeconds]
 
     /// A ratio as a signed percent change, `1.123` → `+12.3 %`.
     static func percent(_ ratio: Double, digits: Int = 1) -> String {

@@ -26,7 +26,7 @@ package struct GateSettings: Sendable, Hashable, Codable {
 
     /// The gate these settings describe.
     package var gate: RegressionGate {
-        var gate = RegressionGate(metric: metrics[0], threshold: threshold, level: level, secondMetric: metrics.dropFirst().first)
+        var gate = RegressionGate(metric: metrics[0], threshold: threshold, level: level, otherMetrics: Array(metrics.dropFirst()))
         gate.pairCollection = .addedByLooking
         return gate
     }
@@ -54,7 +54,7 @@ package struct GateSettings: Sendable, Hashable, Codable {
         } catch {
             throw .malformed(path: path, reason: "not the gate's settings (`bench --until-decided` writes run_id, metrics, threshold, level)")
         }
-        guard !settings.metrics.isEmpty, settings.metrics.count <= 2, settings.threshold > 0, settings.threshold < 1,
+        guard !settings.metrics.isEmpty, settings.metrics.count <= Metric.allCases.count, settings.threshold > 0, settings.threshold < 1,
               settings.level > 0, settings.level < 1 else {
             throw .malformed(path: path, reason: "metrics \(settings.metrics.map(\.rawValue)), threshold \(settings.threshold), level \(settings.level): not a gate's settings")
         }

@@ -7,9 +7,18 @@ struct PairedTimeEngine: GateEngine {
 
     func judge(baseline: [RawResultRow], candidate: [RawResultRow], into report: inout GateReport) {
         let metrics = gate.metrics
-        let entries = metrics.flatMap { judged -> [ConfigurationComparison] in
+        var entries = metrics.flatMap { judged -> [ConfigurationComparison] in
             gate.sequentialEntries(RegressionGate.pairs(gate.valuesByRepetition(baseline, metric: judged),
                                                         gate.valuesByRepetition(candidate, metric: judged)), metric: judged)
+        }
+        // On a loaded machine wall time is mostly other tenants' waiting: where the program's
+        // own is judged, wall time is left to the configurations measured on a quiet one.
+        if metrics.contains(.cpuAndBlockedSeconds), metrics.contains(.wallSeconds) {
+            let loaded = RegressionGate.measuredUnderLoad(baseline + candidate).intersection(entries.filter { $0.metric == .wallSeconds }.map(\.key))
+            if !loaded.isEmpty {
+                entries.removeAll { $0.metric == .wallSeconds && loaded.contains($0.key) }
+                report.warnings.append("wall time not judged for \(loaded.count) configuration(s) measured on a loaded machine (their runs waited for a core longer than \(Int(RegressionGate.loadedRunQueueShare * 100)) % of their CPU time): judged on CPU time and CPU plus blocked time")
+            }
         }
         let failed = Set(report.failures.map(\.key))
         let collection = gate.pairCollection ?? PairCollection.of(entries.filter { $0.gated && !failed.contains($0.key) })

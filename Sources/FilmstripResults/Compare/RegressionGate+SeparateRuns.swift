@@ -1,8 +1,8 @@
 import Foundation
 
 extension RegressionGate {
-    /// Two separate runs judged on every metric of this gate (CPU and wall time for the default
-    /// time gate): each metric by ``compare(baseline:candidate:baselinePath:candidatePath:)``,
+    /// Two separate runs judged on every metric of this gate but CPU plus blocked time (CPU and
+    /// wall time for the default time gate): each metric by ``compare(baseline:candidate:baselinePath:candidatePath:)``,
     /// merged so that each configuration's metrics sit side by side and a configuration is
     /// slower when either metric is decided slower. A worker waiting on a lock shows in wall
     /// time only, so CPU time alone would pass it.
@@ -14,7 +14,9 @@ extension RegressionGate {
     /// which keeps that chance far below `1 − level` for unchanged code (docs/gate.md).
     package func compareRuns(baseline: [RawResultRow], candidate: [RawResultRow],
                             baselinePath: String = "baseline", candidatePath: String = "candidate") -> GateReport {
-        let judged = metrics
+        // CPU plus blocked time belongs to the paired gate (each pair's threads on the same
+        // machine state); separate runs, maybe days apart, keep the times a calibration divides.
+        let judged = metrics.count > 1 ? metrics.filter { $0 != .cpuAndBlockedSeconds } : metrics
         guard judged.count > 1 else {
             return compare(baseline: baseline, candidate: candidate, baselinePath: baselinePath, candidatePath: candidatePath)
         }
@@ -24,6 +26,7 @@ extension RegressionGate {
         }
         var merged = reports[0]
         merged.gate = self
+        merged.gate.otherMetrics = Array(judged.dropFirst())
         // Bad input is bad input whichever metric found it (the first metric's reason is kept).
         if case .badInput = merged.outcome { return merged }
         for other in reports.dropFirst() {

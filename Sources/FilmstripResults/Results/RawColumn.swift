@@ -83,6 +83,12 @@ package enum RawColumn: String, ResultColumn {
     case meanFrameErrorSeconds = "mean_error_s"
     // Added with the span of instruction runs; older files lack it.
     case spanInstructions = "span_instructions"
+    // Added with waiting by kind (issue 47); older files lack them.
+    case onCPUSeconds = "on_cpu_s"
+    case runQueueWaitSeconds = "run_queue_wait_s"
+    case blockedSeconds = "blocked_s"
+    case voluntarySwitches = "voluntary_switches"
+    case involuntarySwitches = "involuntary_switches"
 
     /// Columns that files written before they existed lack; they read as empty cells.
     package static let addedLater: Set<RawColumn> = [.build, .executableCommit, .packetsRead, .bytesRead, .seeks, .heapAllocations,
@@ -91,7 +97,8 @@ package enum RawColumn: String, ResultColumn {
                                                       .firstThumbnailSeconds, .fullRowSeconds, .allThumbnailsSeconds, .latencyP50Seconds,
                                                       .latencyP95Seconds, .wastedFrames, .cacheHits, .residentGrowthBytes,
                                                       .threadsLeft, .busyDecoders, .tiles, .unreadableTiles,
-                                                      .worstFrameErrorSeconds, .meanFrameErrorSeconds, .spanInstructions]
+                                                      .worstFrameErrorSeconds, .meanFrameErrorSeconds, .spanInstructions,
+                                                      .onCPUSeconds, .runQueueWaitSeconds, .blockedSeconds, .voluntarySwitches, .involuntarySwitches]
 
     package var unit: String {
         switch self {
@@ -105,6 +112,8 @@ package enum RawColumn: String, ResultColumn {
         case .firstThumbnailSeconds, .fullRowSeconds, .allThumbnailsSeconds, .latencyP50Seconds, .latencyP95Seconds: "s"
         case .worstFrameErrorSeconds, .meanFrameErrorSeconds: "s"
         case .wastedFrames, .cacheHits, .threadsLeft, .busyDecoders, .tiles, .unreadableTiles: "count"
+        case .onCPUSeconds, .runQueueWaitSeconds, .blockedSeconds: "s"
+        case .voluntarySwitches, .involuntarySwitches: "count"
         case .videoWidth, .videoHeight, .thumbWidth, .thumbHeight: "px"
         case .videoDurationSeconds, .wallSeconds, .cpuUserSeconds, .cpuSysSeconds: "s"
         case .thumbnailsPerSecond: "1/s"
@@ -189,6 +198,11 @@ package enum RawColumn: String, ResultColumn {
         case .worstFrameErrorSeconds: "Sprite rows: largest distance between a tile's frame and its cue's start (cue k starts at k · interval)."
         case .meanFrameErrorSeconds: "Sprite rows: mean of the same distances over the readable tiles."
         case .spanInstructions: "Instruction runs: instructions of the phase's busiest thread (the span, beside `instructions`, the work), counted in a second callgrind run with `--separate-threads=yes`; `extract` (decoding workers and their codec threads end inside it) and `process` (each thread's whole life) rows only, empty elsewhere and in time runs. `instructions / span_instructions` is the parallelism the phase had."
+        case .onCPUSeconds: "Seconds the phase's threads spent on a CPU, summed over every thread of the `bench-run` child, those that ended inside the phase included (the kernel's per-thread `schedstat`; each thread reads its own as it ends). About `cpu_user_s + cpu_sys_s`; in-process phases only, empty elsewhere and in older files."
+        case .runQueueWaitSeconds: "Seconds the phase's threads were runnable but waited for a CPU (`schedstat`'s run-queue time), summed over threads as `on_cpu_s`: the machine's share of the waiting (other tenants holding the cores), which the program cannot change."
+        case .blockedSeconds: "Seconds the phase's own threads were blocked (a lock, a join, a condition, I/O, a sleep): per thread, its life in the phase less its on-CPU and run-queue time, summed over the threads started inside the phase (decoding workers, FFmpeg's codec threads). Threads that were there before (the main thread, the runtime's pool) are left out: they wait for the work, so their blocked time is the phase's wall time again, other tenants' delays included. The program's own waiting; the gate judges it as `cpu_blocked_s` (docs/gate.md, \"Waiting\"). Empty when a thread the child did not start began or ended inside the phase."
+        case .voluntarySwitches: "Voluntary context switches in the phase (a thread gave up its CPU: it blocked), all threads of the process, ended ones included (`getrusage` `ru_nvcsw`)."
+        case .involuntarySwitches: "Involuntary context switches in the phase (the scheduler took a thread's CPU: its time slice ended or another task preempted it), all threads (`ru_nivcsw`)."
         case .profile: "Instruction runs: the run's profile (instructions per part and per function and library), a path relative to the folder of this file."
         }
     }
@@ -282,5 +296,10 @@ extension RawColumn {
         .worstFrameErrorSeconds: .grouped { Cell.text($0.spriteTiles?.worstErrorSeconds) },
         .meanFrameErrorSeconds: .grouped { Cell.text($0.spriteTiles?.meanErrorSeconds) },
         .spanInstructions: .stored(\.spanInstructions, .int),
+        .onCPUSeconds: .grouped { Cell.text($0.waiting?.onCPUSeconds) },
+        .runQueueWaitSeconds: .grouped { Cell.text($0.waiting?.runQueueWaitSeconds) },
+        .blockedSeconds: .grouped { Cell.text($0.waiting?.blockedSeconds) },
+        .voluntarySwitches: .grouped { Cell.text($0.waiting?.voluntarySwitches) },
+        .involuntarySwitches: .grouped { Cell.text($0.waiting?.involuntarySwitches) },
     ]
 }

@@ -63,6 +63,8 @@ package struct RawResultRow: ResultRecord, Hashable {
     package var interactive: InteractiveMeasures?
     /// Sprite rows: the tiles' distance from their cues; nil elsewhere.
     package var spriteTiles: SpriteTileCheck?
+    /// The phase's waiting by kind (in-process phases of time runs); nil elsewhere and in older files.
+    package var waiting: WaitingTimes?
 
     package init(
         run: RunContext, timestamp: Date, pipeline: PipelineName,
@@ -132,6 +134,17 @@ package struct RawResultRow: ResultRecord, Hashable {
         bound = try Self.bound(cells)
         interactive = try Self.interactive(cells)
         spriteTiles = try Self.spriteTiles(cells)
+        waiting = try Self.waiting(cells)
+    }
+
+    /// The waiting columns of a row: nil when it has no on-CPU time (other kinds, older files).
+    private static func waiting(_ cells: (RawColumn) -> String) throws(CellError) -> WaitingTimes? {
+        guard let onCPU = try Cell.optionalDouble(RawColumn.onCPUSeconds, cells(.onCPUSeconds)) else { return nil }
+        return WaitingTimes(onCPUSeconds: onCPU,
+                            runQueueWaitSeconds: try Cell.optionalDouble(RawColumn.runQueueWaitSeconds, cells(.runQueueWaitSeconds)) ?? 0,
+                            blockedSeconds: try Cell.optionalDouble(RawColumn.blockedSeconds, cells(.blockedSeconds)),
+                            voluntarySwitches: try Cell.optionalInt(RawColumn.voluntarySwitches, cells(.voluntarySwitches)) ?? 0,
+                            involuntarySwitches: try Cell.optionalInt(RawColumn.involuntarySwitches, cells(.involuntarySwitches)) ?? 0)
     }
 
     /// The row ``init(cells:)`` starts from: every field then reads its own cell over it.

@@ -49,6 +49,15 @@ package enum Metric: String, Sendable, Hashable, Codable, CaseIterable {
     /// Instructions counted under callgrind (`bench --measure instructions`): the same on
     /// every run of the same work, whatever the machine's load.
     case instructions
+    /// Time the phase's threads were blocked (``WaitingTimes/blockedSeconds``): the program's own
+    /// waiting, which a lock that costs parallelism grows and other tenants' load hardly moves.
+    case blockedSeconds = "blocked_s"
+    /// CPU time plus blocked time (`cpu_s + blocked_s`): the phase's work and its own threads'
+    /// waiting, without the machine's (the run queue). What the time gate judges waiting by: a
+    /// change is a share of the work, so identical builds whose few hundred µs of blocked time
+    /// jitter by half read as the same, and a lock that makes the workers wait as long as they
+    /// decode reads as about +100 % (docs/gate.md, "Waiting").
+    case cpuAndBlockedSeconds = "cpu_blocked_s"
 
     /// `false` for throughput, where a larger value is the better one.
     package var lowerIsBetter: Bool { self != .thumbnailsPerSecond }
@@ -67,6 +76,8 @@ package enum Metric: String, Sendable, Hashable, Codable, CaseIterable {
         case .framesDecoded: row.framesDecoded.map(Double.init)
         case .thumbnailsPerSecond: row.thumbnailsPerSecond
         case .instructions: row.instructions.map(Double.init)
+        case .blockedSeconds: row.waiting?.blockedSeconds
+        case .cpuAndBlockedSeconds: row.waiting?.blockedSeconds.flatMap { blocked in Metric.cpuSeconds.value(in: row).map { $0 + blocked } }
         }
     }
 }

@@ -49,7 +49,7 @@ package enum SummaryColumn: String, ResultColumn {
         case .runID, .gitCommit, .buildConfig, .machineID, .machineName, .pipeline, .extractor, .composer,
              .options, .videoID, .thumbnailCount, .thumbWidth, .thumbHeight, .accuracy, .phase, .kind:
             "As in the raw file; these columns identify the configuration summarized."
-        case .metric: "Raw column summarized (`wall_s`, `cpu_user_s`, `cpu_sys_s`, `peak_rss_bytes`, `frames_decoded`, `thumbnails_per_s`, `instructions`), or `cpu_s` (`cpu_user_s + cpu_sys_s`); its unit is the unit of the statistics."
+        case .metric: "Raw column summarized (`wall_s`, `cpu_user_s`, `cpu_sys_s`, `peak_rss_bytes`, `frames_decoded`, `thumbnails_per_s`, `instructions`, `blocked_s`), or `cpu_s` (`cpu_user_s + cpu_sys_s`) or `cpu_blocked_s` (`cpu_s + blocked_s`); its unit is the unit of the statistics."
         case .n: "Number of repetitions with `status` `ok` summarized."
         case .min: "Smallest sample."
         case .median: "Median (type-7 quantile at 0.5)."
