@@ -78,8 +78,8 @@ let package = Package(
         .target(name: "CInstructionMarks"),
         // Judging results: reading and writing the results CSV, statistics, the regression gate,
         // trend, export, the machine fingerprint and the callgrind profile readers, and the
-        // judgement's text forms. Nothing here runs a measurement (`FilmstripBench` does) or draws
-        // a picture (`FilmstripReport` does); nothing here starts a process.
+        // judgement's JSON. Nothing here runs a measurement (`FilmstripBench` does) or renders
+        // text tables and pictures (`FilmstripReport` does); nothing here starts a process.
         .target(
             name: "FilmstripResults",
             dependencies: ["Filmstrip", .product(name: "CSV", package: "CSV.swift")],
@@ -87,7 +87,7 @@ let package = Package(
             // thousands of rows in the tests.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
-        // Pictures of judged results: the HTML report and the charts (SVG for the report, gnuplot
+        // Renderings of judged results: compare's text tables, the HTML report and the charts (SVG for the report, gnuplot
         // for `plot`, started through `FilmstripProcess`), rendered from `FilmstripResults`'
         // judgement, never judging anew.
         .target(

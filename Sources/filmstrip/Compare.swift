@@ -1,5 +1,6 @@
 import ArgumentParser
 import Filmstrip
+import FilmstripReport
 import FilmstripResults
 import Foundation
 

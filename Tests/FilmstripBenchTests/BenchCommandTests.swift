@@ -4,6 +4,7 @@ import FilmstripOpenMP
 import Foundation
 import Testing
 @testable import FilmstripBench
+@testable import FilmstripReport
 @testable import FilmstripResults
 import ResultsTestSupport
 

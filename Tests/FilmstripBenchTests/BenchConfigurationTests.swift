@@ -2,6 +2,7 @@ import Filmstrip
 import Foundation
 import Testing
 @testable import FilmstripBench
+@testable import FilmstripReport
 @testable import FilmstripResults
 
 /// The `bench-run` JSON is also read by older baseline builds (`bench --baseline-rev`): every kind

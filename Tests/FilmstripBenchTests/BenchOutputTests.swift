@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import FilmstripBench
+@testable import FilmstripReport
 @testable import FilmstripResults
 
 /// What `bench` prints while and after it runs, read as hyperfine's output is: mean ± σ and

@@ -1,6 +1,7 @@
 import Filmstrip
 import Testing
 @testable import FilmstripBench
+@testable import FilmstripReport
 @testable import FilmstripResults
 
 struct BenchRunnerTests {

@@ -6,6 +6,7 @@ import Glibc
 import Synchronization
 import Testing
 @testable import FilmstripBench
+@testable import FilmstripReport
 @testable import FilmstripResults
 import ResultsTestSupport
 

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import FilmstripBench
+@testable import FilmstripReport
 @testable import FilmstripResults
 import ResultsTestSupport
 

@@ -2,6 +2,7 @@ import CLITestSupport
 import Foundation
 import Testing
 @testable import FilmstripBench
+@testable import FilmstripReport
 @testable import FilmstripResults
 import ResultsTestSupport
 

@@ -6,6 +6,7 @@ import Synchronization
 import CLITestSupport
 import Testing
 @testable import FilmstripBench
+@testable import FilmstripReport
 @testable import FilmstripResults
 import ResultsTestSupport
 

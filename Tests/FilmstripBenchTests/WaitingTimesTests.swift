@@ -1,6 +1,7 @@
 import CLITestSupport
 import Filmstrip
 import FilmstripProcess
+@testable import FilmstripReport
 @testable import FilmstripResults
 import Foundation
 import Glibc

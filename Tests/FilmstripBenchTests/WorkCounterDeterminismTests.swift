@@ -3,6 +3,7 @@ import Filmstrip
 import Foundation
 import Testing
 @testable import FilmstripBench
+@testable import FilmstripReport
 @testable import FilmstripResults
 import ResultsTestSupport
 

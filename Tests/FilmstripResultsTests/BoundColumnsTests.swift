@@ -1,6 +1,7 @@
 import Filmstrip
 import Foundation
 import Testing
+@testable import FilmstripReport
 @testable import FilmstripResults
 import ResultsTestSupport
 

@@ -1,6 +1,7 @@
 import Foundation
 import ResultsTestSupport
 import Testing
+@testable import FilmstripReport
 @testable import FilmstripResults
 
 /// A two-build run whose pairs were all planned is judged at that n (exact signed-rank tests,

@@ -4,6 +4,7 @@ import FilmstripProcess
 import Foundation
 import Synchronization
 import Testing
+@testable import FilmstripReport
 @testable import FilmstripResults
 import ResultsTestSupport
 

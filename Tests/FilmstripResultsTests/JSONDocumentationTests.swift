@@ -1,6 +1,7 @@
 import Foundation
 import ResultsTestSupport
 import Testing
+@testable import FilmstripReport
 @testable import FilmstripResults
 
 /// `compare --format json` is an interface: every key it can write is documented in

@@ -56,12 +56,12 @@ struct PlotChartsTests {
         }
     }
 
-    @Test("gate chart: the judge's ratios and intervals (CPU and wall time), changed first, the threshold band")
+    @Test("gate chart: the judge's ratios and intervals (the default time metrics), changed first, the threshold band")
     func gateChart() throws {
         let rows = Self.twoBuildRows()
         let chart = try #require(Self.chart(.gate, in: Plotter(outputDirectory: "/unused").charts(for: rows)))
         let report = try #require(Judge.judgements(of: [RawResultsFile(path: "rows", rows: rows)]).first?.gateReport)
-        #expect(report.gate.metrics == [.cpuSeconds, .wallSeconds])
+        #expect(report.gate.metrics == RegressionGate.elapsedAndCPU().metrics)
         let slower = report.comparisons.filter { $0.verdict == .slower }
         #expect(!slower.isEmpty)
         let data = Self.dataRows(chart)

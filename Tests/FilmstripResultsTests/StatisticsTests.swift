@@ -1,4 +1,5 @@
 import Testing
+@testable import FilmstripReport
 @testable import FilmstripResults
 
 /// Expected values are computed by hand in the comments.

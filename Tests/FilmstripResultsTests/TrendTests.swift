@@ -1,6 +1,7 @@
 import CLITestSupport
 import Foundation
 import Testing
+@testable import FilmstripReport
 @testable import FilmstripResults
 import ResultsTestSupport
 

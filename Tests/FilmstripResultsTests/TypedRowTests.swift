@@ -1,6 +1,7 @@
 import CSV
 import Foundation
 import Testing
+@testable import FilmstripReport
 @testable import FilmstripResults
 
 /// What ran and its options, parsed once into ``PipelineName`` and ``RunOptions``: every row the

@@ -58,7 +58,7 @@ package struct GateReport: Sendable {
         if case .separateRuns = form { true } else { false }
     }
 
-    var acrossMachines: Bool {
+    package var acrossMachines: Bool {
         if case .separateRuns(sameMachine: false) = form { true } else { false }
     }
 
@@ -83,7 +83,7 @@ package struct GateReport: Sendable {
     package var slowerConfigurations: [ConfigurationKey] { Self.uniqueKeys(comparisons.filter { $0.gated && $0.verdict == .slower }) }
 
     /// `true` when each configuration is judged on more than one metric (CPU and wall time).
-    var judgesSeveralMetrics: Bool { gate.metrics.count > 1 && Set(comparisons.map(\.metric)).count > 1 }
+    package var judgesSeveralMetrics: Bool { gate.metrics.count > 1 && Set(comparisons.map(\.metric)).count > 1 }
 
     /// The comparisons grouped by configuration, in their order.
     var configurations: [(key: ConfigurationKey, entries: [ConfigurationComparison])] {
@@ -175,10 +175,10 @@ package struct GateReport: Sendable {
     }
 
     /// The rows the tables show: sub-phases only when asked for, the changed ones only when asked for.
-    var shown: [ConfigurationComparison] { (onlyChanged ? changed : comparisons).filter { !isHidden($0) } }
+    package var shown: [ConfigurationComparison] { (onlyChanged ? changed : comparisons).filter { !isHidden($0) } }
 
     /// The line that counts the sub-phase rows left out, if any.
-    var hiddenLines: [String] {
+    package var hiddenLines: [String] {
         let hidden = (onlyChanged ? changed : comparisons).filter(isHidden)
         guard !hidden.isEmpty else { return [] }
         return ["\(hidden.count) sub-phase row(s) left out (judged, never gated: `--all-phases` lists them)"]
@@ -244,7 +244,7 @@ package struct GateReport: Sendable {
         }
     }
 
-    var contextLines: [String] {
+    package var contextLines: [String] {
         var lines: [String] = []
         switch form {
         case .paired where gate.metric == .instructions:
@@ -319,7 +319,7 @@ package struct GateReport: Sendable {
         }
     }
 
-    var extrasLines: [String] {
+    package var extrasLines: [String] {
         // Spans and work changes that cannot fail the gate: after the table, so they never read as a verdict.
         var lines = failures.filter { !$0.gated }.map { $0.text(name: $0.key.description) }
             + spanChanges.filter { !$0.gated }.map(\.text) + workLines(name: \.description, failing: false)
@@ -347,7 +347,7 @@ package struct GateReport: Sendable {
     /// Times in µs, ms or s with three significant digits; counts of a million or more in M
     /// or G and multiples of a calibration with four: enough to see a 5 % change, short
     /// enough for a table, never in e-notation.
-    func number(_ value: Double) -> String {
+    package func number(_ value: Double) -> String {
         if normalizedToCalibration { return String(format: "%.4g×", value) }
         if Self.secondsMetrics.contains(gate.metric) { return ReadableSeconds.text(value) }
         let magnitude = abs(value)
@@ -358,11 +358,11 @@ package struct GateReport: Sendable {
     private static let secondsMetrics: Set<Metric> = [.wallSeconds, .cpuSeconds, .cpuUserSeconds, .cpuSysSeconds, .blockedSeconds, .cpuAndBlockedSeconds]
 
     /// A ratio as a signed percent change, `1.123` → `+12.3 %`.
-    static func percent(_ ratio: Double, digits: Int = 1) -> String {
+    package static func percent(_ ratio: Double, digits: Int = 1) -> String {
         String(format: "%+.\(digits)f %%", (ratio - 1) * 100)
     }
 
-    static func ratio(_ value: Double) -> String {
+    package static func ratio(_ value: Double) -> String {
         String(format: "%.2f×", value)
     }
 

@@ -209,7 +209,7 @@ package enum Judge {
     }
 }
 
-/// The judgement's forms: `compare` prints one of them, the report and the plot show its headline.
+/// The judgement's JSON form and its rendering choices (its text forms are `FilmstripReport`'s).
 extension Judgement: Encodable {
     /// How a gate lists its configurations, and the text's width: rendering choices that
     /// change no verdict (`--only-changed`, `--all-phases`, the terminal's columns).
@@ -221,22 +221,6 @@ extension Judgement: Encodable {
         case .hardware(var comparison):
             comparison.width = width
             answer = .hardware(comparison)
-        }
-    }
-
-    /// Plain text (`compare`), the verdict first.
-    package var text: String {
-        switch answer {
-        case .gate(let report): report.text
-        case .hardware(let comparison): comparison.text
-        }
-    }
-
-    /// Markdown for a pull request's comment, the verdict first.
-    package var markdown: String {
-        switch answer {
-        case .gate(let report): report.markdown
-        case .hardware(let comparison): comparison.markdown
         }
     }
 

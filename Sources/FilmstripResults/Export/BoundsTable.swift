@@ -65,7 +65,7 @@ enum BoundsTable {
 
     static func figure(_ value: Double?) -> String { value.map { String(format: $0 < 1 ? "%.3f" : "%.2f", $0) } ?? "—" }
 
-    static func ratio(_ numerator: Double?, _ denominator: Double?) -> String {
+    package static func ratio(_ numerator: Double?, _ denominator: Double?) -> String {
         guard let numerator, let denominator, denominator > 0 else { return "—" }
         return String(format: "%.2f×", numerator / denominator)
     }

@@ -17,7 +17,7 @@ package struct FunctionChange: Sendable, Hashable {
 /// Finds the functions behind an instruction-count change from the two builds' profiles.
 package enum InstructionAttribution {
     /// Functions named per change.
-    static let shown = 3
+    package static let shown = 3
 
     /// The profiles of a two-build instruction run, found from the rows' `profile` column.
     struct ProfileIndex {

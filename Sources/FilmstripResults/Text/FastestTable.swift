@@ -134,5 +134,5 @@ package enum ReadableSeconds {
 
 extension String {
     /// Right-aligned in `width` characters.
-    func rightAligned(width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+    package func rightAligned(width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
 }

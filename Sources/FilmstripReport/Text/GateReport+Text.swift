@@ -1,3 +1,4 @@
+import FilmstripResults
 import Foundation
 
 /// `compare`'s plain text, laid out for reading in a terminal of ``GateReport/width``
