@@ -121,91 +121,94 @@ package enum RawColumn: String, ResultColumn {
         }
     }
 
-    package var meaning: String {
-        switch self {
-        case .runID: "Identifier of the harness invocation; all rows written by one run share it."
-        case .timestampUTC: "When the repetition finished, UTC, whole seconds (`2025-01-31T12:00:00Z`)."
-        case .gitCommit: "Full hash of the commit of the checkout the harness ran in (`unknown` outside a checkout); see `executable_commit` for the code that ran."
-        case .gitDirty: "`true` when the working tree had uncommitted changes, so the commit does not fully describe the code."
-        case .buildConfig: "`debug` or `release` (of the executable that ran the row); debug timings are not comparable with release ones."
-        case .machineID: "Short stable hash of CPU model, logical cores, memory and kernel; rows with different ids come from different machines."
-        case .machineName: "Human name derived from the CPU model and core count, e.g. `xeon-8375c-2c`."
-        case .cpuModel: "CPU model string from `/proc/cpuinfo` (or the ARM core name)."
-        case .logicalCores: "Logical CPUs online (hardware threads)."
-        case .simdFeatures: "SIMD extensions present, space-separated, from `sse4_2 avx2 avx512f neon asimd`."
-        case .cacheL1dBytes: "Level-1 data cache of CPU 0; empty when unknown."
-        case .cacheL2Bytes: "Level-2 cache of CPU 0; empty when unknown."
-        case .cacheL3Bytes: "Level-3 cache of CPU 0 (shared); empty when unknown."
-        case .memoryBytes: "Total physical memory (`MemTotal`)."
-        case .kernel: "Kernel release (`uname -r`)."
-        case .cpuGovernor: "CPU frequency governor of CPU 0, or `unavailable` (typical in VMs); `powersave` makes timings noisy."
-        case .swiftVersion: "Version of the Swift compiler that built the harness."
-        case .ffmpegVersions: "FFmpeg library versions as `libavcodec=…;libavformat=…`; empty when unknown."
-        case .pipeline: "Strategy name, `extractor+composer`, as in the registry."
-        case .extractor: "Extraction strategy name."
-        case .composer: "Composition strategy name."
-        case .options: "Strategy options as `key=value;key=value`, keys sorted (e.g. `threads=4`); empty for none."
-        case .videoID: "Reference video identifier."
-        case .videoCodec: "Codec of the video stream (FFmpeg codec name, e.g. `h264`)."
-        case .videoWidth: "Coded width of the video."
-        case .videoHeight: "Coded height of the video."
-        case .videoDurationSeconds: "Duration of the video stream."
-        case .videoFrameCount: "Number of frames in the video stream."
-        case .videoGOP: "Keyframe interval of the video (frames between keyframes)."
-        case .thumbnailCount: "Number of thumbnails requested for the strip."
-        case .thumbWidth: "Width of one thumbnail."
-        case .thumbHeight: "Height of one thumbnail (the strip's height)."
-        case .accuracy: "Accuracy mode: `exact`, `keyframe`, `tolerance:S` or `tolerance:BEFORE,AFTER` (seconds)."
-        case .phase: "What was timed: `extract`, `compose`, `total` (both), `calibration` (the fixed machine-speed workload), `peer` (an external tool doing the same job), `sprite` (a sprite run), the interactive session's steps `open`, `zoom-in`, `drag`, `zoom-back`, `cold-single` and its `soak`; instruction runs add `startup` (the child from its start to the measured region: loader, runtime, probe, plan) and `process` (the whole child)."
-        case .repetition: "Index of the timed repetition within the configuration, from 0; warm-up runs are not written."
-        case .wallSeconds: "Elapsed wall-clock time of the phase (monotonic clock); empty unless `status` is `ok`, and in instruction runs."
-        case .cpuUserSeconds: "User CPU time of the process during the phase, summed over threads."
-        case .cpuSysSeconds: "System CPU time of the process during the phase, summed over threads."
-        case .peakRSSBytes: "Peak resident set size of the process when the phase ended (high-water mark since process start, so it never decreases within a run): the `bench-run` child's own `VmHWM`; for whole processes (`peer`, `whole-process`, `sprite`) `ru_maxrss` from `wait4`, which is at least the spawning child's own high-water mark. Rows written before this used `ru_maxrss` in the child too, which Linux makes at least the `bench` parent's high-water mark."
-        case .framesDecoded: "Video frames the decoder produced during the phase (more than `frame_count` when decoding forward to targets)."
-        case .thumbnailsPerSecond: "`frame_count / wall_s`."
-        case .checksum: "Hash of the strip's pixels; exact strategies must agree for the same request."
-        case .maxFrameError: "Largest distance, in frames, between the frame a thumbnail shows and the frame the sample plan asked for; 0 for exact accuracy."
-        case .disagreement: "`true` when an exact-accuracy run's `checksum` differs from the first checksum of the same request (video, count, size) in this run, or when it showed a frame other than the planned one (`max_frame_error` > 0); the harness also reports it on stderr."
-        case .status: "`ok`, `error` (the run failed; see `error`) or `skipped` (the configuration does not apply)."
-        case .error: "Error text when `status` is `error` or the reason when `skipped`; empty otherwise."
-        case .build: "`baseline` or `candidate` in a two-build run (`bench --baseline-binary` / `--baseline-rev`); empty when one executable ran everything."
-        case .executableCommit: "Commit the executable that ran the repetition was built from, recorded at build time (`-dirty` appended when its tree had uncommitted changes); empty in older files."
-        case .packetsRead: "Compressed packets the demuxer returned during the phase; empty when the phase does not decode."
-        case .bytesRead: "Bytes the process read with `read(2)` during the phase (`rchar` of `/proc/self/io`): every thread's reads, `/proc` included, and re-reads of the I/O buffer after seeks, which depend on the GOP a worker read before; shown, not gated (`video_bytes` is)."
-        case .videoBytes: "Bytes of the compressed packets the phase read from the video (the library's own count): the same in every run of the same work; empty when the phase does not decode."
-        case .seeks: "Seeks in the video during the phase; empty when the phase does not decode."
-        case .heapAllocations: "Heap allocations (`malloc`, `calloc`, `realloc`, aligned variants) made by the process during the phase."
-        case .startupCPUSeconds: "CPU seconds the process spent before `strip` began (loading libraries, the Swift runtime): filmstrip's own whole-process `peer` rows only (in-process phases start their clocks after it)."
-        case .cpuOverCoresSeconds: "The phase's CPU time (user + system; for a whole process, after start-up) over `logical_cores`: the time if every core were busy all along. `extract` and `total` rows of pipelines (and the decode `calibration`), filmstrip's own `peer` rows; empty elsewhere."
-        case .longestWorkerSeconds: "CPU time of the busiest decoding worker's own thread (a GOP run cannot be split, so no wall time is shorter; codec threads' share is missed). Same rows as `cpu_over_cores_s`; 0 from extractors that do not count workers."
-        case .boundSeconds: "`startup_cpu_s` (when present) + the larger of `cpu_over_cores_s` and `longest_worker_s`: the shortest wall time the work done allows on this machine; `wall_s / bound_s` is how far the run was from it."
-        case .workers: "Decoding workers the extractor ran (chosen by its cost model unless `workers=` in `options` says); 0 from extractors that do not count them."
-        case .instructions: "Instructions the phase executed, all threads, counted by valgrind's callgrind (`bench --measure instructions`); empty in time runs. The times of such rows are the instrumented run's (about 50× slow) and are not compared."
-        case .kind: "What kind of work the row timed: `pipeline`, `calibration-copy`, `calibration-decode`, `synthetic-composition`, `memcpy-floor`, `peer`, `whole-process` (filmstrip's own `strip` command), `sprite` (`filmstrip sprite` or an ffmpeg command making a video's seek-bar sprite, a whole process) or `interactive` (a scripted slider session on one `ThumbnailGenerator`, a row per step). Files written before the column read it back from the placeholders the runner wrote then (`none`, `synthetic`, `memcpy`, `cli:`)."
-        case .firstThumbnailSeconds: "Interactive rows: from the step's first request to its first image, coarse or final."
-        case .fullRowSeconds: "Interactive rows: from the step's first request until every slot of its last request had an image, coarse or final (what `--coarse-first` speeds up)."
-        case .allThumbnailsSeconds: "Interactive rows: from the step's first request to the last request's last final image."
-        case .latencyP50Seconds: "Interactive rows: median (type 7) over the step's requests that were not superseded of the time from the request to its last final image."
-        case .latencyP95Seconds: "Interactive rows: 95th percentile (type 7) of the same latencies."
-        case .wastedFrames: "Interactive rows: frames decoded for requests that were cancelled or superseded."
-        case .cacheHits: "Interactive rows: images served from the generator's cache."
-        case .residentGrowthBytes: "Interactive `soak` rows: resident bytes after the last superseding request less those after the first (negative when memory was returned)."
-        case .threadsLeft: "Interactive `soak` rows: the process's threads after the last request less those after the first (0: none left behind)."
-        case .busyDecoders: "Interactive `soak` rows: decoders still working once the last request was answered (0: none left behind)."
-        case .tiles: "Sprite rows: tiles the run wrote."
-        case .unreadableTiles: "Sprite rows: tiles whose frame marker could not be read."
-        case .worstFrameErrorSeconds: "Sprite rows: largest distance between a tile's frame and its cue's start (cue k starts at k · interval)."
-        case .meanFrameErrorSeconds: "Sprite rows: mean of the same distances over the readable tiles."
-        case .spanInstructions: "Instruction runs: instructions of the phase's busiest thread (the span, beside `instructions`, the work), counted in a second callgrind run with `--separate-threads=yes`; `extract` (decoding workers and their codec threads end inside it) and `process` (each thread's whole life) rows only, empty elsewhere and in time runs. `instructions / span_instructions` is the parallelism the phase had."
-        case .onCPUSeconds: "Seconds the phase's threads spent on a CPU, summed over every thread of the `bench-run` child, those that ended inside the phase included (the kernel's per-thread `schedstat`; each thread reads its own as it ends). About `cpu_user_s + cpu_sys_s`; in-process phases only, empty elsewhere and in older files."
-        case .runQueueWaitSeconds: "Seconds the phase's threads were runnable but waited for a CPU (`schedstat`'s run-queue time), summed over threads as `on_cpu_s`: the machine's share of the waiting (other tenants holding the cores), which the program cannot change."
-        case .blockedSeconds: "Seconds the phase's own threads were blocked (a lock, a join, a condition, I/O, a sleep): per thread, its life in the phase less its on-CPU and run-queue time, summed over the threads started inside the phase (decoding workers, FFmpeg's codec threads). Threads that were there before (the main thread, the runtime's pool) are left out: they wait for the work, so their blocked time is the phase's wall time again, other tenants' delays included. The program's own waiting; the gate judges it as `cpu_blocked_s` (docs/gate.md, \"Waiting\"). Empty when a thread the child did not start began or ended inside the phase."
-        case .voluntarySwitches: "Voluntary context switches in the phase (a thread gave up its CPU: it blocked), all threads of the process, ended ones included (`getrusage` `ru_nvcsw`)."
-        case .involuntarySwitches: "Involuntary context switches in the phase (the scheduler took a thread's CPU: its time slice ended or another task preempted it), all threads (`ru_nivcsw`)."
-        case .profile: "Instruction runs: the run's profile (instructions per part and per function and library), a path relative to the folder of this file."
-        }
-    }
+    /// What the column holds, as results/README.md documents it (a test holds the two to the
+    /// same words; a column without a line here fails it).
+    package var meaning: String { Self.meanings[self] ?? "" }
+
+    /// Every column's meaning, in the file's order: a table, as ``fields`` is.
+    static let meanings: [RawColumn: String] = [
+        .runID: "Identifier of the harness invocation; all rows written by one run share it.",
+        .timestampUTC: "When the repetition finished, UTC, whole seconds (`2025-01-31T12:00:00Z`).",
+        .gitCommit: "Full hash of the commit of the checkout the harness ran in (`unknown` outside a checkout); see `executable_commit` for the code that ran.",
+        .gitDirty: "`true` when the working tree had uncommitted changes, so the commit does not fully describe the code.",
+        .buildConfig: "`debug` or `release` (of the executable that ran the row); debug timings are not comparable with release ones.",
+        .machineID: "Short stable hash of CPU model, logical cores, memory and kernel; rows with different ids come from different machines.",
+        .machineName: "Human name derived from the CPU model and core count, e.g. `xeon-8375c-2c`.",
+        .cpuModel: "CPU model string from `/proc/cpuinfo` (or the ARM core name).",
+        .logicalCores: "Logical CPUs online (hardware threads).",
+        .simdFeatures: "SIMD extensions present, space-separated, from `sse4_2 avx2 avx512f neon asimd`.",
+        .cacheL1dBytes: "Level-1 data cache of CPU 0; empty when unknown.",
+        .cacheL2Bytes: "Level-2 cache of CPU 0; empty when unknown.",
+        .cacheL3Bytes: "Level-3 cache of CPU 0 (shared); empty when unknown.",
+        .memoryBytes: "Total physical memory (`MemTotal`).",
+        .kernel: "Kernel release (`uname -r`).",
+        .cpuGovernor: "CPU frequency governor of CPU 0, or `unavailable` (typical in VMs); `powersave` makes timings noisy.",
+        .swiftVersion: "Version of the Swift compiler that built the harness.",
+        .ffmpegVersions: "FFmpeg library versions as `libavcodec=…;libavformat=…`; empty when unknown.",
+        .pipeline: "Strategy name, `extractor+composer`, as in the registry.",
+        .extractor: "Extraction strategy name.",
+        .composer: "Composition strategy name.",
+        .options: "Strategy options as `key=value;key=value`, keys sorted (e.g. `threads=4`); empty for none.",
+        .videoID: "Reference video identifier.",
+        .videoCodec: "Codec of the video stream (FFmpeg codec name, e.g. `h264`).",
+        .videoWidth: "Coded width of the video.",
+        .videoHeight: "Coded height of the video.",
+        .videoDurationSeconds: "Duration of the video stream.",
+        .videoFrameCount: "Number of frames in the video stream.",
+        .videoGOP: "Keyframe interval of the video (frames between keyframes).",
+        .thumbnailCount: "Number of thumbnails requested for the strip.",
+        .thumbWidth: "Width of one thumbnail.",
+        .thumbHeight: "Height of one thumbnail (the strip's height).",
+        .accuracy: "Accuracy mode: `exact`, `keyframe`, `tolerance:S` or `tolerance:BEFORE,AFTER` (seconds).",
+        .phase: "What was timed: `extract`, `compose`, `total` (both), `calibration` (the fixed machine-speed workload), `peer` (an external tool doing the same job), `sprite` (a sprite run), the interactive session's steps `open`, `zoom-in`, `drag`, `zoom-back`, `cold-single` and its `soak`; instruction runs add `startup` (the child from its start to the measured region: loader, runtime, probe, plan) and `process` (the whole child).",
+        .repetition: "Index of the timed repetition within the configuration, from 0; warm-up runs are not written.",
+        .wallSeconds: "Elapsed wall-clock time of the phase (monotonic clock); empty unless `status` is `ok`, and in instruction runs.",
+        .cpuUserSeconds: "User CPU time of the process during the phase, summed over threads.",
+        .cpuSysSeconds: "System CPU time of the process during the phase, summed over threads.",
+        .peakRSSBytes: "Peak resident set size of the process when the phase ended (high-water mark since process start, so it never decreases within a run): the `bench-run` child's own `VmHWM`; for whole processes (`peer`, `whole-process`, `sprite`) `ru_maxrss` from `wait4`, which is at least the spawning child's own high-water mark. Rows written before this used `ru_maxrss` in the child too, which Linux makes at least the `bench` parent's high-water mark.",
+        .framesDecoded: "Video frames the decoder produced during the phase (more than `frame_count` when decoding forward to targets).",
+        .thumbnailsPerSecond: "`frame_count / wall_s`.",
+        .checksum: "Hash of the strip's pixels; exact strategies must agree for the same request.",
+        .maxFrameError: "Largest distance, in frames, between the frame a thumbnail shows and the frame the sample plan asked for; 0 for exact accuracy.",
+        .disagreement: "`true` when an exact-accuracy run's `checksum` differs from the first checksum of the same request (video, count, size) in this run, or when it showed a frame other than the planned one (`max_frame_error` > 0); the harness also reports it on stderr.",
+        .status: "`ok`, `error` (the run failed; see `error`) or `skipped` (the configuration does not apply).",
+        .error: "Error text when `status` is `error` or the reason when `skipped`; empty otherwise.",
+        .build: "`baseline` or `candidate` in a two-build run (`bench --baseline-binary` / `--baseline-rev`); empty when one executable ran everything.",
+        .executableCommit: "Commit the executable that ran the repetition was built from, recorded at build time (`-dirty` appended when its tree had uncommitted changes); empty in older files.",
+        .packetsRead: "Compressed packets the demuxer returned during the phase; empty when the phase does not decode.",
+        .bytesRead: "Bytes the process read with `read(2)` during the phase (`rchar` of `/proc/self/io`): every thread's reads, `/proc` included, and re-reads of the I/O buffer after seeks, which depend on the GOP a worker read before; shown, not gated (`video_bytes` is).",
+        .videoBytes: "Bytes of the compressed packets the phase read from the video (the library's own count): the same in every run of the same work; empty when the phase does not decode.",
+        .seeks: "Seeks in the video during the phase; empty when the phase does not decode.",
+        .heapAllocations: "Heap allocations (`malloc`, `calloc`, `realloc`, aligned variants) made by the process during the phase.",
+        .startupCPUSeconds: "CPU seconds the process spent before `strip` began (loading libraries, the Swift runtime): filmstrip's own whole-process `peer` rows only (in-process phases start their clocks after it).",
+        .cpuOverCoresSeconds: "The phase's CPU time (user + system; for a whole process, after start-up) over `logical_cores`: the time if every core were busy all along. `extract` and `total` rows of pipelines (and the decode `calibration`), filmstrip's own `peer` rows; empty elsewhere.",
+        .longestWorkerSeconds: "CPU time of the busiest decoding worker's own thread (a GOP run cannot be split, so no wall time is shorter; codec threads' share is missed). Same rows as `cpu_over_cores_s`; 0 from extractors that do not count workers.",
+        .boundSeconds: "`startup_cpu_s` (when present) + the larger of `cpu_over_cores_s` and `longest_worker_s`: the shortest wall time the work done allows on this machine; `wall_s / bound_s` is how far the run was from it.",
+        .workers: "Decoding workers the extractor ran (chosen by its cost model unless `workers=` in `options` says); 0 from extractors that do not count them.",
+        .instructions: "Instructions the phase executed, all threads, counted by valgrind's callgrind (`bench --measure instructions`); empty in time runs. The times of such rows are the instrumented run's (about 50× slow) and are not compared.",
+        .kind: "What kind of work the row timed: `pipeline`, `calibration-copy`, `calibration-decode`, `synthetic-composition`, `memcpy-floor`, `peer`, `whole-process` (filmstrip's own `strip` command), `sprite` (`filmstrip sprite` or an ffmpeg command making a video's seek-bar sprite, a whole process) or `interactive` (a scripted slider session on one `ThumbnailGenerator`, a row per step). Files written before the column read it back from the placeholders the runner wrote then (`none`, `synthetic`, `memcpy`, `cli:`).",
+        .firstThumbnailSeconds: "Interactive rows: from the step's first request to its first image, coarse or final.",
+        .fullRowSeconds: "Interactive rows: from the step's first request until every slot of its last request had an image, coarse or final (what `--coarse-first` speeds up).",
+        .allThumbnailsSeconds: "Interactive rows: from the step's first request to the last request's last final image.",
+        .latencyP50Seconds: "Interactive rows: median (type 7) over the step's requests that were not superseded of the time from the request to its last final image.",
+        .latencyP95Seconds: "Interactive rows: 95th percentile (type 7) of the same latencies.",
+        .wastedFrames: "Interactive rows: frames decoded for requests that were cancelled or superseded.",
+        .cacheHits: "Interactive rows: images served from the generator's cache.",
+        .residentGrowthBytes: "Interactive `soak` rows: resident bytes after the last superseding request less those after the first (negative when memory was returned).",
+        .threadsLeft: "Interactive `soak` rows: the process's threads after the last request less those after the first (0: none left behind).",
+        .busyDecoders: "Interactive `soak` rows: decoders still working once the last request was answered (0: none left behind).",
+        .tiles: "Sprite rows: tiles the run wrote.",
+        .unreadableTiles: "Sprite rows: tiles whose frame marker could not be read.",
+        .worstFrameErrorSeconds: "Sprite rows: largest distance between a tile's frame and its cue's start (cue k starts at k · interval).",
+        .meanFrameErrorSeconds: "Sprite rows: mean of the same distances over the readable tiles.",
+        .spanInstructions: "Instruction runs: instructions of the phase's busiest thread (the span, beside `instructions`, the work), counted in a second callgrind run with `--separate-threads=yes`; `extract` (decoding workers and their codec threads end inside it) and `process` (each thread's whole life) rows only, empty elsewhere and in time runs. `instructions / span_instructions` is the parallelism the phase had.",
+        .onCPUSeconds: "Seconds the phase's threads spent on a CPU, summed over every thread of the `bench-run` child, those that ended inside the phase included (the kernel's per-thread `schedstat`; each thread reads its own as it ends). About `cpu_user_s + cpu_sys_s`; in-process phases only, empty elsewhere and in older files.",
+        .runQueueWaitSeconds: "Seconds the phase's threads were runnable but waited for a CPU (`schedstat`'s run-queue time), summed over threads as `on_cpu_s`: the machine's share of the waiting (other tenants holding the cores), which the program cannot change.",
+        .blockedSeconds: "Seconds the phase's own threads were blocked (a lock, a join, a condition, I/O, a sleep): per thread, its life in the phase less its on-CPU and run-queue time, summed over the threads started inside the phase (decoding workers, FFmpeg's codec threads). Threads that were there before (the main thread, the runtime's pool) are left out: they wait for the work, so their blocked time is the phase's wall time again, other tenants' delays included. The program's own waiting; the gate judges it as `cpu_blocked_s` (docs/gate.md, \"Waiting\"). Empty when a thread the child did not start began or ended inside the phase.",
+        .voluntarySwitches: "Voluntary context switches in the phase (a thread gave up its CPU: it blocked), all threads of the process, ended ones included (`getrusage` `ru_nvcsw`).",
+        .involuntarySwitches: "Involuntary context switches in the phase (the scheduler took a thread's CPU: its time slice ended or another task preempted it), all threads (`ru_nivcsw`).",
+        .profile: "Instruction runs: the run's profile (instructions per part and per function and library), a path relative to the folder of this file.",
+    ]
 }
 
 extension RawColumn {
