@@ -18,8 +18,8 @@ extension FilmstripCommand {
                 significance) one step is searched by a t test of the log run medians at each split, the significance \
                 divided among the splits. Exit status: \
                 0 no configuration ends on a step up, 2 at least one does (its newest run is slower than before \
-                a step; of the phases the gate judges: a pipeline's total, not its extract and compose), 3 undecided (a machine, or a configuration of its newest run, has too short a history) \
-                or bad input.
+                a step; of the phases the gate judges: a pipeline's total, not its extract and compose), 3 undecided (a machine, or a configuration of its newest run, has too short a history), \
+                1 input that cannot be judged (an unreadable file, no timed repetition), as `compare`.
                 """)
 
         @Argument(help: "Raw results files (NAME-raw.csv).", completion: .file(extensions: ["csv"]))
@@ -37,38 +37,18 @@ extension FilmstripCommand {
         }
 
         func run() throws {
-            var rows: [RawResultRow] = []
-            for path in rawFiles {
-                do {
-                    rows += try ResultsFileReader.readMeasurements(from: path)
-                } catch {
-                    Console.err("filmstrip: \(TerminalText.line(error.description))")
-                    throw ExitCode(3)
-                }
-            }
+            // The judge decides; this prints each history and the closing line.
             let analysis = TrendAnalysis(detector: EDivisive(significance: significance), minimumChange: minimumChange.fraction)
-            let histories = analysis.histories(of: rows)
-            guard !histories.isEmpty else {
-                Console.err("filmstrip: \(TerminalText.line(rawFiles.joined(separator: ", "))): no successful timed repetitions")
-                throw ExitCode(3)
+            let judgement = Judge.trend(rawFiles.map(RawResultsFile.init(path:)), analysis: analysis)
+            if case .badInput(let reason) = judgement.outcome {
+                Console.err("filmstrip: \(TerminalText.line(reason))")
+                throw ExitCode(judgement.outcome.exitCode)
             }
-            var slower = 0, undecided = 0
-            for history in histories {
+            for history in judgement.histories {
                 try Console.out(TerminalText.visible(TrendReport.text(history, minimumRuns: analysis.minimumRuns)))
-                slower += history.gatedEndingOnStepUp.count
-                if history.runs.count < analysis.minimumRuns { undecided += 1 }
-                undecided += history.tooShort.count
             }
-            if slower > 0 {
-                try Console.out("\(slower) configuration(s) end on a step up (slower)")
-                throw ExitCode(2)
-            }
-            // A history too short for the search is no verdict: the newest run was not judged.
-            if undecided > 0 {
-                try Console.out("undecided: \(undecided) machine(s) or configuration(s) have fewer than \(analysis.minimumRuns) runs, "
-                    + "too few for any step to reach p ≤ \(significance)")
-                throw ExitCode(3)
-            }
+            if let closing = judgement.closingLine { try Console.out(closing) }
+            if judgement.outcome.exitCode != 0 { throw ExitCode(judgement.outcome.exitCode) }
         }
     }
 }

@@ -246,14 +246,15 @@ import ResultsTestSupport
         #expect(found >= 990, "a 30 % step found in \(found) of 1000")
     }
 
-    @Test func badInputExitsThree() throws {
+    /// As `compare`: input that cannot be judged is exit 1, never 3 (undecided) that a CI job may let through.
+    @Test func badInputExitsOne() throws {
         let folder = try CLISupport.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let bad = folder.appendingPathComponent("bad-raw.csv").path
         try "run_id\nx\n".write(toFile: bad, atomically: true, encoding: .utf8)
         let result = try CLISupport.run(["trend", bad])
-        #expect(result.status == 3 && result.standardError.contains("bad-raw.csv"))
-        #expect(try CLISupport.run(["trend", folder.appendingPathComponent("missing-raw.csv").path]).status == 3)
+        #expect(result.status == 1 && result.standardError.contains("bad-raw.csv"))
+        #expect(try CLISupport.run(["trend", folder.appendingPathComponent("missing-raw.csv").path]).status == 1)
     }
 
     /// The committed runs of one machine (much the same code on different days, some of them

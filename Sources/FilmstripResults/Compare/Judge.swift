@@ -240,3 +240,43 @@ extension Judgement: Encodable {
         }
     }
 }
+
+/// What a series of runs answers (`trend`): each machine's history and the one outcome, with
+/// the exit statuses every judging command uses (0 passed, 2 a configuration ends on a step up,
+/// 3 undecided, 1 input that cannot be judged).
+package struct TrendJudgement: Sendable {
+    package var histories: [MachineHistory]
+    package var outcome: GateOutcome
+    /// The closing line: the step-ups, or why nothing was decided; nil when every history passed.
+    package var closingLine: String?
+}
+
+extension Judge {
+    /// The runs of `files` as histories (``TrendAnalysis``): a configuration of the newest run on
+    /// a step up is a regression; a machine or configuration with too few runs for the search
+    /// leaves the newest run unjudged (undecided, never passed); an unreadable file or one with
+    /// no timed repetition is bad input.
+    package static func trend(_ files: [RawResultsFile], analysis: TrendAnalysis) -> TrendJudgement {
+        var rows: [RawResultRow] = []
+        for file in files {
+            switch file.measurements {
+            case .success(let fileRows): rows += fileRows
+            case .failure(let error): return TrendJudgement(histories: [], outcome: .badInput(error.description))
+            }
+        }
+        let histories = analysis.histories(of: rows)
+        guard !histories.isEmpty else {
+            return TrendJudgement(histories: [], outcome: .badInput("\(files.map(\.path).joined(separator: ", ")): no successful timed repetitions"))
+        }
+        let slower = histories.map(\.gatedEndingOnStepUp.count).reduce(0, +)
+        let undecided = histories.filter { $0.runs.count < analysis.minimumRuns }.count + histories.map(\.tooShort.count).reduce(0, +)
+        if slower > 0 {
+            return TrendJudgement(histories: histories, outcome: .regressed, closingLine: "\(slower) configuration(s) end on a step up (slower)")
+        }
+        if undecided > 0 {
+            return TrendJudgement(histories: histories, outcome: .undecided, closingLine: "undecided: \(undecided) machine(s) or configuration(s) have fewer than \(analysis.minimumRuns) runs, "
+                + "too few for any step to reach p ≤ \(analysis.detector.significance)")
+        }
+        return TrendJudgement(histories: histories, outcome: .passed)
+    }
+}
