@@ -41,8 +41,9 @@ package struct Plotter: Sendable {
         // Each configuration's newest run, the one `compare` and `export` judge; earlier runs
         // are history (`trend`, `report`), not more samples of it. The gate chart draws the
         // judge's verdicts, the same as `compare` and `report` give.
-        var report = try draw(charts(for: NewestRun.rows(rows), judgements: Judge.judgements(of: files)), sources: paths, with: gnuplot)
-        report.judgements = Judge.judgements(of: files)
+        let judgements = Judge.judgements(of: files)
+        var report = try draw(charts(for: NewestRun.rows(rows), judgements: judgements), sources: paths, with: gnuplot)
+        report.judgements = judgements
         return report
     }
 
